@@ -1,0 +1,31 @@
+// The engine benchmarks, one function each. They are defined in one file per
+// component (voter_bench.cc, partition_bench.cc, lookup_bench.cc,
+// kv_bench.cc) and registered, in their default order, by
+// partita_bench_engine.cc.
+#ifndef PARTITA_BENCH_ENGINE_BENCHMARKS_H_
+#define PARTITA_BENCH_ENGINE_BENCHMARKS_H_
+
+#include <benchmark/benchmark.h>
+
+namespace partita::bench {
+
+// lookup_bench.cc; range(0) = rows loaded.
+void BM_HashLookup_BigInt(benchmark::State& state);
+void BM_HashLookup_Varchar32(benchmark::State& state);
+
+// voter_bench.cc
+void BM_Insert_HashIndexTwoViews(benchmark::State& state);
+void BM_VoteTxn_Partita(benchmark::State& state);
+void BM_VoteTxn_SQLite(benchmark::State& state);
+void BM_VoteTxn_SQLite_NoJournal(benchmark::State& state);
+
+// partition_bench.cc; range(0) = partitions.
+void BM_VoteTxn_Partitions(benchmark::State& state);
+
+// kv_bench.cc
+void BM_KV_Get(benchmark::State& state);
+void BM_KV_Put(benchmark::State& state);
+
+}  // namespace partita::bench
+
+#endif  // PARTITA_BENCH_ENGINE_BENCHMARKS_H_

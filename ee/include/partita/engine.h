@@ -1,0 +1,108 @@
+// Engine: one partition of a Partita database. It holds the partition's
+// tables, indexes and materialized views, and runs the catalog's compiled
+// statements in transactions.
+//
+// Thread model: partition-confined. An Engine is used by exactly one thread
+// at a time, the one that opened it (asserted in debug builds); it takes no
+// locks. Run several partitions with PartitionRunner (partition_runner.h).
+//
+// Transactions: the first ExecuteBatch after a commit or rollback begins a
+// transaction. A batch with `final_batch` set commits it when every statement
+// succeeds. Any error in any statement rolls back the whole transaction —
+// rows, indexes, views, string storage — and returns the error.
+#ifndef PARTITA_ENGINE_H_
+#define PARTITA_ENGINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "partita/result_table.h"
+#include "partita/status.h"
+#include "partita/value.h"
+
+namespace partita {
+
+namespace proto {
+class Catalog;
+}
+
+struct EngineOptions {
+  // This partition's id and the number of partitions (reported in stats).
+  int32_t partition_id = 0;
+  int32_t partition_count = 1;
+  // Bound on one batch's serialized results; beyond it RESULT_TOO_LARGE.
+  size_t max_result_bytes = 64 << 20;
+};
+
+// Position of a statement in the catalog; stable for the Engine's life.
+using StatementId = int32_t;
+
+// One statement of a batch and its parameters (bytes referenced by string
+// Values must stay valid during ExecuteBatch).
+struct StatementCall {
+  StatementId statement = 0;
+  std::span<const Value> parameters;
+};
+
+struct BatchOptions {
+  // Commit the transaction after this batch succeeds.
+  bool final_batch = true;
+  // The transaction's timestamp, µs since epoch; CURRENT_TIMESTAMP returns it.
+  int64_t txn_timestamp = 0;
+};
+
+// Per-table figures for statistics.
+struct TableStats {
+  std::string name;
+  int64_t row_count = 0;
+  // Bytes of live tuples and their out-of-line strings.
+  int64_t bytes_used = 0;
+  // Bytes reserved from the system for tuple blocks and strings.
+  int64_t bytes_allocated = 0;
+  // Bytes held by the table's indexes (approximate).
+  int64_t index_bytes = 0;
+};
+
+class Engine {
+ public:
+  // Builds an engine from serialized catalog bytes (proto/catalog.proto).
+  // Returns BAD_CATALOG naming the table, column, index, view or statement
+  // that is malformed; nothing is half-built.
+  static Result<std::unique_ptr<Engine>> Open(std::string_view catalog_bytes, const EngineOptions& options);
+  static Result<std::unique_ptr<Engine>> Open(const proto::Catalog& catalog, const EngineOptions& options);
+
+  virtual ~Engine() = default;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Returns the id of the statement called `name`, or NOT_FOUND.
+  virtual Result<StatementId> FindStatement(std::string_view name) const = 0;
+
+  // Runs `calls` in order in the current transaction and replaces the
+  // contents of `*results` with one result table per call. On error the
+  // transaction is rolled back and `*results` is empty.
+  virtual Status ExecuteBatch(std::span<const StatementCall> calls, const BatchOptions& options,
+                              ResultSet* results) = 0;
+
+  // The same from a serialized request (docs/engine-formats.md): used by the
+  // JNI bridge and anything that holds parameters as bytes.
+  virtual Status ExecuteSerializedBatch(std::span<const uint8_t> request, ResultSet* results) = 0;
+
+  // Commits or rolls back the open transaction; no-ops without one.
+  virtual void Commit() = 0;
+  virtual void Rollback() = 0;
+  virtual bool in_transaction() const = 0;
+
+  virtual std::vector<TableStats> GetTableStats() const = 0;
+
+ protected:
+  Engine() = default;
+};
+
+}  // namespace partita
+
+#endif  // PARTITA_ENGINE_H_

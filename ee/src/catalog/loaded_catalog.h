@@ -1,0 +1,47 @@
+// LoadedCatalog: one partition's schema objects built from a proto::Catalog
+// — tables (with their indexes), materialized views and compiled statements.
+//
+// Ownership: owns everything. Member order is teardown order: statements
+// (executors point at tables and indexes) die first, then views (listeners
+// of tables), then tables. Thread model: partition-confined.
+#ifndef PARTITA_CATALOG_LOADED_CATALOG_H_
+#define PARTITA_CATALOG_LOADED_CATALOG_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "catalog.pb.h"
+#include "catalog/compiled_statement.h"
+#include "storage/table.h"
+#include "view/materialized_view.h"
+
+namespace partita {
+
+class LoadedCatalog {
+ public:
+  // Builds every object of `catalog`. `view_arena` holds strings made by
+  // view predicates. Returns BAD_CATALOG (or BAD_PLAN for statements) naming
+  // the object at fault; nothing is returned half-built.
+  static Result<std::unique_ptr<LoadedCatalog>> Load(const proto::Catalog& catalog, Arena* view_arena);
+
+  ~LoadedCatalog();
+
+  Table* FindTable(std::string_view name) const;
+  const std::vector<std::unique_ptr<Table>>& tables() const { return tables_; }
+  std::vector<CompiledStatement>& statements() { return statements_; }
+  const absl::flat_hash_map<std::string, int>& statement_ids() const { return statement_ids_; }
+
+ private:
+  friend class CatalogLoader;
+  std::vector<std::unique_ptr<Table>> tables_;
+  absl::flat_hash_map<std::string, Table*> tables_by_name_;
+  std::vector<std::unique_ptr<MaterializedView>> views_;
+  std::vector<CompiledStatement> statements_;
+  absl::flat_hash_map<std::string, int> statement_ids_;
+};
+
+}  // namespace partita
+
+#endif  // PARTITA_CATALOG_LOADED_CATALOG_H_

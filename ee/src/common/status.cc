@@ -1,0 +1,13 @@
+#include "partita/status.h"
+
+namespace partita {
+
+std::string Status::ToString() const {
+  if (ok()) return "OK";
+  std::string name = proto::ErrorCode_Name(code_);
+  constexpr std::string_view kPrefix = "ERROR_CODE_";
+  if (name.rfind(kPrefix, 0) == 0) name = name.substr(kPrefix.size());
+  return name + ": " + message_;
+}
+
+}  // namespace partita

@@ -1,0 +1,48 @@
+// EngineImpl: the Engine of engine.h — a LoadedCatalog, the transaction's
+// undo log, and the buffers reused by every batch.
+// Thread model: partition-confined; the owning thread is asserted.
+#ifndef PARTITA_ENGINE_ENGINE_IMPL_H_
+#define PARTITA_ENGINE_ENGINE_IMPL_H_
+
+#include <thread>
+
+#include "catalog/loaded_catalog.h"
+#include "engine/batch_request.h"
+#include "exec/result_writer.h"
+#include "partita/engine.h"
+
+namespace partita {
+
+class EngineImpl final : public Engine {
+ public:
+  EngineImpl(const EngineOptions& options) : options_(options), owner_(std::this_thread::get_id()) {}
+  Status Load(const proto::Catalog& catalog);
+
+  Result<StatementId> FindStatement(std::string_view name) const override;
+  Status ExecuteBatch(std::span<const StatementCall> calls, const BatchOptions& options, ResultSet* results) override;
+  Status ExecuteSerializedBatch(std::span<const uint8_t> request, ResultSet* results) override;
+  void Commit() override;
+  void Rollback() override;
+  bool in_transaction() const override { return in_transaction_; }
+  std::vector<TableStats> GetTableStats() const override;
+
+ private:
+  Status RunStatement(const StatementCall& call, int64_t txn_timestamp);
+  Status BindParameters(const CompiledStatement& stmt, std::span<const Value> args);
+  void AssertOwner() const;
+
+  EngineOptions options_;
+  std::thread::id owner_;
+  Arena statement_arena_;
+  Arena view_arena_;
+  std::unique_ptr<LoadedCatalog> catalog_;
+  UndoLog undo_;  // after catalog_: rolled back before the tables die
+  ResultWriter writer_;
+  BatchRequest request_;
+  std::vector<Value> params_;
+  bool in_transaction_ = false;
+};
+
+}  // namespace partita
+
+#endif  // PARTITA_ENGINE_ENGINE_IMPL_H_

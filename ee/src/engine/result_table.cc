@@ -1,0 +1,132 @@
+#include "partita/result_table.h"
+
+#include <cstring>
+
+namespace partita {
+
+std::span<const uint8_t> ResultSet::table(int i) const {
+  const size_t begin = table_offsets_[i];
+  const size_t end = i + 1 < table_count() ? table_offsets_[i + 1] : bytes_.size();
+  return {bytes_.data() + begin, end - begin};
+}
+
+void ResultSet::Clear() {
+  bytes_.clear();
+  table_offsets_.clear();
+}
+
+void ResultSet::SetTableCount() {
+  const auto count = static_cast<uint32_t>(table_offsets_.size());
+  if (bytes_.size() >= 4) std::memcpy(bytes_.data(), &count, 4);
+}
+
+namespace {
+
+// Bounds-checked little-endian reader.
+class Reader {
+ public:
+  explicit Reader(std::span<const uint8_t> b) : b_(b) {}
+  template <typename T>
+  bool Read(T* out) {
+    if (pos_ + sizeof(T) > b_.size()) return false;
+    std::memcpy(out, b_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return true;
+  }
+  bool Skip(size_t n) {
+    if (pos_ + n > b_.size()) return false;
+    pos_ += n;
+    return true;
+  }
+  const uint8_t* here() const { return b_.data() + pos_; }
+  size_t pos() const { return pos_; }
+
+ private:
+  std::span<const uint8_t> b_;
+  size_t pos_ = 0;
+};
+
+Status Malformed(const std::string& what) {
+  return Status(proto::ERROR_CODE_BAD_REQUEST, "malformed result table: " + what);
+}
+
+}  // namespace
+
+Result<ResultTableReader> ResultTableReader::Parse(std::span<const uint8_t> table) {
+  Reader r(table);
+  ResultTableReader out;
+  uint32_t size;
+  uint16_t columns;
+  if (!r.Read(&size) || size + 4 > table.size() || !r.Read(&columns)) return Malformed("truncated header");
+  for (int c = 0; c < columns; ++c) {
+    uint8_t type;
+    uint16_t name_size;
+    if (!r.Read(&type) || !r.Read(&name_size) || !IsKnownValueType(type)) return Malformed("bad column descriptor");
+    const uint8_t* name = r.here();
+    if (!r.Skip(name_size)) return Malformed("truncated column name");
+    out.types_.push_back(static_cast<ValueType>(type));
+    out.names_.emplace_back(reinterpret_cast<const char*>(name), name_size);
+  }
+  uint32_t rows;
+  if (!r.Read(&rows)) return Malformed("missing row count");
+  for (uint32_t i = 0; i < rows; ++i) {
+    uint32_t row_size;
+    if (!r.Read(&row_size)) return Malformed("truncated row");
+    out.rows_.push_back(r.here());
+    if (!r.Skip(row_size)) return Malformed("row past the end");
+  }
+  return out;
+}
+
+Value ResultTableReader::Get(int64_t row, int column) const {
+  const uint8_t* p = rows_[row];
+  const int bitmap = (column_count() + 7) / 8;
+  if (p[column / 8] >> (column % 8) & 1) return Value::Null(types_[column]);
+  p += bitmap;
+  auto skip = [&](int c) {
+    if (rows_[row][c / 8] >> (c % 8) & 1) return;
+    if (IsVariableLengthType(types_[c])) {
+      uint32_t n;
+      std::memcpy(&n, p, 4);
+      p += 4 + n;
+    } else {
+      p += FixedSize(types_[c]);
+    }
+  };
+  for (int c = 0; c < column; ++c) skip(c);
+  const ValueType t = types_[column];
+  auto read = [&](auto v) {
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  switch (t) {
+    case ValueType::kTinyInt: return Value::TinyInt(read(int8_t{}));
+    case ValueType::kBoolean: return Value::Boolean(read(int8_t{}) != 0);
+    case ValueType::kSmallInt: return Value::SmallInt(read(int16_t{}));
+    case ValueType::kInteger: return Value::Integer(read(int32_t{}));
+    case ValueType::kBigInt: return Value::BigInt(read(int64_t{}));
+    case ValueType::kTimestamp: return Value::Timestamp(read(int64_t{}));
+    case ValueType::kFloat: return Value::Float(read(double{}));
+    case ValueType::kDecimal: return Value::Decimal(read(int128{}));
+    case ValueType::kVarchar:
+    case ValueType::kVarbinary: {
+      const uint32_t n = read(uint32_t{});
+      return Value::Bytes(t, {reinterpret_cast<const char*>(p + 4), n});
+    }
+    default: return Value();
+  }
+}
+
+std::string ResultTableReader::ToString() const {
+  std::string out;
+  for (int64_t r = 0; r < row_count(); ++r) {
+    for (int c = 0; c < column_count(); ++c) {
+      if (c > 0) out += '|';
+      out += Get(r, c).ToString();
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace partita

@@ -1,0 +1,36 @@
+// ExecContext: what every executor of one statement execution shares — the
+// parameters, the statement arena, the transaction's undo log and timestamp.
+// Valid for one execution; rebuilt by the Engine per statement call.
+// Thread model: partition-confined.
+#ifndef PARTITA_EXEC_EXEC_CONTEXT_H_
+#define PARTITA_EXEC_EXEC_CONTEXT_H_
+
+#include "common/arena.h"
+#include "expr/expression.h"
+#include "txn/undo_log.h"
+
+namespace partita {
+
+struct ExecContext {
+  const Value* params = nullptr;
+  int32_t param_count = 0;
+  // Strings and rows made during this statement; reset after it.
+  Arena* arena = nullptr;
+  UndoLog* undo = nullptr;
+  int64_t txn_timestamp = 0;
+
+  // An evaluation context reading `row`.
+  EvalContext Eval(const Value* row) const {
+    EvalContext e;
+    e.row = row;
+    e.params = params;
+    e.param_count = param_count;
+    e.arena = arena;
+    e.txn_timestamp = txn_timestamp;
+    return e;
+  }
+};
+
+}  // namespace partita
+
+#endif  // PARTITA_EXEC_EXEC_CONTEXT_H_

@@ -1,0 +1,60 @@
+// HashIndex: equality index over any key types, unique or not.
+//
+// An open-addressing table (linear probing, backward-shift deletion, 70%
+// load) of distinct keys. Each slot holds the key's hash, its first tuple and,
+// only when the key has several tuples, a set of the others — so inserting,
+// removing and finding stay O(1) however many rows share a key. A unique
+// index stores several tuples under one key only for keys with a NULL column
+// (SQL: NULLs never conflict).
+//
+// Thread model: partition-confined.
+#ifndef PARTITA_INDEX_HASH_INDEX_H_
+#define PARTITA_INDEX_HASH_INDEX_H_
+
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "index/table_index.h"
+
+namespace partita {
+
+class HashIndex final : public TableIndex {
+ public:
+  using TableIndex::TableIndex;
+  ~HashIndex() override;
+
+  IndexKind kind() const override { return IndexKind::kHash; }
+  Status Insert(const char* tuple) override;
+  bool Remove(const char* tuple) override;
+  const char* FindUnique(const Value* key) const override;
+  std::unique_ptr<IndexCursor> NewCursor() const override;
+  size_t entry_count() const override { return entries_; }
+  size_t memory_bytes() const override;
+
+ private:
+  friend class HashIndexCursor;
+  using TupleSet = absl::flat_hash_set<const char*>;
+
+  struct Slot {
+    uint64_t hash = 0;
+    const char* first = nullptr;  // nullptr = empty slot
+    TupleSet* rest = nullptr;     // other tuples with the same key
+  };
+
+  // Returns the slot holding `key`'s entry, or nullptr.
+  const Slot* FindKey(const Value* key, uint64_t hash) const;
+  // Returns the slot of the key of `tuple`, or the empty slot where it goes.
+  size_t Probe(const char* tuple, uint64_t hash) const;
+  void Grow();
+  void EraseSlot(size_t i);
+
+  std::vector<Slot> slots_ = std::vector<Slot>(16);
+  size_t mask_ = 15;
+  size_t keys_ = 0;     // occupied slots
+  size_t entries_ = 0;  // tuples
+};
+
+}  // namespace partita
+
+#endif  // PARTITA_INDEX_HASH_INDEX_H_

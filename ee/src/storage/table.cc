@@ -1,0 +1,299 @@
+#include "storage/table.h"
+
+#include <algorithm>
+
+#include "common/assert.h"
+#include "types/value_cast.h"
+
+namespace partita {
+namespace {
+
+constexpr size_t kFirstBlockTuples = 16;
+constexpr size_t kMaxBlockBytes = 1 << 20;
+
+bool SameValue(const Value& a, const Value& b) {
+  if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
+  if (IsVariableLengthType(a.type())) return a.string_value() == b.string_value();
+  if (a.type() == ValueType::kDecimal) return a.decimal_value() == b.decimal_value();
+  if (a.type() == ValueType::kFloat) return a.float_value() == b.float_value();
+  return a.int_value() == b.int_value();
+}
+
+}  // namespace
+
+// Undoes an insert by removing the tuple; nothing to release.
+class InsertUndo final : public UndoAction {
+ public:
+  InsertUndo(Table* table, char* tuple) : table_(table), tuple_(tuple) {}
+  void Undo() override {
+    table_->RemoveFromIndexes(tuple_, table_->all_indexes());
+    TupleSchema::SetLive(tuple_, false);
+    --table_->live_rows_;
+    table_->FreeSlot(tuple_);
+  }
+  void Release() override {}
+
+ private:
+  Table* table_;
+  char* tuple_;
+};
+
+// Undoes a delete by reviving the tuple in place; commit frees it.
+class DeleteUndo final : public UndoAction {
+ public:
+  DeleteUndo(Table* table, char* tuple) : table_(table), tuple_(tuple) {}
+  void Undo() override {
+    TupleSchema::SetLive(tuple_, true);
+    const Status s = table_->AddToIndexes(tuple_, table_->all_indexes());
+    PARTITA_ASSERT(s.ok(), "re-indexing a deleted row on rollback must not conflict");
+    ++table_->live_rows_;
+  }
+  void Release() override { table_->FreeSlot(tuple_); }
+
+ private:
+  Table* table_;
+  char* tuple_;
+};
+
+// Undoes an update by restoring the old image; commit frees the strings the
+// update replaced. `new_image` is kept only for tables with out-of-line
+// strings (to know which blobs the update replaced).
+class UpdateUndo final : public UndoAction {
+ public:
+  UpdateUndo(Table* table, char* tuple, char* old_image, char* new_image, uint64_t index_mask)
+      : table_(table), tuple_(tuple), old_image_(old_image), new_image_(new_image), index_mask_(index_mask) {}
+  void Undo() override {
+    table_->RemoveFromIndexes(tuple_, index_mask_);
+    table_->FreeBlobsNotIn(tuple_, old_image_);
+    std::memcpy(tuple_, old_image_, table_->schema_.tuple_size());
+    const Status s = table_->AddToIndexes(tuple_, index_mask_);
+    PARTITA_ASSERT(s.ok(), "restoring an updated row on rollback must not conflict");
+  }
+  void Release() override {
+    if (new_image_ != nullptr) table_->FreeBlobsNotIn(old_image_, new_image_);
+  }
+
+ private:
+  Table* table_;
+  char* tuple_;
+  char* old_image_;
+  char* new_image_;
+  uint64_t index_mask_;
+};
+
+Table::Table(std::string name, TupleSchema schema, int visible_columns)
+    : name_(std::move(name)), schema_(std::move(schema)), visible_columns_(visible_columns) {
+  scratch_image_.resize(schema_.tuple_size());
+}
+
+Table::~Table() {
+  // Free the strings of every tuple still holding any (live, or dead and
+  // awaiting release by a transaction that will never finish).
+  if (!schema_.has_out_of_line()) return;
+  for (size_t b = 0; b < blocks_.size(); ++b) {
+    const size_t used = b + 1 == blocks_.size() ? next_in_last_block_ : blocks_[b].capacity;
+    for (size_t i = 0; i < used; ++i) schema_.FreeBlobs(blocks_[b].data.get() + i * schema_.tuple_size());
+  }
+}
+
+void Table::AddIndex(std::unique_ptr<TableIndex> index) {
+  PARTITA_ASSERT(indexes_.size() < kMaxIndexes, "too many indexes on one table");
+  PARTITA_ASSERT(live_rows_ == 0, "indexes are added before rows");
+  if (index->primary_key()) primary_key_ = index.get();
+  indexes_.push_back(std::move(index));
+}
+
+TableIndex* Table::FindIndex(std::string_view name) const {
+  for (const auto& index : indexes_) {
+    if (index->name() == name) return index.get();
+  }
+  return nullptr;
+}
+
+Status Table::ValidateRow(const Value* row, Value* out, Arena* arena) const {
+  for (int c = 0; c < schema_.column_count(); ++c) {
+    const ColumnLayout& col = schema_.column(c);
+    const Value& v = row[c];
+    if (v.is_null()) {
+      if (!col.nullable) {
+        return Status(proto::ERROR_CODE_NOT_NULL_VIOLATION,
+                      "column " + name_ + "." + col.name + " is NOT NULL but the value is NULL");
+      }
+      out[c] = Value::Null(col.type);
+      continue;
+    }
+    if (v.type() == col.type && !IsVariableLengthType(col.type)) {
+      out[c] = v;
+      continue;
+    }
+    Result<Value> converted =
+        ConvertValue(v, col.type, col.max_length, ConversionMode::kExact, arena, "column " + name_ + "." + col.name);
+    if (!converted.ok()) return converted.status();
+    out[c] = converted.value();
+  }
+  return Status::OK();
+}
+
+char* Table::AllocateSlot() {
+  ++allocated_slots_;
+  if (!free_slots_.empty()) {
+    char* slot = free_slots_.back();
+    free_slots_.pop_back();
+    return slot;
+  }
+  if (blocks_.empty() || next_in_last_block_ == blocks_.back().capacity) {
+    const size_t max_tuples = std::max<size_t>(kFirstBlockTuples, kMaxBlockBytes / schema_.tuple_size());
+    const size_t capacity = blocks_.empty() ? kFirstBlockTuples : std::min(max_tuples, blocks_.back().capacity * 2);
+    blocks_.push_back(Block{std::make_unique<char[]>(capacity * schema_.tuple_size()), capacity});
+    block_bytes_ += static_cast<int64_t>(capacity * schema_.tuple_size());
+    next_in_last_block_ = 0;
+  }
+  return blocks_.back().data.get() + (next_in_last_block_++) * schema_.tuple_size();
+}
+
+void Table::FreeSlot(char* tuple) {
+  blob_bytes_ -= static_cast<int64_t>(schema_.FreeBlobs(tuple));
+  tuple[0] = 0;
+  free_slots_.push_back(tuple);
+  --allocated_slots_;
+}
+
+uint64_t Table::all_indexes() const {
+  return indexes_.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << indexes_.size()) - 1;
+}
+
+Status Table::AddToIndexes(const char* tuple, uint64_t mask) {
+  for (size_t i = 0; i < indexes_.size(); ++i) {
+    if (!(mask >> i & 1)) continue;
+    Status s = indexes_[i]->Insert(tuple);
+    if (!s.ok()) {
+      RemoveFromIndexes(tuple, mask & ((uint64_t{1} << i) - 1));
+      return s;
+    }
+  }
+  return Status::OK();
+}
+
+void Table::RemoveFromIndexes(const char* tuple, uint64_t mask) {
+  for (size_t i = 0; i < indexes_.size(); ++i) {
+    if (mask >> i & 1) indexes_[i]->Remove(tuple);
+  }
+}
+
+uint64_t Table::ChangedIndexes(const char* a, const char* b) const {
+  uint64_t mask = 0;
+  for (size_t i = 0; i < indexes_.size(); ++i) {
+    const IndexKey& key = indexes_[i]->key();
+    for (int k = 0; k < key.size(); ++k) {
+      if (!SameValue(key.Get(a, k), key.Get(b, k))) {
+        mask |= uint64_t{1} << i;
+        break;
+      }
+    }
+  }
+  return mask;
+}
+
+void Table::FreeBlobsNotIn(char* tuple, const char* other) {
+  for (const int col : schema_.out_of_line_columns()) {
+    const ColumnLayout& c = schema_.column(col);
+    StringBlob* blob = TupleSchema::GetBlob(tuple, c);
+    if (blob == nullptr || schema_.IsNull(tuple, col)) continue;
+    if (!schema_.IsNull(other, col) && TupleSchema::GetBlob(other, c) == blob) continue;
+    blob_bytes_ -= static_cast<int64_t>(StringBlob::AllocationSize(blob->size));
+    StringBlob::Destroy(blob);
+  }
+}
+
+Status Table::Insert(const Value* row, UndoLog* undo, const char** inserted) {
+  char* tuple = AllocateSlot();
+  std::memset(tuple, 0, schema_.tuple_size());
+  for (int c = 0; c < schema_.column_count(); ++c) blob_bytes_ += static_cast<int64_t>(schema_.Set(tuple, c, row[c]));
+  TupleSchema::SetLive(tuple, true);
+  Status s = AddToIndexes(tuple, all_indexes());
+  if (!s.ok()) {
+    TupleSchema::SetLive(tuple, false);
+    FreeSlot(tuple);
+    return s;
+  }
+  ++live_rows_;
+  undo->Add<InsertUndo>(this, tuple);
+  if (inserted != nullptr) *inserted = tuple;
+  for (TableListener* l : listeners_) PARTITA_RETURN_IF_ERROR(l->OnInsert(tuple, undo));
+  return Status::OK();
+}
+
+Status Table::Delete(const char* const_tuple, UndoLog* undo) {
+  char* tuple = const_cast<char*>(const_tuple);
+  PARTITA_ASSERT(TupleSchema::IsLive(tuple), "deleting a tuple that is not live");
+  RemoveFromIndexes(tuple, all_indexes());
+  TupleSchema::SetLive(tuple, false);
+  --live_rows_;
+  undo->Add<DeleteUndo>(this, tuple);
+  for (TableListener* l : listeners_) PARTITA_RETURN_IF_ERROR(l->OnDelete(tuple, undo));
+  return Status::OK();
+}
+
+Status Table::Update(const char* const_tuple, const Value* row, UndoLog* undo) {
+  char* tuple = const_cast<char*>(const_tuple);
+  PARTITA_ASSERT(TupleSchema::IsLive(tuple), "updating a tuple that is not live");
+  const uint32_t size = schema_.tuple_size();
+  char* next = scratch_image_.data();
+  std::memcpy(next, tuple, size);
+  bool changed = false;
+  int64_t new_blob_bytes = 0;
+  for (int c = 0; c < schema_.column_count(); ++c) {
+    if (SameValue(schema_.Get(tuple, c), row[c])) continue;
+    new_blob_bytes += static_cast<int64_t>(schema_.Set(next, c, row[c]));
+    changed = true;
+  }
+  if (!changed) return Status::OK();
+  blob_bytes_ += new_blob_bytes;
+
+  const uint64_t mask = ChangedIndexes(tuple, next);
+  char* old_image = undo->arena()->Allocate(size);
+  std::memcpy(old_image, tuple, size);
+  RemoveFromIndexes(tuple, mask);
+  std::memcpy(tuple, next, size);
+  Status s = AddToIndexes(tuple, mask);
+  if (!s.ok()) {
+    FreeBlobsNotIn(tuple, old_image);
+    std::memcpy(tuple, old_image, size);
+    const Status restored = AddToIndexes(tuple, mask);
+    PARTITA_ASSERT(restored.ok(), "restoring a row after a failed update must not conflict");
+    return s;
+  }
+  char* new_image = nullptr;
+  if (schema_.has_out_of_line()) {
+    new_image = undo->arena()->Allocate(size);
+    std::memcpy(new_image, tuple, size);
+  }
+  undo->Add<UpdateUndo>(this, tuple, old_image, new_image, mask);
+  for (TableListener* l : listeners_) PARTITA_RETURN_IF_ERROR(l->OnUpdate(old_image, tuple, undo));
+  return Status::OK();
+}
+
+const char* Table::Iterator::Next() {
+  const size_t size = table_->schema_.tuple_size();
+  while (block_ < table_->blocks_.size()) {
+    const Block& b = table_->blocks_[block_];
+    const size_t used = block_ + 1 == table_->blocks_.size() ? table_->next_in_last_block_ : b.capacity;
+    while (slot_ < used) {
+      const char* tuple = b.data.get() + (slot_++) * size;
+      if (TupleSchema::IsLive(tuple)) return tuple;
+    }
+    ++block_;
+    slot_ = 0;
+  }
+  return nullptr;
+}
+
+int64_t Table::bytes_used() const { return live_rows_ * schema_.tuple_size() + blob_bytes_; }
+int64_t Table::bytes_allocated() const { return block_bytes_ + blob_bytes_; }
+int64_t Table::index_bytes() const {
+  int64_t bytes = 0;
+  for (const auto& index : indexes_) bytes += static_cast<int64_t>(index->memory_bytes());
+  return bytes;
+}
+
+}  // namespace partita

@@ -1,0 +1,128 @@
+// Table: a partition's rows of one table (or materialized view) — fixed-width
+// tuples in blocks with a free list, its indexes, and the listeners (views)
+// that follow its writes.
+//
+// Tuples never move while live, so indexes hold their addresses. Every write
+// goes through Insert/Delete/Update, which keep all indexes in step, register
+// an undo action, then notify listeners. A deleted tuple's slot and strings
+// are freed only when its transaction commits, so rollback restores it in
+// place.
+//
+// Ownership: the Table owns its blocks, strings and indexes; listeners are
+// owned elsewhere (the Engine) and outlive it. Thread model:
+// partition-confined.
+#ifndef PARTITA_STORAGE_TABLE_H_
+#define PARTITA_STORAGE_TABLE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/arena.h"
+#include "index/table_index.h"
+#include "partita/status.h"
+#include "storage/table_listener.h"
+#include "storage/tuple_schema.h"
+#include "txn/undo_log.h"
+
+namespace partita {
+
+class Table {
+ public:
+  // Indexes whose keys change in one update are tracked in a 64-bit mask.
+  static constexpr int kMaxIndexes = 64;
+
+  // `visible_columns` of the schema's columns are SQL-visible; the rest are
+  // engine bookkeeping (hidden counters of materialized views).
+  Table(std::string name, TupleSchema schema, int visible_columns);
+  ~Table();
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+
+  const std::string& name() const { return name_; }
+  const TupleSchema& schema() const { return schema_; }
+  int visible_column_count() const { return visible_columns_; }
+  int64_t row_count() const { return live_rows_; }
+
+  // Setup, before any row exists. REQUIRES: fewer than kMaxIndexes indexes.
+  void AddIndex(std::unique_ptr<TableIndex> index);
+  void AddListener(TableListener* listener) { listeners_.push_back(listener); }
+  const std::vector<std::unique_ptr<TableIndex>>& indexes() const { return indexes_; }
+  TableIndex* FindIndex(std::string_view name) const;
+  TableIndex* primary_key() const { return primary_key_; }
+
+  // Converts `row` (one Value per column) to the column types under the
+  // exact rules (value_cast.h) into `out`, checking NOT NULL and lengths.
+  // Errors name the table and column.
+  Status ValidateRow(const Value* row, Value* out, Arena* arena) const;
+
+  // Inserts a validated row. CONSTRAINT_VIOLATION leaves the table as it
+  // was. `*inserted` (if given) receives the new tuple.
+  Status Insert(const Value* row, UndoLog* undo, const char** inserted = nullptr);
+  // Deletes a live tuple of this table.
+  Status Delete(const char* tuple, UndoLog* undo);
+  // Replaces a live tuple's values with the validated `row`.
+  // CONSTRAINT_VIOLATION leaves the tuple as it was.
+  Status Update(const char* tuple, const Value* row, UndoLog* undo);
+
+  // Iterates the live tuples (any order). Invalidated by inserts.
+  class Iterator {
+   public:
+    explicit Iterator(const Table* table) : table_(table) {}
+    // Returns the next live tuple or nullptr.
+    const char* Next();
+
+   private:
+    const Table* table_;
+    size_t block_ = 0;
+    size_t slot_ = 0;
+  };
+  Iterator Scan() const { return Iterator(this); }
+
+  // Memory accounting (TableStats).
+  int64_t bytes_used() const;
+  int64_t bytes_allocated() const;
+  int64_t index_bytes() const;
+
+ private:
+  friend class InsertUndo;
+  friend class DeleteUndo;
+  friend class UpdateUndo;
+
+  struct Block {
+    std::unique_ptr<char[]> data;
+    size_t capacity;  // tuples
+  };
+
+  char* AllocateSlot();
+  // Frees the slot and strings of a dead tuple.
+  void FreeSlot(char* tuple);
+  // Adds `tuple` to the indexes in `mask`; on a violation removes what it
+  // added and returns the error.
+  Status AddToIndexes(const char* tuple, uint64_t mask);
+  void RemoveFromIndexes(const char* tuple, uint64_t mask);
+  uint64_t all_indexes() const;
+  // Indexes whose key differs between `a` and `b`.
+  uint64_t ChangedIndexes(const char* a, const char* b) const;
+  // Frees blobs of `tuple` not shared with `other` (same slots).
+  void FreeBlobsNotIn(char* tuple, const char* other);
+
+  std::string name_;
+  TupleSchema schema_;
+  int visible_columns_;
+  std::vector<Block> blocks_;
+  size_t next_in_last_block_ = 0;  // bump position in blocks_.back()
+  std::vector<char*> free_slots_;
+  int64_t live_rows_ = 0;
+  int64_t allocated_slots_ = 0;  // slots handed out and not on the free list
+  int64_t blob_bytes_ = 0;
+  int64_t block_bytes_ = 0;
+  std::vector<std::unique_ptr<TableIndex>> indexes_;
+  TableIndex* primary_key_ = nullptr;
+  std::vector<TableListener*> listeners_;
+  std::vector<char> scratch_image_;  // new image during Update
+};
+
+}  // namespace partita
+
+#endif  // PARTITA_STORAGE_TABLE_H_

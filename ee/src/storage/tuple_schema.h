@@ -1,0 +1,107 @@
+// TupleSchema: the fixed-width byte layout of a table's tuples, and reading
+// and writing column values in it.
+//
+// Layout of one tuple:
+//   [u8 flags][null bitmap: ceil(columns / 8) bytes][column slots ...]
+// flags bit 0 = live. Fixed-width columns hold their value in FixedSize()
+// bytes. A VARCHAR/VARBINARY whose largest value fits kMaxInlineBytes is
+// inline: [u8 size][capacity bytes]. Larger ones are out of line: the slot
+// holds a StringBlob* (owned by the tuple; nullptr for NULL).
+//
+// Thread model: immutable after construction; shared freely.
+#ifndef PARTITA_STORAGE_TUPLE_SCHEMA_H_
+#define PARTITA_STORAGE_TUPLE_SCHEMA_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "partita/value.h"
+
+namespace partita {
+
+// Out-of-line string storage: a size and the bytes, allocated with malloc.
+struct StringBlob {
+  uint32_t size;
+  char data[1];  // `size` bytes follow
+
+  static StringBlob* Create(std::string_view s);
+  static void Destroy(StringBlob* blob) { std::free(blob); }
+  // Bytes this blob takes from the allocator (for memory accounting).
+  static size_t AllocationSize(uint32_t size) { return offsetof(StringBlob, data) + size; }
+};
+
+struct ColumnLayout {
+  std::string name;
+  ValueType type = ValueType::kInvalid;
+  // VARCHAR characters / VARBINARY bytes; 0 for fixed-width types.
+  int32_t max_length = 0;
+  bool nullable = true;
+  // Byte offset of the column's slot in the tuple.
+  uint32_t offset = 0;
+  // For strings: whether stored inline, and the inline byte capacity.
+  bool inline_string = false;
+  uint32_t inline_capacity = 0;
+};
+
+class TupleSchema {
+ public:
+  // Largest inline string (bytes). VARCHAR(n) reserves 4n bytes (UTF-8).
+  static constexpr uint32_t kMaxInlineBytes = 128;
+  static constexpr uint8_t kLiveFlag = 1;
+
+  // REQUIRES: each column has a valid column type and, for strings,
+  // max_length > 0.
+  explicit TupleSchema(std::vector<ColumnLayout> columns);
+
+  int column_count() const { return static_cast<int>(columns_.size()); }
+  const ColumnLayout& column(int i) const { return columns_[i]; }
+  uint32_t tuple_size() const { return tuple_size_; }
+  // Whether any column is stored out of line.
+  bool has_out_of_line() const { return !out_of_line_columns_.empty(); }
+  const std::vector<int>& out_of_line_columns() const { return out_of_line_columns_; }
+
+  static bool IsLive(const char* tuple) { return (tuple[0] & kLiveFlag) != 0; }
+  static void SetLive(char* tuple, bool live) {
+    tuple[0] = static_cast<char>(live ? (tuple[0] | kLiveFlag) : (tuple[0] & ~kLiveFlag));
+  }
+
+  bool IsNull(const char* tuple, int col) const {
+    return (static_cast<uint8_t>(tuple[1 + col / 8]) >> (col % 8)) & 1;
+  }
+
+  // Reads column `col`. String Values point into the tuple (or its blob) and
+  // stay valid until the column is next written or the tuple freed.
+  Value Get(const char* tuple, int col) const;
+  // Reads every column into `out[0 .. column_count)`.
+  void GetAll(const char* tuple, Value* out) const {
+    for (int c = 0; c < column_count(); ++c) out[c] = Get(tuple, c);
+  }
+
+  // Writes `v` into column `col`. REQUIRES: `v` is NULL or of the column's
+  // type and fits it (Table validates first). For out-of-line columns the
+  // previous blob pointer is overwritten, not freed: the caller owns it (the
+  // undo log decides when it dies). Returns the bytes newly allocated.
+  size_t Set(char* tuple, int col, const Value& v) const;
+
+  // The blob of out-of-line column `col`, or nullptr.
+  static StringBlob* GetBlob(const char* tuple, const ColumnLayout& c) {
+    StringBlob* blob;
+    std::memcpy(&blob, tuple + c.offset, sizeof blob);
+    return blob;
+  }
+  // Frees every out-of-line blob of `tuple`; returns the bytes released.
+  size_t FreeBlobs(char* tuple) const;
+  // Bytes of out-of-line storage `tuple` holds.
+  size_t BlobBytes(const char* tuple) const;
+
+ private:
+  std::vector<ColumnLayout> columns_;
+  std::vector<int> out_of_line_columns_;
+  uint32_t tuple_size_ = 0;
+};
+
+}  // namespace partita
+
+#endif  // PARTITA_STORAGE_TUPLE_SCHEMA_H_

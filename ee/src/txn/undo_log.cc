@@ -1,0 +1,17 @@
+#include "txn/undo_log.h"
+
+namespace partita {
+
+void UndoLog::Commit() {
+  for (UndoAction* a : actions_) a->Release();
+  actions_.clear();
+  arena_.Reset();
+}
+
+void UndoLog::Rollback() {
+  for (auto it = actions_.rbegin(); it != actions_.rend(); ++it) (*it)->Undo();
+  actions_.clear();
+  arena_.Reset();
+}
+
+}  // namespace partita
