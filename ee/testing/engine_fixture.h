@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,7 +75,8 @@ class EngineFixture : public ::testing::Test {
   CatalogBuilder catalog_;
   std::unique_ptr<Engine> engine_;
   ResultSet results_;
-  std::vector<std::vector<Value>> held_;
+  std::deque<std::vector<Value>> held_;
+  std::deque<std::string> held_strings_;  // bytes of string parameters
 };
 
 }  // namespace partita::testing

@@ -116,7 +116,8 @@ TEST(ArithmeticExpressionTest, ComputesDecimals) {
   EXPECT_EQ(h.Ok(Op(kAdd, kDec, Dec("1.5"), Dec("2.25"))).decimal_value(), kOne * 375 / 100);
   EXPECT_EQ(h.Ok(Op(kSub, kDec, Dec("1.5"), Dec("2.25"))).decimal_value(), -kOne * 75 / 100);
   EXPECT_EQ(h.Ok(Op(kMul, kDec, Dec("1.5"), Dec("-2"))).decimal_value(), -3 * kOne);
-  EXPECT_EQ(h.Ok(Op(kDiv, kDec, Dec("1"), Dec("3"))).decimal_value(), static_cast<int128>(333'333'333'333LL));  // toward zero
+  EXPECT_EQ(h.Ok(Op(kDiv, kDec, Dec("1"), Dec("3"))).decimal_value(),
+            static_cast<int128>(333'333'333'333LL));  // rounded toward zero
   EXPECT_EQ(h.Ok(Op(kMod, kDec, Dec("7.5"), Dec("2"))).decimal_value(), kOne * 15 / 10);
   EXPECT_EQ(h.Ok(Neg(kDec, Dec("2.5"))).decimal_value(), -kOne * 25 / 10);
   // INTEGER + DECIMAL converts the integer.

@@ -9,14 +9,16 @@
 namespace partita::expr {
 namespace {
 
-// The Value of a proto constant, typed as `c.type()`; strings view `c`.
-Result<Value> ValueFromProto(const proto::Value& c) {
-  const ValueType type = partita::FromProto(c.type());
-  const std::string type_name = proto::ValueType_Name(c.type());
+// The Value of a proto constant, typed as `c.type()` or, when that is
+// UNSPECIFIED, as `declared`; strings view `c`.
+Result<Value> ValueFromProto(const proto::Value& c, ValueType declared) {
+  const int proto_type = c.type() == proto::VALUE_TYPE_UNSPECIFIED ? static_cast<int>(declared) : c.type();
+  const ValueType type = static_cast<ValueType>(proto_type);
+  const std::string type_name(TypeName(type));
   auto malformed = [&](const char* why) {
     return BadPlan("CONSTANT of type " + type_name + " " + why);
   };
-  if (!IsKnownValueType(c.type())) return malformed("has an unknown type");
+  if (!IsKnownValueType(proto_type)) return malformed("has an unknown type");
   if (c.value_case() == proto::Value::VALUE_NOT_SET) return Value::Null(type);
   switch (type) {
     case ValueType::kTinyInt:
@@ -68,7 +70,7 @@ ConstantExpression::ConstantExpression(ValueType type, const Value& value) : Exp
 
 Result<std::unique_ptr<Expression>> ConstantExpression::Create(const proto::Expression& e, ValueType type) {
   if (!e.has_constant()) return BadPlan("CONSTANT expression has no constant");
-  Result<Value> parsed = ValueFromProto(e.constant());
+  Result<Value> parsed = ValueFromProto(e.constant(), type);
   if (!parsed.ok()) return parsed.status();
   Value value = parsed.value();
   Arena arena(1024);  // holds a converted string until the node copies it

@@ -84,7 +84,11 @@ ValueType DeclaredType(const proto::Expression& e) {
 Status CheckShape(const proto::Expression& e, const KindRule& rule, ValueType type, const std::string& kind) {
   const int n = e.children_size();
   if (n < rule.min_children || (rule.max_children != kUnbounded && n > rule.max_children)) {
-    return BadPlan(kind + " cannot have " + std::to_string(n) + " children");
+    const std::string range = rule.max_children == kUnbounded ? std::to_string(rule.min_children) + " or more"
+                              : rule.min_children == rule.max_children
+                                  ? std::to_string(rule.min_children)
+                                  : std::to_string(rule.min_children) + " to " + std::to_string(rule.max_children);
+    return BadPlan(kind + " takes " + range + " children, got " + std::to_string(n));
   }
   if (!IsKnownValueType(static_cast<int>(type))) {
     return BadPlan(kind + " has no valid value_type (" + std::to_string(static_cast<int>(type)) + ")");

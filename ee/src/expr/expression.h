@@ -4,6 +4,12 @@
 // Ownership: an Expression owns its children. Built once when the catalog is
 // loaded and reused by every execution; Eval() is const and keeps no state, so
 // one tree serves every row. Thread model: partition-confined.
+//
+// The node classes live beside this header, one file per concern:
+// column_parameter_constant, arithmetic_expression, comparison_expression,
+// logic_expression (AND/OR/NOT/IS NULL/IN/BETWEEN), like_expression,
+// case_cast_expression, function_expression (+ string_/time_function_
+// expression); expression.cc validates plans and builds the tree.
 #ifndef PARTITA_EXPR_EXPRESSION_H_
 #define PARTITA_EXPR_EXPRESSION_H_
 

@@ -178,6 +178,24 @@ TEST(LeafExpressionTest, ConstantWidensToDeclaredType) {
   EXPECT_EQ(h.Ok(untyped).type(), ValueType::kSmallInt);
 }
 
+TEST(LeafExpressionTest, ConstantWithoutTypeTakesDeclaredType) {
+  Harness h;
+  Expr e = Int(9, pb::VALUE_TYPE_INTEGER);
+  e.mutable_constant()->set_type(pb::VALUE_TYPE_UNSPECIFIED);
+  const Value v = h.Ok(e);
+  EXPECT_EQ(v.type(), ValueType::kInteger);
+  EXPECT_EQ(v.int_value(), 9);
+}
+
+TEST(BuildExpressionTest, NamesKindAndArityInMessages) {
+  EXPECT_EQ(BuildMessage(Node(pb::EXPRESSION_KIND_ADD, pb::VALUE_TYPE_BIGINT, {Int(1)})),
+            "ADD takes 2 children, got 1");
+  EXPECT_EQ(BuildMessage(Node(pb::EXPRESSION_KIND_LIKE, pb::VALUE_TYPE_BOOLEAN, {Str("a")})),
+            "LIKE takes 2 to 3 children, got 1");
+  EXPECT_EQ(BuildMessage(Node(pb::EXPRESSION_KIND_AND, pb::VALUE_TYPE_BOOLEAN, {Bool(true)})),
+            "AND takes 2 or more children, got 1");
+}
+
 TEST(EvalPredicateTest, OnlyTruePasses) {
   Harness h;
   for (const auto& [e, expected] : std::vector<std::pair<Expr, bool>>{

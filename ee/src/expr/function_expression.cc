@@ -86,7 +86,8 @@ Result<std::unique_ptr<Expression>> BuildFunction(const proto::Expression& e, Va
   }
   if (!Fits(info.result, type)) return BadPlan(name + " cannot produce " + std::string(TypeName(type)));
   switch (info.family) {
-    case Family::kGeneral: return std::unique_ptr<Expression>(std::make_unique<FunctionExpression>(type, fn, std::move(args)));
+    case Family::kGeneral:
+      return std::unique_ptr<Expression>(std::make_unique<FunctionExpression>(type, fn, std::move(args)));
     case Family::kMod:
       return std::unique_ptr<Expression>(std::make_unique<ArithmeticExpression>(
           type, ArithmeticOp::kModulo, std::move(args[0]), std::move(args[1])));

@@ -30,6 +30,9 @@ size_t CharLength(std::string_view s, size_t i) {
   return j - i;
 }
 
+// memcmp that accepts the null data of empty views.
+bool BytesEqual(const char* a, const char* b, size_t n) { return n == 0 || std::memcmp(a, b, n) == 0; }
+
 bool EscapeAt(std::string_view pattern, size_t p, std::string_view escape) {
   return !escape.empty() && pattern.substr(p, escape.size()) == escape;
 }
@@ -190,10 +193,9 @@ void LikeExpression::Precompile() {
 bool LikeExpression::MatchPrecompiled(std::string_view text) const {
   const size_t n = literal_.size();
   switch (shape_) {
-    case Shape::kExact: return text.size() == n && std::memcmp(text.data(), literal_.data(), n) == 0;
-    case Shape::kPrefix: return text.size() >= n && std::memcmp(text.data(), literal_.data(), n) == 0;
-    case Shape::kSuffix:
-      return text.size() >= n && std::memcmp(text.data() + text.size() - n, literal_.data(), n) == 0;
+    case Shape::kExact: return text.size() == n && BytesEqual(text.data(), literal_.data(), n);
+    case Shape::kPrefix: return text.size() >= n && BytesEqual(text.data(), literal_.data(), n);
+    case Shape::kSuffix: return text.size() >= n && BytesEqual(text.data() + text.size() - n, literal_.data(), n);
     case Shape::kContains: return text.find(literal_) != std::string_view::npos;
     case Shape::kAny: return true;
     default: return MatchGeneral(text, pattern_, escape_);
