@@ -13,6 +13,10 @@ namespace {
 std::atomic<long> g_allocations{0};
 }  // namespace
 
+// GCC sees malloc in operator new and free in operator delete after inlining
+// and warns of a mismatch; the pair is consistent by construction.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 void* operator new(std::size_t n) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;

@@ -138,8 +138,17 @@ Result<int64_t> ToInt(int128 unscaled) {
   return static_cast<int64_t>(whole);
 }
 
-Result<int128> Add(int128 a, int128 b) { return Bounded(a + b, "sum"); }
-Result<int128> Subtract(int128 a, int128 b) { return Bounded(a - b, "difference"); }
+Result<int128> Add(int128 a, int128 b) {
+  int128 sum;
+  if (__builtin_add_overflow(a, b, &sum)) return OutOfRange("sum");
+  return Bounded(sum, "sum");
+}
+
+Result<int128> Subtract(int128 a, int128 b) {
+  int128 difference;
+  if (__builtin_sub_overflow(a, b, &difference)) return OutOfRange("difference");
+  return Bounded(difference, "difference");
+}
 
 Result<int128> Multiply(int128 a, int128 b) {
   const U256 product = MultiplyWide(Magnitude(a), Magnitude(b));
