@@ -55,9 +55,12 @@ Status EngineImpl::BindParameters(const CompiledStatement& stmt, std::span<const
       params_[i] = args[i].is_null() ? Value::Null(type) : args[i];
       continue;
     }
-    Result<Value> v = ConvertValue(args[i], type, 0, ConversionMode::kExact, &statement_arena_,
-                                   "parameter " + std::to_string(i + 1));
-    if (!v.ok()) return Status(proto::ERROR_CODE_BAD_PARAMETER, v.status().message());
+    Result<Value> v = ConvertValue(args[i], type, 0, ConversionMode::kExact, &statement_arena_, {});
+    if (!v.ok()) {
+      // Convert again only to name the parameter: no strings on the hot path.
+      v = ConvertValue(args[i], type, 0, ConversionMode::kExact, &statement_arena_, "parameter " + std::to_string(i + 1));
+      return Status(proto::ERROR_CODE_BAD_PARAMETER, v.status().message());
+    }
     params_[i] = v.value();
   }
   return Status::OK();

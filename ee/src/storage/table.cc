@@ -122,7 +122,11 @@ Status Table::ValidateRow(const Value* row, Value* out, Arena* arena) const {
       out[c] = Value::Null(col.type);
       continue;
     }
-    if (v.type() == col.type && !IsVariableLengthType(col.type)) {
+    if (v.type() == col.type) {
+      // Hot path: no conversion; the error context is built only on error.
+      if (IsVariableLengthType(col.type) && !CheckLength(v, col.max_length, {}).ok()) {
+        return CheckLength(v, col.max_length, "column " + name_ + "." + col.name);
+      }
       out[c] = v;
       continue;
     }
