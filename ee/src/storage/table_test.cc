@@ -175,7 +175,8 @@ TEST(TableTest, CommittedDeletesReturnTheirMemory) {
   auto table = MakeItems();
   UndoLog undo;
   for (int k = 0; k < 100; ++k) {
-    const auto vals = Values(Row{k, 1, std::string(90, 'q'), 1});
+    const Row row{k, 1, std::string(90, 'q'), 1};
+    const auto vals = Values(row);  // views into `row`
     ASSERT_TRUE(table->Insert(vals.data(), &undo).ok());
   }
   undo.Commit();
@@ -187,7 +188,8 @@ TEST(TableTest, CommittedDeletesReturnTheirMemory) {
   EXPECT_GT(full, 100 * 90);
   // Slots are reused: refilling with the same rows allocates nothing new.
   for (int k = 0; k < 100; ++k) {
-    const auto vals = Values(Row{k, 1, std::string(90, 'q'), 1});
+    const Row row{k, 1, std::string(90, 'q'), 1};
+    const auto vals = Values(row);  // views into `row`
     ASSERT_TRUE(table->Insert(vals.data(), &undo).ok());
   }
   undo.Commit();
