@@ -240,4 +240,89 @@ proto::PlanNode Project(proto::PlanNode child, std::vector<int> columns) {
   return n;
 }
 
+proto::Expression ConstFloat(double v) {
+  proto::Expression e;
+  e.set_kind(proto::EXPRESSION_KIND_CONSTANT);
+  e.set_value_type(proto::VALUE_TYPE_FLOAT);
+  e.mutable_constant()->set_type(proto::VALUE_TYPE_FLOAT);
+  e.mutable_constant()->set_float_value(v);
+  return e;
+}
+
+proto::Expression ConstDecimal(const std::string& text) {
+  proto::Expression e;
+  e.set_kind(proto::EXPRESSION_KIND_CONSTANT);
+  e.set_value_type(proto::VALUE_TYPE_DECIMAL);
+  e.mutable_constant()->set_type(proto::VALUE_TYPE_DECIMAL);
+  e.mutable_constant()->set_decimal_value(text);
+  return e;
+}
+
+proto::Expression ConstBytes(const std::string& bytes) {
+  proto::Expression e;
+  e.set_kind(proto::EXPRESSION_KIND_CONSTANT);
+  e.set_value_type(proto::VALUE_TYPE_VARBINARY);
+  e.mutable_constant()->set_type(proto::VALUE_TYPE_VARBINARY);
+  e.mutable_constant()->set_bytes_value(bytes);
+  return e;
+}
+
+proto::Expression ConstNull(ValueType type) {
+  proto::Expression e;
+  e.set_kind(proto::EXPRESSION_KIND_CONSTANT);
+  e.set_value_type(ToProto(type));
+  e.mutable_constant()->set_type(ToProto(type));
+  return e;
+}
+
+proto::Expression ConstValue(const Value& v) {
+  if (v.is_null()) return ConstNull(v.type());
+  switch (v.type()) {
+    case ValueType::kFloat: return ConstFloat(v.float_value());
+    case ValueType::kDecimal: return ConstDecimal(v.ToString());
+    case ValueType::kVarchar: return ConstString(std::string(v.string_value()));
+    case ValueType::kVarbinary: return ConstBytes(std::string(v.string_value()));
+    default: return ConstInt(v.int_value(), v.type());
+  }
+}
+
+proto::Expression Op(proto::ExpressionKind kind, std::vector<proto::Expression> children, ValueType type) {
+  proto::Expression e;
+  e.set_kind(kind);
+  e.set_value_type(ToProto(type));
+  for (auto& c : children) *e.add_children() = std::move(c);
+  return e;
+}
+
+proto::PlanNode Node(proto::PlanNodeKind kind, std::vector<proto::PlanNode> children, const OutputColumns& columns) {
+  proto::PlanNode n;
+  n.set_kind(kind);
+  for (auto& c : children) *n.add_children() = std::move(c);
+  for (const auto& [name, type] : columns) {
+    auto* out = n.add_output_schema();
+    out->set_name(name);
+    out->set_type(ToProto(type));
+  }
+  return n;
+}
+
+proto::PlanNode ValuesNode(std::vector<std::vector<proto::Expression>> rows, const OutputColumns& columns) {
+  proto::PlanNode n = Node(proto::PLAN_NODE_KIND_VALUES, {}, columns);
+  n.mutable_values();
+  for (auto& r : rows) {
+    auto* row = n.mutable_values()->add_rows();
+    for (auto& e : r) *row->add_columns() = std::move(e);
+  }
+  return n;
+}
+
+proto::PlanNode ProjectExprs(proto::PlanNode child, std::vector<proto::Expression> exprs, const OutputColumns& columns) {
+  std::vector<proto::PlanNode> children;
+  children.push_back(std::move(child));
+  proto::PlanNode n = Node(proto::PLAN_NODE_KIND_PROJECTION, std::move(children), columns);
+  n.mutable_projection();
+  for (auto& e : exprs) *n.mutable_projection()->add_columns() = std::move(e);
+  return n;
+}
+
 }  // namespace partita::testing

@@ -71,6 +71,24 @@ class CatalogBuilder {
 proto::PlanNode Project(proto::PlanNode child, std::vector<int> columns);
 proto::PlanNode DmlCountSchema(proto::PlanNode node);
 
+// More constants: FLOAT, DECIMAL (exact text), VARBINARY, a typed NULL, and
+// any Value (its type's constant form).
+proto::Expression ConstFloat(double v);
+proto::Expression ConstDecimal(const std::string& text);
+proto::Expression ConstBytes(const std::string& bytes);
+proto::Expression ConstNull(ValueType type);
+proto::Expression ConstValue(const Value& v);
+// An expression of `kind` over `children` with result `type`.
+proto::Expression Op(proto::ExpressionKind kind, std::vector<proto::Expression> children, ValueType type);
+
+// A plan node of `kind` over `children` producing columns (name, type).
+using OutputColumns = std::vector<std::pair<std::string, ValueType>>;
+proto::PlanNode Node(proto::PlanNodeKind kind, std::vector<proto::PlanNode> children, const OutputColumns& columns);
+// VALUES with one row per inner vector.
+proto::PlanNode ValuesNode(std::vector<std::vector<proto::Expression>> rows, const OutputColumns& columns);
+// A projection of `columns` expressions (one per output column).
+proto::PlanNode ProjectExprs(proto::PlanNode child, std::vector<proto::Expression> exprs, const OutputColumns& columns);
+
 }  // namespace partita::testing
 
 #endif  // PARTITA_TESTING_CATALOG_BUILDER_H_

@@ -24,6 +24,13 @@ class EngineFixture : public ::testing::Test {
     engine_ = std::move(e).value();
   }
 
+  // Opens the engine with `options`; fails the test on error.
+  void OpenWith(const EngineOptions& options) {
+    Result<std::unique_ptr<Engine>> e = Engine::Open(catalog_.catalog(), options);
+    ASSERT_TRUE(e.ok()) << e.status().ToString();
+    engine_ = std::move(e).value();
+  }
+
   StatementCall Call(const std::string& name, const std::vector<Value>& params) {
     Result<StatementId> id = engine_->FindStatement(name);
     EXPECT_TRUE(id.ok()) << name;

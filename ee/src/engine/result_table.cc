@@ -50,14 +50,37 @@ Status Malformed(const std::string& what) {
   return Status(proto::ERROR_CODE_BAD_REQUEST, "malformed result table: " + what);
 }
 
+// Whether `row` (null bitmap then values) holds exactly one value of each
+// non-NULL column of `types`, so Get() never reads past it.
+bool RowIsWellFormed(std::span<const uint8_t> row, const std::vector<ValueType>& types) {
+  Reader r(row);
+  const uint8_t* bitmap = r.here();
+  if (!r.Skip((types.size() + 7) / 8)) return false;
+  for (size_t c = 0; c < types.size(); ++c) {
+    if (bitmap[c / 8] >> (c % 8) & 1) continue;
+    if (IsVariableLengthType(types[c])) {
+      uint32_t n;
+      if (!r.Read(&n) || !r.Skip(n)) return false;
+    } else {
+      const int size = FixedSize(types[c]);
+      if (size == 0 || !r.Skip(static_cast<size_t>(size))) return false;  // a non-NULL value of type NULL
+    }
+  }
+  return r.pos() == row.size();
+}
+
 }  // namespace
 
 Result<ResultTableReader> ResultTableReader::Parse(std::span<const uint8_t> table) {
-  Reader r(table);
   ResultTableReader out;
   uint32_t size;
+  if (table.size() < 4) return Malformed("truncated header");
+  std::memcpy(&size, table.data(), 4);
+  if (size > table.size() - 4) return Malformed("table_size " + std::to_string(size) + " past the end");
+  // Everything below reads only the table's own bytes.
+  Reader r(table.first(size_t{size} + 4));
   uint16_t columns;
-  if (!r.Read(&size) || size + 4 > table.size() || !r.Read(&columns)) return Malformed("truncated header");
+  if (!r.Skip(4) || !r.Read(&columns)) return Malformed("truncated header");
   for (int c = 0; c < columns; ++c) {
     uint8_t type;
     uint16_t name_size;
@@ -72,9 +95,14 @@ Result<ResultTableReader> ResultTableReader::Parse(std::span<const uint8_t> tabl
   for (uint32_t i = 0; i < rows; ++i) {
     uint32_t row_size;
     if (!r.Read(&row_size)) return Malformed("truncated row");
-    out.rows_.push_back(r.here());
+    const uint8_t* row = r.here();
     if (!r.Skip(row_size)) return Malformed("row past the end");
+    if (!RowIsWellFormed({row, row_size}, out.types_)) {
+      return Malformed("row " + std::to_string(i) + " does not match its size and columns");
+    }
+    out.rows_.push_back(row);
   }
+  if (r.pos() != size_t{size} + 4) return Malformed("bytes after the last row");
   return out;
 }
 

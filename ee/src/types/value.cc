@@ -80,6 +80,18 @@ double AsDouble(const Value& v) {
   return static_cast<double>(v.int_value());
 }
 
+// Hash bits of a double: a whole value in BIGINT range hashes as that
+// integer, anything else by its IEEE bits (-0.0 as 0).
+uint64_t DoubleHashBits(double d) {
+  if (d == 0) d = 0;  // -0.0 equals 0.0
+  if (d == std::floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
+    return static_cast<uint64_t>(static_cast<int64_t>(d));
+  }
+  uint64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  return bits;
+}
+
 int128 AsDecimal(const Value& v) {
   if (v.type() == ValueType::kDecimal) return v.decimal_value();
   return static_cast<int128>(v.int_value()) * kDecimalScaleFactor;
@@ -91,7 +103,8 @@ int CompareValues(const Value& a, const Value& b) {
   const ValueType ta = a.type(), tb = b.type();
   if (IsVariableLengthType(ta)) {
     const std::string_view x = a.string_value(), y = b.string_value();
-    const int c = std::memcmp(x.data(), y.data(), std::min(x.size(), y.size()));
+    const size_t n = std::min(x.size(), y.size());
+    const int c = n == 0 ? 0 : std::memcmp(x.data(), y.data(), n);  // an empty view may hold nullptr
     return c != 0 ? (c < 0 ? -1 : 1) : Sign(x.size(), y.size());
   }
   if (IsInt64Backed(ta) && IsInt64Backed(tb)) return Sign(a.int_value(), b.int_value());
@@ -99,6 +112,8 @@ int CompareValues(const Value& a, const Value& b) {
   return Sign(AsDecimal(a), AsDecimal(b));
 }
 
+// Exact numbers beyond 2^53 that equal a FLOAT only after rounding to double
+// (CompareValues is not transitive there) may hash differently from it.
 uint64_t HashValue(const Value& v) {
   constexpr uint64_t kNullHash = 0x6E756C6C6E756C6CULL;
   if (v.is_null()) return kNullHash;
@@ -110,19 +125,16 @@ uint64_t HashValue(const Value& v) {
     for (const char c : v.string_value()) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001b3ULL;
     bits = h;
   } else if (t == ValueType::kFloat) {
-    double d = v.float_value();
-    if (d == 0) d = 0;  // -0.0 equals 0.0
-    if (d == std::floor(d) && std::fabs(d) < 9.2e18) {
-      bits = static_cast<uint64_t>(static_cast<int64_t>(d));  // equal to the integer
-    } else {
-      std::memcpy(&bits, &d, sizeof bits);
-    }
+    bits = DoubleHashBits(v.float_value());
   } else if (t == ValueType::kDecimal) {
+    // A whole DECIMAL in BIGINT range equals (and hashes as) that integer;
+    // any other DECIMAL can equal only a FLOAT, which CompareValues matches
+    // through ToDouble: hash the same double.
     const int128 u = v.decimal_value();
     if (decimal::IsWhole(u) && u / kDecimalScaleFactor <= INT64_MAX && u / kDecimalScaleFactor >= INT64_MIN) {
       bits = static_cast<uint64_t>(static_cast<int64_t>(u / kDecimalScaleFactor));
     } else {
-      bits = static_cast<uint64_t>(u) ^ static_cast<uint64_t>(u >> 64) * 31;
+      bits = DoubleHashBits(decimal::ToDouble(u));
     }
   } else {
     bits = static_cast<uint64_t>(v.int_value());

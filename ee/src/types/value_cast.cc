@@ -64,6 +64,9 @@ Result<Value> ToFloat(const Value& v, ConversionMode mode, std::string_view what
     const double d = std::strtod(s.c_str(), &end);
     while (end && *end == ' ') ++end;
     if (s.empty() || end == s.c_str() || *end != '\0') return Mismatch(v, ValueType::kFloat, what);
+    // strtod answers HUGE_VAL for "1e400" (and accepts "inf"/"nan"): no
+    // silent infinities.
+    if (!std::isfinite(d)) return OutOfRange(v, ValueType::kFloat, what);
     return Value::Float(d);
   }
   return Mismatch(v, ValueType::kFloat, what);

@@ -1,0 +1,202 @@
+#include "index/hash_index.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <optional>
+#include <random>
+#include <set>
+#include <unordered_map>
+
+namespace partita {
+namespace {
+
+// Tuples of (K BIGINT, G INTEGER, S VARCHAR(8)), built directly with the
+// schema (no Table) so the index is exercised alone.
+class HashIndexTest : public ::testing::Test {
+ protected:
+  HashIndexTest() : schema_(Columns()) {}
+
+  static std::vector<ColumnLayout> Columns() {
+    std::vector<ColumnLayout> cols(3);
+    cols[0] = {"K", ValueType::kBigInt, 0, true};
+    cols[1] = {"G", ValueType::kInteger, 0, true};
+    cols[2] = {"S", ValueType::kVarchar, 8, true};
+    return cols;
+  }
+
+  HashIndex MakeIndex(std::vector<int> columns, bool unique) {
+    return HashIndex("IX", "IX_CONSTRAINT", IndexKey(&schema_, std::move(columns)), unique, false);
+  }
+
+  const char* Tuple(std::optional<int64_t> k, std::optional<int32_t> g = 0, const char* s = "") {
+    tuples_.emplace_back(new char[schema_.tuple_size()]());
+    char* t = tuples_.back().get();
+    schema_.Set(t, 0, k ? Value::BigInt(*k) : Value::Null(ValueType::kBigInt));
+    schema_.Set(t, 1, g ? Value::Integer(*g) : Value::Null(ValueType::kInteger));
+    schema_.Set(t, 2, Value::Varchar(s));
+    TupleSchema::SetLive(t, true);
+    return t;
+  }
+
+  // Tuples found by an equality lookup of `key`.
+  static std::multiset<const char*> Lookup(const HashIndex& index, std::vector<Value> key) {
+    auto cursor = index.NewCursor();
+    cursor->SeekEqual(key.data(), static_cast<int>(key.size()));
+    std::multiset<const char*> found;
+    while (const char* t = cursor->Next()) found.insert(t);
+    return found;
+  }
+
+  TupleSchema schema_;
+  std::deque<std::unique_ptr<char[]>> tuples_;
+};
+
+TEST_F(HashIndexTest, RejectsDuplicateKeyOnUniqueIndex) {
+  HashIndex index = MakeIndex({0}, true);
+  const char* first = Tuple(1);
+  ASSERT_TRUE(index.Insert(first).ok());
+  Status s = index.Insert(Tuple(1));
+  EXPECT_EQ(s.code(), proto::ERROR_CODE_CONSTRAINT_VIOLATION);
+  EXPECT_NE(s.message().find("IX_CONSTRAINT"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("K=1"), std::string::npos) << s.message();
+  EXPECT_EQ(index.entry_count(), 1u);
+  const Value key = Value::BigInt(1);
+  EXPECT_EQ(index.FindUnique(&key), first);
+}
+
+TEST_F(HashIndexTest, UniqueIndexAcceptsSeveralRowsWithNullKeys) {
+  HashIndex index = MakeIndex({0}, true);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(index.Insert(Tuple(std::nullopt)).ok());
+  EXPECT_EQ(index.entry_count(), 3u);
+  ASSERT_TRUE(index.Insert(Tuple(5)).ok());
+  EXPECT_FALSE(index.Insert(Tuple(5)).ok());
+}
+
+TEST_F(HashIndexTest, UniqueTwoColumnKeyConflictsOnlyWithoutNulls) {
+  HashIndex index = MakeIndex({0, 1}, true);
+  ASSERT_TRUE(index.Insert(Tuple(1, std::nullopt)).ok());
+  ASSERT_TRUE(index.Insert(Tuple(1, std::nullopt)).ok());
+  ASSERT_TRUE(index.Insert(Tuple(1, 2)).ok());
+  ASSERT_TRUE(index.Insert(Tuple(2, 1)).ok());
+  EXPECT_EQ(index.Insert(Tuple(1, 2)).code(), proto::ERROR_CODE_CONSTRAINT_VIOLATION);
+  EXPECT_EQ(Lookup(index, {Value::BigInt(1), Value::Integer(2)}).size(), 1u);
+}
+
+TEST_F(HashIndexTest, LookupKeyOfAnotherNumericTypeFindsTheRow) {
+  HashIndex index = MakeIndex({1}, false);
+  const char* t = Tuple(0, 42);
+  ASSERT_TRUE(index.Insert(t).ok());
+  EXPECT_EQ(Lookup(index, {Value::BigInt(42)}), std::multiset<const char*>{t});
+  EXPECT_EQ(Lookup(index, {Value::TinyInt(42)}), std::multiset<const char*>{t});
+  EXPECT_EQ(Lookup(index, {Value::Float(42.0)}), std::multiset<const char*>{t});
+  EXPECT_TRUE(Lookup(index, {Value::Float(42.5)}).empty());
+}
+
+TEST_F(HashIndexTest, StringKeysCompareByBytes) {
+  HashIndex index = MakeIndex({2}, true);
+  const char* a = Tuple(1, 0, "abc");
+  ASSERT_TRUE(index.Insert(a).ok());
+  ASSERT_TRUE(index.Insert(Tuple(2, 0, "abcd")).ok());
+  ASSERT_TRUE(index.Insert(Tuple(3, 0, "")).ok());
+  EXPECT_EQ(index.Insert(Tuple(4, 0, "abc")).code(), proto::ERROR_CODE_CONSTRAINT_VIOLATION);
+  EXPECT_EQ(Lookup(index, {Value::Varchar("abc")}), std::multiset<const char*>{a});
+  EXPECT_EQ(Lookup(index, {Value::Varchar("")}).size(), 1u);
+}
+
+TEST_F(HashIndexTest, RemoveReturnsFalseForATupleNotInTheIndex) {
+  HashIndex index = MakeIndex({0}, false);
+  const char* a = Tuple(1);
+  ASSERT_TRUE(index.Insert(a).ok());
+  EXPECT_FALSE(index.Remove(Tuple(1)));  // same key, other tuple
+  EXPECT_FALSE(index.Remove(Tuple(2)));
+  EXPECT_TRUE(index.Remove(a));
+  EXPECT_FALSE(index.Remove(a));
+  EXPECT_EQ(index.entry_count(), 0u);
+}
+
+TEST_F(HashIndexTest, TenThousandRowsUnderOneKeyRemoveOneByOne) {
+  HashIndex index = MakeIndex({1}, false);
+  std::vector<const char*> same;
+  for (int i = 0; i < 10000; ++i) {
+    same.push_back(Tuple(i, 7));
+    ASSERT_TRUE(index.Insert(same.back()).ok());
+    if (i % 10 == 0) {
+      ASSERT_TRUE(index.Insert(Tuple(i, i / 10 % 50 + 100)).ok());
+    }
+  }
+  std::multiset<const char*> live(same.begin(), same.end());
+  ASSERT_EQ(Lookup(index, {Value::Integer(7)}), live);
+  std::mt19937_64 rng(3);
+  std::shuffle(same.begin(), same.end(), rng);
+  for (size_t i = 0; i < same.size(); ++i) {
+    ASSERT_TRUE(index.Remove(same[i])) << i;
+    live.erase(same[i]);
+    if (i % 499 == 0 || live.size() < 3) {
+      ASSERT_EQ(Lookup(index, {Value::Integer(7)}), live) << "after " << i;
+    }
+  }
+  EXPECT_TRUE(Lookup(index, {Value::Integer(7)}).empty());
+  EXPECT_EQ(index.entry_count(), 1000u);
+  EXPECT_EQ(Lookup(index, {Value::Integer(100)}).size(), 20u);
+}
+
+TEST_F(HashIndexTest, GrowthWithInterleavedRemovesMatchesAMultimapModel) {
+  HashIndex index = MakeIndex({1}, false);
+  std::unordered_multimap<int32_t, const char*> model;
+  std::vector<const char*> live;
+  std::mt19937_64 rng(11);
+  auto check_key = [&](int32_t g) {
+    auto [b, e] = model.equal_range(g);
+    std::multiset<const char*> expected;
+    for (auto it = b; it != e; ++it) expected.insert(it->second);
+    ASSERT_EQ(Lookup(index, {Value::Integer(g)}), expected) << "key " << g;
+  };
+  for (int op = 0; op < 60000; ++op) {
+    // Phases: mostly inserts, then mostly removes, repeatedly (grow, shrink).
+    const bool grow_phase = (op / 15000) % 2 == 0;
+    const int32_t g = static_cast<int32_t>(rng() % 4000);
+    if (live.empty() || rng() % 10 < (grow_phase ? 7u : 3u)) {
+      const char* t = Tuple(op, g);
+      ASSERT_TRUE(index.Insert(t).ok());
+      model.emplace(g, t);
+      live.push_back(t);
+    } else {
+      const size_t i = rng() % live.size();
+      const char* t = live[i];
+      live[i] = live.back();
+      live.pop_back();
+      const int32_t key = static_cast<int32_t>(schema_.Get(t, 1).int_value());
+      auto [b, e] = model.equal_range(key);
+      model.erase(std::find_if(b, e, [&](const auto& kv) { return kv.second == t; }));
+      ASSERT_TRUE(index.Remove(t));
+      ASSERT_FALSE(index.Remove(t));
+      if (op % 7 == 0) {
+        ASSERT_NO_FATAL_FAILURE(check_key(key));
+      }
+    }
+    if (op % 101 == 0) {
+      ASSERT_NO_FATAL_FAILURE(check_key(g));
+    }
+    ASSERT_EQ(index.entry_count(), model.size());
+  }
+  for (int32_t g = 0; g < 4000; ++g) ASSERT_NO_FATAL_FAILURE(check_key(g));
+}
+
+TEST_F(HashIndexTest, ManyDistinctKeysSurviveDeletionOfTheirNeighbours) {
+  HashIndex index = MakeIndex({0}, true);
+  std::vector<const char*> tuples;
+  for (int k = 0; k < 5000; ++k) {
+    tuples.push_back(Tuple(k * 16));  // keys that share low bits
+    ASSERT_TRUE(index.Insert(tuples.back()).ok());
+  }
+  for (int k = 0; k < 5000; k += 2) ASSERT_TRUE(index.Remove(tuples[k]));
+  for (int k = 0; k < 5000; ++k) {
+    const Value key = Value::BigInt(k * 16);
+    EXPECT_EQ(index.FindUnique(&key), k % 2 ? tuples[k] : nullptr) << k;
+  }
+}
+
+}  // namespace
+}  // namespace partita
