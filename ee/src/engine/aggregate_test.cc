@@ -192,6 +192,12 @@ TEST_F(AggregateTest, AvgOfIntegersIsAFloat) {
   EXPECT_EQ(Table(0).column_type(0), kFloat);
 }
 
+TEST_F(AggregateTest, AvgOfIntegersAsDecimalKeepsTheFraction) {
+  Add("q", Aggregate(catalog_.SeqScan("S"), {0}, {{proto::AGGREGATE_KIND_AVG, 1, ValueType::kDecimal, "AVGX"}}));
+  OpenWithRows();
+  EXPECT_EQ(Query("q"), "'a'|1.5\n'b'|5\nNULL|7\n");
+}
+
 TEST_F(AggregateTest, CountDistinctCountsDistinctNonNullValues) {
   Add("q", Aggregate(catalog_.SeqScan("S"), {0}, {{proto::AGGREGATE_KIND_COUNT_DISTINCT, 1, kBig, "D"}}));
   Add("all", Aggregate(catalog_.SeqScan("S"), {}, {{proto::AGGREGATE_KIND_COUNT_DISTINCT, 1, kBig, "D"}}));

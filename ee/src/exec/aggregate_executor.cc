@@ -210,8 +210,11 @@ Status AggregateExecutor::Finish(const Group& g, Value* out) {
                               : result.type() == ValueType::kFloat
                                   ? result.float_value() / static_cast<double>(acc.count)
                                   : static_cast<double>(result.int_value()) / static_cast<double>(acc.count));
-      } else if (result.type() == ValueType::kDecimal) {
-        Result<int128> q = decimal::Divide(result.decimal_value(), static_cast<int128>(acc.count) * kDecimalScaleFactor);
+      } else if (result.type() == ValueType::kDecimal || agg.type == ValueType::kDecimal) {
+        const int128 sum = result.type() == ValueType::kDecimal
+                               ? result.decimal_value()
+                               : static_cast<int128>(result.int_value()) * kDecimalScaleFactor;
+        Result<int128> q = decimal::Divide(sum, static_cast<int128>(acc.count) * kDecimalScaleFactor);
         if (!q.ok()) return q.status();
         result = Value::Decimal(q.value());
       } else if (IsIntegerType(result.type())) {

@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <memory>
 #include <thread>
 
 #include "common/assert.h"
@@ -29,9 +30,11 @@ class PartitionRunner::Partition {
 
   // Starts the thread; returns the Engine's Open status.
   Status Start() {
-    std::promise<Status> opened;
-    std::future<Status> result = opened.get_future();
-    thread_ = std::thread([this, &opened] { Run(&opened); });
+    // Shared with the thread: set_value may still be notifying when get()
+    // returns, so the promise must outlive this frame.
+    auto opened = std::make_shared<std::promise<Status>>();
+    std::future<Status> result = opened->get_future();
+    thread_ = std::thread([this, opened] { Run(opened.get()); });
     return result.get();
   }
 
