@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +16,18 @@
 #include "testing/catalog_builder.h"
 
 namespace partita::testing {
+
+// `text`'s lines in sorted order: compares results whose row order is not
+// specified.
+inline std::string SortedLines(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
 
 class EngineFixture : public ::testing::Test {
  protected:

@@ -16,6 +16,7 @@ using testing::Binary;
 using testing::Col;
 using testing::ConstInt;
 using testing::Node;
+using testing::SortedLines;
 
 constexpr ValueType kInt = ValueType::kInteger;
 constexpr ValueType kBig = ValueType::kBigInt;
@@ -55,16 +56,6 @@ proto::PlanNode Aggregate(proto::PlanNode child, std::vector<int> group_by, std:
     if (a.column >= 0) *agg->mutable_argument() = Col(a.column, in[a.column]);
   }
   return n;
-}
-
-std::string SortedLines(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::sort(lines.begin(), lines.end());
-  std::string out;
-  for (const auto& l : lines) out += l + "\n";
-  return out;
 }
 
 // S(G VARCHAR(8), X INTEGER, N VARCHAR(8)), all nullable, loaded with

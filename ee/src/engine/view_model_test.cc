@@ -54,15 +54,7 @@ class ViewModelTest : public testing::EngineFixture {
     std::optional<double> f;
   };
 
-  static std::string Sorted(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    std::sort(lines.begin(), lines.end());
-    std::string out;
-    for (const auto& l : lines) out += l + "\n";
-    return out;
-  }
+  static std::string Sorted(const std::string& text) { return testing::SortedLines(text); }
 
   // Expected view text computed from `model`.
   static std::string ExpectedV(const std::map<int64_t, Row>& model, bool filtered) {
