@@ -28,6 +28,7 @@ namespace partita {
 
 namespace proto {
 class Catalog;
+class Statement;
 }
 
 struct EngineOptions {
@@ -38,14 +39,31 @@ struct EngineOptions {
   size_t max_result_bytes = 64 << 20;
 };
 
-// Position of a statement in the catalog; stable for the Engine's life.
+// Position of a statement in the catalog; stable until UpdateCatalog.
 using StatementId = int32_t;
+
+// The StatementId of an ad-hoc call: its plan comes with the call.
+constexpr StatementId kAdHocStatement = -1;
 
 // One statement of a batch and its parameters (bytes referenced by string
 // Values must stay valid during ExecuteBatch).
 struct StatementCall {
   StatementId statement = 0;
   std::span<const Value> parameters;
+  // For statement == kAdHocStatement: the statement to compile, run once and
+  // discard (its plan, parameter_types and read_only; the name, if any,
+  // prefixes errors). Not owned; valid during ExecuteBatch.
+  const proto::Statement* ad_hoc = nullptr;
+};
+
+// An input table of RECEIVE plan nodes (proto/plan.proto ReceiveNode): one
+// table in the result-table format (starting with its u32 table_size), e.g.
+// a partition's result passed through unchanged by a coordinator. The bytes
+// are not owned and must stay valid during ExecuteBatch; values read from
+// them point into them.
+struct DependencyTable {
+  int32_t dependency_id = 0;
+  std::span<const uint8_t> table;
 };
 
 struct BatchOptions {
@@ -53,6 +71,8 @@ struct BatchOptions {
   bool final_batch = true;
   // The transaction's timestamp, µs since epoch; CURRENT_TIMESTAMP returns it.
   int64_t txn_timestamp = 0;
+  // Input tables of RECEIVE nodes, for every statement of the batch.
+  std::span<const DependencyTable> dependencies;
 };
 
 // Per-table figures for statistics.
@@ -91,6 +111,22 @@ class Engine {
   // The same from a serialized request (docs/engine-formats.md): used by the
   // JNI bridge and anything that holds parameters as bytes.
   virtual Status ExecuteSerializedBatch(std::span<const uint8_t> request, ResultSet* results) = 0;
+
+  // Replaces the catalog of the live engine, keeping the data:
+  //   * tables are matched by name; new ones are created, absent ones dropped;
+  //   * a table whose columns (names, types, lengths, nullability) are
+  //     unchanged keeps its rows, with the new catalog's indexes built over
+  //     them (a unique violation fails the update);
+  //   * a table whose columns changed is recreated empty if it was empty, and
+  //     is BAD_CATALOG naming it otherwise;
+  //   * materialized views are recomputed from their source rows;
+  //   * the statements are replaced wholesale (ids = positions in the new
+  //     catalog).
+  // Atomic: on any error the engine is exactly as before. The data is copied
+  // into the new tables, so peak memory is twice the data's.
+  // REQUIRES: no open transaction (else BAD_REQUEST).
+  virtual Status UpdateCatalog(std::string_view catalog_bytes) = 0;
+  virtual Status UpdateCatalog(const proto::Catalog& catalog) = 0;
 
   // Commits or rolls back the open transaction; no-ops without one.
   virtual void Commit() = 0;

@@ -60,6 +60,9 @@ class ResultTableReader {
   const std::string& column_name(int c) const { return names_[c]; }
   // REQUIRES: row < row_count(), column < column_count().
   Value Get(int64_t row, int column) const;
+  // Reads every column of `row` into out[0 .. column_count()) in one pass.
+  // REQUIRES: row < row_count().
+  void GetRow(int64_t row, Value* out) const;
   // Convenience for tests: the single BIGINT of a one-row, one-column table
   // (the modified-row count of DML).
   int64_t ScalarInt() const { return Get(0, 0).int_value(); }

@@ -238,32 +238,12 @@ class CatalogLoader {
   }
 
   Status AddStatement(const proto::Statement& s) {
-    const std::string where = "statement " + s.name();
     if (s.name().empty()) return Bad("a statement has an empty name");
-    if (out_->statement_ids_.contains(s.name())) return Bad("duplicate " + where);
-    CompiledStatement cs;
-    cs.name = s.name();
-    cs.read_only = s.read_only();
-    for (const int t : s.parameter_types()) {
-      if (!IsColumnType(t)) return Bad(where + ": invalid parameter type " + std::to_string(t));
-      cs.parameter_types.push_back(FromProto(static_cast<proto::ValueType>(t)));
-    }
-    PlanBuildContext ctx;
-    ctx.find_table = [this](std::string_view name) { return out_->FindTable(name); };
-    ctx.param_count = static_cast<int32_t>(cs.parameter_types.size());
-    Result<std::unique_ptr<Executor>> root = BuildPlan(s.plan(), ctx);
-    if (!root.ok()) return Status(root.status().code(), where + ": " + root.status().message());
-    cs.root = std::move(root).value();
-    std::vector<std::pair<std::string, ValueType>> columns;
-    for (const auto& c : s.plan().output_schema()) {
-      if (!IsColumnType(c.type()) && c.type() != proto::VALUE_TYPE_BOOLEAN) {
-        return Bad(where + ": output column " + c.name() + " has invalid type");
-      }
-      columns.emplace_back(c.name(), FromProto(c.type()));
-    }
-    cs.result_header = ResultHeader::Make(columns);
-    out_->statement_ids_[cs.name] = static_cast<int>(out_->statements_.size());
-    out_->statements_.push_back(std::move(cs));
+    if (out_->statement_ids_.contains(s.name())) return Bad("duplicate statement " + s.name());
+    Result<CompiledStatement> cs = out_->Compile(s);
+    if (!cs.ok()) return cs.status();
+    out_->statement_ids_[s.name()] = static_cast<int>(out_->statements_.size());
+    out_->statements_.push_back(std::move(cs).value());
     return Status::OK();
   }
 
@@ -273,6 +253,32 @@ class CatalogLoader {
 };
 
 LoadedCatalog::~LoadedCatalog() = default;
+
+Result<CompiledStatement> LoadedCatalog::Compile(const proto::Statement& s) const {
+  const std::string where = "statement " + s.name();
+  CompiledStatement cs;
+  cs.name = s.name();
+  cs.read_only = s.read_only();
+  for (const int t : s.parameter_types()) {
+    if (!IsColumnType(t)) return Bad(where + ": invalid parameter type " + std::to_string(t));
+    cs.parameter_types.push_back(FromProto(static_cast<proto::ValueType>(t)));
+  }
+  PlanBuildContext ctx;
+  ctx.find_table = [this](std::string_view name) { return FindTable(name); };
+  ctx.param_count = static_cast<int32_t>(cs.parameter_types.size());
+  Result<std::unique_ptr<Executor>> root = BuildPlan(s.plan(), ctx);
+  if (!root.ok()) return Status(root.status().code(), where + ": " + root.status().message());
+  cs.root = std::move(root).value();
+  std::vector<std::pair<std::string, ValueType>> columns;
+  for (const auto& c : s.plan().output_schema()) {
+    if (!IsColumnType(c.type()) && c.type() != proto::VALUE_TYPE_BOOLEAN) {
+      return Bad(where + ": output column " + c.name() + " has invalid type");
+    }
+    columns.emplace_back(c.name(), FromProto(c.type()));
+  }
+  cs.result_header = ResultHeader::Make(columns);
+  return cs;
+}
 
 Table* LoadedCatalog::FindTable(std::string_view name) const {
   auto it = tables_by_name_.find(std::string(name));

@@ -29,6 +29,10 @@ class LoadedCatalog {
   ~LoadedCatalog();
 
   Table* FindTable(std::string_view name) const;
+  // Compiles `statement` against this catalog's tables (catalog statements
+  // at load, ad-hoc statements per call). BAD_CATALOG for bad parameter or
+  // output types, BAD_PLAN for a bad plan, each naming the statement.
+  Result<CompiledStatement> Compile(const proto::Statement& statement) const;
   const std::vector<std::unique_ptr<Table>>& tables() const { return tables_; }
   std::vector<CompiledStatement>& statements() { return statements_; }
   const absl::flat_hash_map<std::string, int>& statement_ids() const { return statement_ids_; }

@@ -61,21 +61,76 @@ bool ReadValue(Cursor* c, ValueType t, Value* out) {
   }
 }
 
+constexpr uint8_t kFinalBatchFlag = 1;
+constexpr uint8_t kDependenciesFlag = 2;
+constexpr uint8_t kKnownFlags = kFinalBatchFlag | kDependenciesFlag;
+constexpr uint32_t kTableSizeField = 4;
+
+// Dependencies := u16 count, count × (i32 id, u32 byte_length, one table).
+Status DecodeDependencies(Cursor* cursor, std::vector<DependencyTable>* out) {
+  Cursor& c = *cursor;
+  uint16_t count;
+  if (!c.Read(&count)) return Bad(c, "truncated dependency count");
+  for (uint16_t i = 0; i < count; ++i) {
+    const std::string which = "dependency " + std::to_string(i);
+    int32_t id;
+    uint32_t length;
+    if (!c.Read(&id) || !c.Read(&length)) return Bad(c, "truncated " + which);
+    const size_t at = c.pos();
+    std::string_view table;
+    if (!c.Bytes(length, &table)) return Bad(c, which + " (id " + std::to_string(id) + ") of " + std::to_string(length) + " bytes runs past the end");
+    uint32_t table_size = 0;
+    if (length >= kTableSizeField) std::memcpy(&table_size, table.data(), kTableSizeField);
+    if (length < kTableSizeField || table_size != length - kTableSizeField) {
+      return Status(proto::ERROR_CODE_BAD_REQUEST, "malformed batch at byte " + std::to_string(at) + ": " + which +
+                                                       " (id " + std::to_string(id) + "): byte_length " +
+                                                       std::to_string(length) +
+                                                       " is not the table's table_size + 4");
+    }
+    out->push_back(DependencyTable{id, {reinterpret_cast<const uint8_t*>(table.data()), table.size()}});
+  }
+  return Status::OK();
+}
+
 }  // namespace
+
+proto::Statement* BatchRequest::NextStatement() {
+  if (statements_used_ == statements_.size()) statements_.push_back(std::make_unique<proto::Statement>());
+  return statements_[statements_used_++].get();
+}
 
 Status BatchRequest::Decode(std::span<const uint8_t> bytes) {
   Cursor c(bytes);
   uint8_t flags;
   uint16_t call_count;
   if (!c.Read(&flags) || !c.Read(&options_.txn_timestamp) || !c.Read(&call_count)) return Bad(c, "truncated header");
-  options_.final_batch = (flags & 1) != 0;
+  if ((flags & ~kKnownFlags) != 0) return Bad(c, "unknown flags " + std::to_string(flags));
+  options_.final_batch = (flags & kFinalBatchFlag) != 0;
+  options_.dependencies = {};
   values_.clear();
   calls_.clear();
-  std::vector<std::pair<size_t, size_t>> ranges;  // values_ slices, fixed up after growth
+  ranges_.clear();
+  dependencies_.clear();
+  statements_used_ = 0;
   for (uint16_t i = 0; i < call_count; ++i) {
     int32_t statement;
     uint16_t params;
-    if (!c.Read(&statement) || !c.Read(&params)) return Bad(c, "truncated call " + std::to_string(i));
+    if (!c.Read(&statement)) return Bad(c, "truncated call " + std::to_string(i));
+    const proto::Statement* ad_hoc = nullptr;
+    if (statement == kAdHocStatement) {
+      uint32_t length;
+      std::string_view plan;
+      if (!c.Read(&length) || !c.Bytes(length, &plan)) return Bad(c, "truncated ad-hoc statement of call " + std::to_string(i));
+      proto::Statement* parsed = NextStatement();
+      if (!parsed->ParseFromArray(plan.data(), static_cast<int>(plan.size()))) {
+        return Status(proto::ERROR_CODE_BAD_REQUEST, "malformed batch at byte " + std::to_string(c.pos() - length) +
+                                                         ": call " + std::to_string(i) + ": the " +
+                                                         std::to_string(length) +
+                                                         " bytes are not a valid ad-hoc Statement message");
+      }
+      ad_hoc = parsed;
+    }
+    if (!c.Read(&params)) return Bad(c, "truncated call " + std::to_string(i));
     const size_t first = values_.size();
     for (uint16_t p = 0; p < params; ++p) {
       uint8_t type;
@@ -88,11 +143,14 @@ Status BatchRequest::Decode(std::span<const uint8_t> bytes) {
       }
       values_.push_back(v);
     }
-    calls_.push_back(StatementCall{statement, {}});
-    ranges.emplace_back(first, params);
+    calls_.push_back(StatementCall{statement, {}, ad_hoc});
+    ranges_.emplace_back(first, params);
   }
+  if ((flags & kDependenciesFlag) != 0) PARTITA_RETURN_IF_ERROR(DecodeDependencies(&c, &dependencies_));
   if (!c.done()) return Bad(c, "trailing bytes");
-  for (size_t i = 0; i < calls_.size(); ++i) calls_[i].parameters = {values_.data() + ranges[i].first, ranges[i].second};
+  // values_ may have grown while decoding: point the calls at it only now.
+  for (size_t i = 0; i < calls_.size(); ++i) calls_[i].parameters = {values_.data() + ranges_[i].first, ranges_[i].second};
+  options_.dependencies = dependencies_;
   return Status::OK();
 }
 

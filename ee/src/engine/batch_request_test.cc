@@ -5,40 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "testing/engine_fixture.h"
+#include "testing/request_builder.h"
 
 namespace partita {
 namespace {
 
-// Little-endian request builder.
-class Request {
- public:
-  Request(bool final_batch, uint16_t calls, int64_t txn_timestamp = 0) {
-    Put<uint8_t>(final_batch ? 1 : 0);
-    Put(txn_timestamp);
-    Put(calls);
-  }
-  Request& Call(int32_t statement, uint16_t params) { return Put(statement).Put(params); }
-  Request& Null() { return Put<uint8_t>(proto::VALUE_TYPE_NULL); }
-  Request& TinyInt(int8_t v) { return Put<uint8_t>(proto::VALUE_TYPE_TINYINT).Put(v); }
-  Request& Integer(int32_t v) { return Put<uint8_t>(proto::VALUE_TYPE_INTEGER).Put(v); }
-  Request& BigInt(int64_t v) { return Put<uint8_t>(proto::VALUE_TYPE_BIGINT).Put(v); }
-  Request& Decimal(int128 v) { return Put<uint8_t>(proto::VALUE_TYPE_DECIMAL).Put(v); }
-  Request& Text(std::string_view s) {
-    Put<uint8_t>(proto::VALUE_TYPE_VARCHAR).Put(static_cast<uint32_t>(s.size()));
-    bytes_.insert(bytes_.end(), s.begin(), s.end());
-    return *this;
-  }
-  template <typename T>
-  Request& Put(T v) {
-    const auto* p = reinterpret_cast<const uint8_t*>(&v);
-    bytes_.insert(bytes_.end(), p, p + sizeof v);
-    return *this;
-  }
-  const std::vector<uint8_t>& bytes() const { return bytes_; }
-
- private:
-  std::vector<uint8_t> bytes_;
-};
+using Request = testing::RequestBuilder;
 
 // ACC(ID BIGINT PK, NAME VARCHAR(10), BAL INTEGER): statement 0 inserts,
 // 1 scans.
@@ -169,6 +141,87 @@ TEST_F(BatchRequestTest, DecodeReusesItsBuffersAcrossRequests) {
   EXPECT_TRUE(request.calls()[0].parameters.empty());
   EXPECT_FALSE(request.options().final_batch);
   EXPECT_EQ(request.options().txn_timestamp, 77);
+}
+
+TEST_F(BatchRequestTest, AdHocStatementRunsWithParametersAndIsDiscarded) {
+  proto::Statement insert;
+  *insert.mutable_plan() = catalog_.InsertParams("ACC");
+  for (const ValueType t : catalog_.ColumnTypes("ACC")) insert.add_parameter_types(static_cast<proto::ValueType>(t));
+  proto::Statement scan;
+  *scan.mutable_plan() = catalog_.SeqScan("ACC");
+  scan.set_read_only(true);
+  Request r(true, 2);
+  r.AdHoc(insert, 3).BigInt(5).Text("eve").Integer(50);
+  r.AdHoc(scan, 0);
+  ASSERT_TRUE(Execute(r.bytes()).ok());
+  ASSERT_EQ(results_.table_count(), 2);
+  EXPECT_EQ(Table(0).ScalarInt(), 1);
+  EXPECT_EQ(Table(1).ToString(), "5|'eve'|50\n");
+  EXPECT_EQ(Query("all"), "5|'eve'|50\n");
+}
+
+TEST_F(BatchRequestTest, MalformedAdHocBytesAreABadRequestNamingTheOffset) {
+  Request r(true, 1);
+  r.Put<int32_t>(-1).Put<uint32_t>(3).Raw("\xff\xff\xff").Put<uint16_t>(0);
+  Status s = Execute(r.bytes());
+  EXPECT_EQ(s.code(), proto::ERROR_CODE_BAD_REQUEST);
+  EXPECT_NE(s.message().find("at byte 19"), std::string::npos) << s.message();
+  EXPECT_FALSE(engine_->in_transaction());
+}
+
+TEST_F(BatchRequestTest, AdHocStatementWithABadPlanIsBadPlanAndRollsBack) {
+  proto::Statement bad;
+  bad.set_name("adhoc1");
+  *bad.mutable_plan() = catalog_.SeqScan("ACC");
+  bad.mutable_plan()->mutable_seq_scan()->set_table("NOPE");
+  Request r(true, 2);
+  r.Call(0, 3).BigInt(1).Text("ann").Integer(10);
+  r.AdHoc(bad, 0);
+  Status s = Execute(r.bytes());
+  EXPECT_EQ(s.code(), proto::ERROR_CODE_BAD_PLAN) << s.ToString();
+  EXPECT_NE(s.message().find("adhoc1"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("NOPE"), std::string::npos) << s.message();
+  EXPECT_EQ(RowCount("ACC"), 0);
+  EXPECT_FALSE(engine_->in_transaction());
+}
+
+TEST_F(BatchRequestTest, AdHocCallWithoutItsStatementIsABadRequest) {
+  const StatementCall call{kAdHocStatement, {}, nullptr};
+  EXPECT_EQ(engine_->ExecuteBatch({&call, 1}, BatchOptions{}, &results_).code(), proto::ERROR_CODE_BAD_REQUEST);
+}
+
+TEST_F(BatchRequestTest, UnknownFlagsAreABadRequest) {
+  Request r = InsertAndScan();
+  r.bytes()[0] |= 4;
+  ExpectRejected(r.bytes());
+}
+
+TEST_F(BatchRequestTest, DependencyWhoseLengthDisagreesWithItsTableSizeIsABadRequest) {
+  Request r = InsertAndScan();
+  const std::vector<uint8_t> table = {9, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // table_size 9, 6 bytes follow
+  r.Dependencies(1).Dependency(3, table);
+  ExpectRejected(r.bytes());
+}
+
+TEST_F(BatchRequestTest, DependencyRunningPastTheEndIsABadRequest) {
+  Request r = InsertAndScan();
+  r.Dependencies(1).Put<int32_t>(3).Put<uint32_t>(100).Put<uint32_t>(96);
+  ExpectRejected(r.bytes());
+}
+
+TEST_F(BatchRequestTest, DependencyTablesAreDecodedInOrderPointingIntoTheRequest) {
+  ASSERT_TRUE(Run("insert", {Value::BigInt(1), Value::Varchar("a"), Value::Integer(1)}).ok());
+  ASSERT_TRUE(Run("all").ok());
+  const std::vector<uint8_t> table(results_.table(0).begin(), results_.table(0).end());
+  Request r(true, 0);
+  r.Dependencies(2).Dependency(4, table).Dependency(-2, table);
+  BatchRequest request;
+  ASSERT_TRUE(request.Decode(r.bytes()).ok());
+  ASSERT_EQ(request.options().dependencies.size(), 2u);
+  EXPECT_EQ(request.options().dependencies[0].dependency_id, 4);
+  EXPECT_EQ(request.options().dependencies[1].dependency_id, -2);
+  EXPECT_EQ(request.options().dependencies[1].table.size(), table.size());
+  EXPECT_EQ(request.options().dependencies[1].table.data(), r.bytes().data() + r.bytes().size() - table.size());
 }
 
 }  // namespace

@@ -67,12 +67,30 @@ Status EngineImpl::BindParameters(const CompiledStatement& stmt, std::span<const
 }
 
 Status EngineImpl::RunStatement(const StatementCall& call, int64_t txn_timestamp) {
+  if (call.statement == kAdHocStatement) return RunAdHoc(call, txn_timestamp);
   auto& statements = catalog_->statements();
   if (call.statement < 0 || call.statement >= static_cast<int>(statements.size())) {
     return Status(proto::ERROR_CODE_NOT_FOUND, "no statement with id " + std::to_string(call.statement));
   }
-  CompiledStatement& stmt = statements[call.statement];
-  Status s = BindParameters(stmt, call.parameters);
+  return RunCompiled(statements[call.statement], call.parameters, txn_timestamp);
+}
+
+Status EngineImpl::RunAdHoc(const StatementCall& call, int64_t txn_timestamp) {
+  if (call.ad_hoc == nullptr) {
+    return Status(proto::ERROR_CODE_BAD_REQUEST, "an ad-hoc call (statement id -1) without its statement");
+  }
+  Result<CompiledStatement> compiled = catalog_->Compile(*call.ad_hoc);
+  if (!compiled.ok()) {
+    // A bad ad-hoc statement is a bad plan, whatever part of it is at fault.
+    return Status(proto::ERROR_CODE_BAD_PLAN, compiled.status().message());
+  }
+  CompiledStatement& stmt = compiled.value();
+  if (stmt.name.empty()) stmt.name = "ad-hoc statement";
+  return RunCompiled(stmt, call.parameters, txn_timestamp);
+}
+
+Status EngineImpl::RunCompiled(CompiledStatement& stmt, std::span<const Value> parameters, int64_t txn_timestamp) {
+  Status s = BindParameters(stmt, parameters);
   if (s.ok()) {
     ExecContext ctx;
     ctx.params = params_.data();
@@ -80,6 +98,7 @@ Status EngineImpl::RunStatement(const StatementCall& call, int64_t txn_timestamp
     ctx.arena = &statement_arena_;
     ctx.undo = &undo_;
     ctx.txn_timestamp = txn_timestamp;
+    ctx.received = &received_;
     s = stmt.root->Open(&ctx);
     writer_.BeginTable(stmt.result_header);
     while (s.ok()) {
@@ -96,18 +115,32 @@ Status EngineImpl::RunStatement(const StatementCall& call, int64_t txn_timestamp
   return Status::OK();
 }
 
+Status EngineImpl::ReceiveDependencies(std::span<const DependencyTable> dependencies) {
+  received_.clear();
+  for (size_t i = 0; i < dependencies.size(); ++i) {
+    Result<ResultTableReader> table = ResultTableReader::Parse(dependencies[i].table);
+    if (!table.ok()) {
+      return Status(proto::ERROR_CODE_BAD_REQUEST, "dependency " + std::to_string(i) + " (id " +
+                                                       std::to_string(dependencies[i].dependency_id) +
+                                                       "): " + table.status().message());
+    }
+    received_.push_back(ReceivedTable{dependencies[i].dependency_id, std::move(table).value()});
+  }
+  return Status::OK();
+}
+
 Status EngineImpl::ExecuteBatch(std::span<const StatementCall> calls, const BatchOptions& options,
                                 ResultSet* results) {
   AssertOwner();
   in_transaction_ = true;
   writer_.Begin(results, options_.max_result_bytes);
-  for (const StatementCall& call : calls) {
-    Status s = RunStatement(call, options.txn_timestamp);
-    if (!s.ok()) {
-      Rollback();
-      results->Clear();
-      return s;
-    }
+  Status s = ReceiveDependencies(options.dependencies);
+  for (size_t i = 0; s.ok() && i < calls.size(); ++i) s = RunStatement(calls[i], options.txn_timestamp);
+  if (!received_.empty()) received_.clear();  // they point into the caller's bytes
+  if (!s.ok()) {
+    Rollback();
+    results->Clear();
+    return s;
   }
   writer_.Finish();
   if (options.final_batch) Commit();
@@ -124,6 +157,85 @@ Status EngineImpl::ExecuteSerializedBatch(std::span<const uint8_t> request, Resu
     return s;
   }
   return ExecuteBatch(request_.calls(), request_.options(), results);
+}
+
+Status EngineImpl::UpdateCatalog(std::string_view catalog_bytes) {
+  proto::Catalog catalog;
+  if (!catalog.ParseFromArray(catalog_bytes.data(), static_cast<int>(catalog_bytes.size()))) {
+    return Status(proto::ERROR_CODE_BAD_CATALOG,
+                  "catalog bytes are not a valid catalog message (" + std::to_string(catalog_bytes.size()) + " bytes)");
+  }
+  return UpdateCatalog(catalog);
+}
+
+Status EngineImpl::UpdateCatalog(const proto::Catalog& catalog) {
+  AssertOwner();
+  if (in_transaction_) {
+    return Status(proto::ERROR_CODE_BAD_REQUEST, "UpdateCatalog: a transaction is open; commit or roll it back first");
+  }
+  Result<std::unique_ptr<LoadedCatalog>> next = LoadedCatalog::Load(catalog, &view_arena_);
+  if (!next.ok()) return next.status();
+  Status s = CopyData(next.value().get());
+  view_arena_.Reset();
+  if (!s.ok()) return Status(s.code(), "UpdateCatalog: " + s.message());  // `next` dies; nothing changed
+  catalog_ = std::move(next).value();
+  return Status::OK();
+}
+
+namespace {
+
+// Whether `a` and `b` have the same SQL-visible columns and are both base
+// tables (or both views).
+bool SameColumns(const Table& a, const Table& b) {
+  const bool a_view = a.visible_column_count() != a.schema().column_count();
+  const bool b_view = b.visible_column_count() != b.schema().column_count();
+  if (a_view != b_view || a.visible_column_count() != b.visible_column_count()) return false;
+  for (int c = 0; c < a.visible_column_count(); ++c) {
+    const ColumnLayout& x = a.schema().column(c);
+    const ColumnLayout& y = b.schema().column(c);
+    if (x.name != y.name || x.type != y.type || x.max_length != y.max_length || x.nullable != y.nullable) return false;
+  }
+  return true;
+}
+
+// Rows copied between releases of the copy's undo log (bounds its memory).
+constexpr int64_t kCopyChunkRows = 4096;
+
+}  // namespace
+
+Status EngineImpl::CopyData(LoadedCatalog* next) {
+  UndoLog copy_undo;  // committed as it goes: on failure `next` is discarded whole
+  std::vector<Value> row;
+  for (const auto& target : next->tables()) {
+    const Table* source = catalog_->FindTable(target->name());
+    if (source == nullptr) continue;  // a new table
+    const bool is_view = target->visible_column_count() != target->schema().column_count();
+    const bool was_view = source->visible_column_count() != source->schema().column_count();
+    if (is_view && was_view) continue;  // recomputed from its source's rows
+    if (!SameColumns(*source, *target)) {
+      if (source->row_count() == 0) continue;  // recreated
+      return Status(proto::ERROR_CODE_BAD_CATALOG,
+                    "table " + target->name() + ": its columns change but it holds " +
+                        std::to_string(source->row_count()) + " rows (only an empty table can be redefined)");
+    }
+    row.resize(source->schema().column_count());
+    int64_t copied = 0;
+    Table::Iterator it = source->Scan();
+    for (const char* tuple = it.Next(); tuple != nullptr; tuple = it.Next()) {
+      source->schema().GetAll(tuple, row.data());
+      Status s = target->Insert(row.data(), &copy_undo);
+      if (!s.ok()) {
+        copy_undo.Commit();
+        return Status(s.code(), "table " + target->name() + ": " + s.message());
+      }
+      if (++copied % kCopyChunkRows == 0) {
+        copy_undo.Commit();
+        view_arena_.Reset();
+      }
+    }
+  }
+  copy_undo.Commit();
+  return Status::OK();
 }
 
 void EngineImpl::Commit() {

@@ -21,6 +21,8 @@ class EngineImpl final : public Engine {
   Result<StatementId> FindStatement(std::string_view name) const override;
   Status ExecuteBatch(std::span<const StatementCall> calls, const BatchOptions& options, ResultSet* results) override;
   Status ExecuteSerializedBatch(std::span<const uint8_t> request, ResultSet* results) override;
+  Status UpdateCatalog(std::string_view catalog_bytes) override;
+  Status UpdateCatalog(const proto::Catalog& catalog) override;
   void Commit() override;
   void Rollback() override;
   bool in_transaction() const override { return in_transaction_; }
@@ -28,6 +30,14 @@ class EngineImpl final : public Engine {
 
  private:
   Status RunStatement(const StatementCall& call, int64_t txn_timestamp);
+  Status RunAdHoc(const StatementCall& call, int64_t txn_timestamp);
+  Status RunCompiled(CompiledStatement& stmt, std::span<const Value> parameters, int64_t txn_timestamp);
+  // Parses the batch's dependency tables into received_; BAD_REQUEST if one
+  // is malformed.
+  Status ReceiveDependencies(std::span<const DependencyTable> dependencies);
+  // Copies the rows of catalog_'s tables into the matching tables of `next`
+  // (UpdateCatalog); views of `next` fill in as their sources do.
+  Status CopyData(LoadedCatalog* next);
   Status BindParameters(const CompiledStatement& stmt, std::span<const Value> args);
   void AssertOwner() const;
 
@@ -40,6 +50,7 @@ class EngineImpl final : public Engine {
   ResultWriter writer_;
   BatchRequest request_;
   std::vector<Value> params_;
+  std::vector<ReceivedTable> received_;
   bool in_transaction_ = false;
 };
 

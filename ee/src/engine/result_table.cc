@@ -145,6 +145,41 @@ Value ResultTableReader::Get(int64_t row, int column) const {
   }
 }
 
+void ResultTableReader::GetRow(int64_t row, Value* out) const {
+  const uint8_t* bitmap = rows_[row];
+  const uint8_t* p = bitmap + (column_count() + 7) / 8;
+  for (int c = 0; c < column_count(); ++c) {
+    const ValueType t = types_[c];
+    if (bitmap[c / 8] >> (c % 8) & 1) {
+      out[c] = Value::Null(t);
+      continue;
+    }
+    auto read = [&](auto v) {
+      std::memcpy(&v, p, sizeof v);
+      p += sizeof v;
+      return v;
+    };
+    switch (t) {
+      case ValueType::kTinyInt: out[c] = Value::TinyInt(read(int8_t{})); break;
+      case ValueType::kBoolean: out[c] = Value::Boolean(read(int8_t{}) != 0); break;
+      case ValueType::kSmallInt: out[c] = Value::SmallInt(read(int16_t{})); break;
+      case ValueType::kInteger: out[c] = Value::Integer(read(int32_t{})); break;
+      case ValueType::kBigInt: out[c] = Value::BigInt(read(int64_t{})); break;
+      case ValueType::kTimestamp: out[c] = Value::Timestamp(read(int64_t{})); break;
+      case ValueType::kFloat: out[c] = Value::Float(read(double{})); break;
+      case ValueType::kDecimal: out[c] = Value::Decimal(read(int128{})); break;
+      case ValueType::kVarchar:
+      case ValueType::kVarbinary: {
+        const uint32_t n = read(uint32_t{});
+        out[c] = Value::Bytes(t, {reinterpret_cast<const char*>(p), n});
+        p += n;
+        break;
+      }
+      default: out[c] = Value(); break;
+    }
+  }
+}
+
 std::string ResultTableReader::ToString() const {
   std::string out;
   for (int64_t r = 0; r < row_count(); ++r) {

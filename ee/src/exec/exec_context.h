@@ -5,11 +5,20 @@
 #ifndef PARTITA_EXEC_EXEC_CONTEXT_H_
 #define PARTITA_EXEC_EXEC_CONTEXT_H_
 
+#include <vector>
+
 #include "common/arena.h"
 #include "expr/expression.h"
+#include "partita/result_table.h"
 #include "txn/undo_log.h"
 
 namespace partita {
+
+// An input table of RECEIVE nodes, parsed once per batch.
+struct ReceivedTable {
+  int32_t dependency_id = 0;
+  ResultTableReader table;
+};
 
 struct ExecContext {
   const Value* params = nullptr;
@@ -18,6 +27,9 @@ struct ExecContext {
   Arena* arena = nullptr;
   UndoLog* undo = nullptr;
   int64_t txn_timestamp = 0;
+  // The batch's dependency tables, in request order (RECEIVE); never null
+  // during an execution.
+  const std::vector<ReceivedTable>* received = nullptr;
 
   // An evaluation context reading `row`.
   EvalContext Eval(const Value* row) const {

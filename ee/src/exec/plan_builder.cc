@@ -10,6 +10,7 @@
 #include "exec/limit_executor.h"
 #include "exec/nest_loop_join_executor.h"
 #include "exec/projection_executor.h"
+#include "exec/receive_executor.h"
 #include "exec/seq_scan_executor.h"
 #include "exec/sort_executor.h"
 #include "exec/update_executor.h"
@@ -64,6 +65,7 @@ class Builder {
   Result<ExecPtr> Aggregate(const proto::PlanNode& node);
   Result<ExecPtr> Sort(const proto::PlanNode& node);
   Result<ExecPtr> Values(const proto::PlanNode& node);
+  Result<ExecPtr> Receive(const proto::PlanNode& node);
   Result<ExecPtr> Dml(const proto::PlanNode& node);
 
   const PlanBuildContext& ctx_;
@@ -73,7 +75,8 @@ int ExpectedChildren(proto::PlanNodeKind kind) {
   switch (kind) {
     case proto::PLAN_NODE_KIND_SEQ_SCAN:
     case proto::PLAN_NODE_KIND_INDEX_SCAN:
-    case proto::PLAN_NODE_KIND_VALUES: return 0;
+    case proto::PLAN_NODE_KIND_VALUES:
+    case proto::PLAN_NODE_KIND_RECEIVE: return 0;
     case proto::PLAN_NODE_KIND_NEST_LOOP_JOIN: return 2;
     default: return 1;
   }
@@ -129,6 +132,7 @@ Result<ExecPtr> Builder::Build(const proto::PlanNode& node) {
       break;
     }
     case proto::PLAN_NODE_KIND_VALUES: built = Values(node); break;
+    case proto::PLAN_NODE_KIND_RECEIVE: built = Receive(node); break;
     case proto::PLAN_NODE_KIND_INSERT:
     case proto::PLAN_NODE_KIND_UPDATE:
     case proto::PLAN_NODE_KIND_DELETE: built = Dml(node); break;
@@ -292,6 +296,19 @@ Result<ExecPtr> Builder::Values(const proto::PlanNode& node) {
     PARTITA_RETURN_IF_ERROR(Exprs(r.columns(), 0, &rows.back()));
   }
   return ExecPtr(std::make_unique<ValuesExecutor>(width, std::move(rows)));
+}
+
+Result<ExecPtr> Builder::Receive(const proto::PlanNode& node) {
+  if (node.node_case() != proto::PlanNode::kReceive) return BadPlan(node, "RECEIVE without its receive message");
+  std::vector<ValueType> types;
+  for (const auto& c : node.output_schema()) {
+    if (!IsKnownValueType(c.type()) || c.type() == proto::VALUE_TYPE_NULL) {
+      return BadPlan(node, "output column " + c.name() + " has invalid type " + std::to_string(c.type()));
+    }
+    types.push_back(FromProto(c.type()));
+  }
+  if (types.empty()) return BadPlan(node, "RECEIVE needs an output_schema (the input tables' columns)");
+  return ExecPtr(std::make_unique<ReceiveExecutor>(node.receive().dependency_id(), std::move(types)));
 }
 
 Result<ExecPtr> Builder::Dml(const proto::PlanNode& node) {
