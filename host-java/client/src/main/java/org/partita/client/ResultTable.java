@@ -1,0 +1,490 @@
+package org.partita.client;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One table of the engine's binary result format (docs/engine-formats.md),
+ * read in place from a ByteBuffer: the bytes a partition wrote, forwarded
+ * unchanged to clients.
+ *
+ * <p>Parsing checks every size and every row against its columns once, and
+ * records where each row starts; reading then creates no object per row. A
+ * cursor selects the current row ({@link #advanceRow()}, {@link #advanceToRow(int)},
+ * {@link #resetRowPosition()}); typed getters read its columns by index (0-based)
+ * or name. A NULL reads as 0 / null and sets {@link #wasNull()}.
+ *
+ * <p>Getters: {@code getLong} — TINYINT, SMALLINT, INTEGER, BIGINT, BOOLEAN (0/1);
+ * {@code getDouble} — FLOAT and the integer types; {@code getDecimal} — DECIMAL
+ * (scale 12) and the integer types; {@code getString} — VARCHAR; {@code getBytes}
+ * — VARBINARY and VARCHAR (its UTF-8); {@code getTimestampMicros} — TIMESTAMP
+ * (µs since the epoch, UTC). Another type is an {@link IllegalArgumentException}.
+ *
+ * <p>Thread model: a ResultTable has a cursor; confine it to one thread.
+ */
+public final class ResultTable {
+  private static final int DECIMAL_SCALE = 12;
+  private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
+  private static final DateTimeFormatter TIMESTAMP_TEXT =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS").withZone(ZoneOffset.UTC);
+
+  private final ByteBuffer buf;
+  private final ValueType[] types;
+  private final String[] names;
+  private final int[] rowOffsets;
+  private final int bitmapBytes;
+  private final int[] valueOffsets;
+  private int row = -1;
+  private boolean lastWasNull;
+  private Map<String, Integer> columnsByName;
+
+  private ResultTable(ByteBuffer buf, ValueType[] types, String[] names, int[] rowOffsets) {
+    this.buf = buf;
+    this.types = types;
+    this.names = names;
+    this.rowOffsets = rowOffsets;
+    this.bitmapBytes = (types.length + 7) / 8;
+    this.valueOffsets = new int[types.length];
+  }
+
+  /**
+   * Reads one table starting at {@code source}'s position (its {@code u32
+   * table_size} field) and moves the position past it. The table reads
+   * {@code source}'s bytes in place.
+   *
+   * @throws ResultFormatException naming the offset of the first problem
+   */
+  public static ResultTable read(ByteBuffer source) {
+    final ByteBuffer in = source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    final int start = in.position();
+    need(in, 4, "truncated table_size");
+    final long size = Integer.toUnsignedLong(in.getInt());
+    if (size > in.remaining()) {
+      throw new ResultFormatException(start, "table_size " + size + " runs past the end (" + in.remaining() + " bytes follow)");
+    }
+    final int end = in.position() + (int) size;
+    in.limit(end);
+    need(in, 2, "truncated column count");
+    final int columns = Short.toUnsignedInt(in.getShort());
+    final ValueType[] types = new ValueType[columns];
+    final String[] names = new String[columns];
+    for (int c = 0; c < columns; c++) {
+      need(in, 3, "truncated descriptor of column " + c);
+      final int typeAt = in.position();
+      final int code = Byte.toUnsignedInt(in.get());
+      types[c] = ValueType.fromCode(code);
+      if (types[c] == null) {
+        throw new ResultFormatException(typeAt, "column " + c + " has unknown type " + code);
+      }
+      final int nameSize = Short.toUnsignedInt(in.getShort());
+      need(in, nameSize, "truncated name of column " + c);
+      final byte[] name = new byte[nameSize];
+      in.get(name);
+      names[c] = new String(name, StandardCharsets.UTF_8);
+    }
+    need(in, 4, "missing row count");
+    final int rowCountAt = in.position();
+    final long rows = Integer.toUnsignedLong(in.getInt());
+    if (rows > in.remaining() / 4) {
+      throw new ResultFormatException(rowCountAt, "row_count " + rows + " exceeds what " + in.remaining() + " bytes can hold");
+    }
+    final int[] rowOffsets = new int[(int) rows];
+    for (int r = 0; r < rows; r++) {
+      need(in, 4, "truncated size of row " + r);
+      final long rowSize = Integer.toUnsignedLong(in.getInt());
+      if (rowSize > in.remaining()) {
+        throw new ResultFormatException(in.position() - 4, "row " + r + " of " + rowSize + " bytes runs past the table");
+      }
+      rowOffsets[r] = in.position();
+      checkRow(in, rowOffsets[r], (int) rowSize, types, r);
+      in.position(rowOffsets[r] + (int) rowSize);
+    }
+    if (in.position() != end) {
+      throw new ResultFormatException(in.position(), (end - in.position()) + " bytes after the last row");
+    }
+    source.position(end);
+    in.limit(end);
+    return new ResultTable(in, types, names, rowOffsets);
+  }
+
+  private static void need(ByteBuffer in, int bytes, String what) {
+    if (in.remaining() < bytes) {
+      throw new ResultFormatException(in.position(), what);
+    }
+  }
+
+  // Checks that the row holds exactly one value per non-NULL column.
+  private static void checkRow(ByteBuffer in, int at, int size, ValueType[] types, int r) {
+    final int end = at + size;
+    int p = at + (types.length + 7) / 8;
+    if (p > end) {
+      throw new ResultFormatException(at, "row " + r + " is shorter than its null bitmap");
+    }
+    for (int c = 0; c < types.length; c++) {
+      if ((in.get(at + (c >> 3)) >> (c & 7) & 1) != 0) {
+        continue;
+      }
+      final int fixed = types[c].fixedSize();
+      if (fixed == 0) {
+        throw new ResultFormatException(p, "row " + r + " column " + c + " has a non-NULL value of type NULL");
+      }
+      long next;
+      if (fixed > 0) {
+        next = (long) p + fixed;
+      } else {
+        if (p + 4 > end) {
+          throw new ResultFormatException(p, "row " + r + " column " + c + ": truncated length");
+        }
+        next = p + 4L + Integer.toUnsignedLong(in.getInt(p));
+      }
+      if (next > end) {
+        throw new ResultFormatException(p, "row " + r + " column " + c + " runs past the row's " + size + " bytes");
+      }
+      p = (int) next;
+    }
+    if (p != end) {
+      throw new ResultFormatException(p, "row " + r + " has " + (end - p) + " bytes after its last value");
+    }
+  }
+
+  public int columnCount() {
+    return types.length;
+  }
+
+  public String columnName(int column) {
+    return names[column];
+  }
+
+  public ValueType columnType(int column) {
+    return types[column];
+  }
+
+  /** The index of the column called {@code name} (exact, else ignoring case). */
+  public int columnIndex(String name) {
+    if (columnsByName == null) {
+      final Map<String, Integer> map = new HashMap<>();
+      for (int c = types.length - 1; c >= 0; c--) {
+        map.put(names[c], c);
+      }
+      for (int c = types.length - 1; c >= 0; c--) {
+        map.putIfAbsent(names[c].toUpperCase(java.util.Locale.ROOT), c);
+      }
+      columnsByName = map;
+    }
+    Integer c = columnsByName.get(name);
+    if (c == null) {
+      c = columnsByName.get(name.toUpperCase(java.util.Locale.ROOT));
+    }
+    if (c == null) {
+      throw new IllegalArgumentException("no column named " + name);
+    }
+    return c;
+  }
+
+  public int rowCount() {
+    return rowOffsets.length;
+  }
+
+  /** Moves to the next row; false (and past the end) when there is none. */
+  public boolean advanceRow() {
+    if (row + 1 >= rowOffsets.length) {
+      row = rowOffsets.length;
+      return false;
+    }
+    positionRow(row + 1);
+    return true;
+  }
+
+  /** Makes {@code index} the current row. */
+  public void advanceToRow(int index) {
+    if (index < 0 || index >= rowOffsets.length) {
+      throw new IndexOutOfBoundsException("row " + index + " of " + rowOffsets.length);
+    }
+    positionRow(index);
+  }
+
+  /** Back before the first row. */
+  public void resetRowPosition() {
+    row = -1;
+  }
+
+  /** The current row's index; -1 before the first. */
+  public int activeRowIndex() {
+    return row;
+  }
+
+  /** Whether the value last read was NULL. */
+  public boolean wasNull() {
+    return lastWasNull;
+  }
+
+  public long getLong(int column) {
+    final int at = valueAt(column);
+    if (at < 0) {
+      return 0;
+    }
+    switch (types[column]) {
+      case TINYINT:
+      case BOOLEAN:
+        return buf.get(at);
+      case SMALLINT:
+        return buf.getShort(at);
+      case INTEGER:
+        return buf.getInt(at);
+      case BIGINT:
+        return buf.getLong(at);
+      default:
+        throw wrongType(column, "an integer");
+    }
+  }
+
+  public double getDouble(int column) {
+    if (types[column] == ValueType.FLOAT) {
+      final int at = valueAt(column);
+      return at < 0 ? 0 : buf.getDouble(at);
+    }
+    if (!types[column].isInteger()) {
+      throw wrongType(column, "FLOAT or an integer");
+    }
+    return getLong(column);
+  }
+
+  /** DECIMAL at scale 12 (or an integer type); null for NULL. */
+  public BigDecimal getDecimal(int column) {
+    if (types[column] != ValueType.DECIMAL) {
+      if (!types[column].isInteger()) {
+        throw wrongType(column, "DECIMAL or an integer");
+      }
+      final long v = getLong(column);
+      return lastWasNull ? null : BigDecimal.valueOf(v).setScale(DECIMAL_SCALE);
+    }
+    final int at = valueAt(column);
+    if (at < 0) {
+      return null;
+    }
+    final long low = buf.getLong(at);
+    final long high = buf.getLong(at + 8);
+    if (high == (low >> 63)) {
+      return BigDecimal.valueOf(low, DECIMAL_SCALE);
+    }
+    BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(BigInteger.valueOf(low));
+    if (low < 0) {
+      unscaled = unscaled.add(TWO_64);  // low word is unsigned
+    }
+    return new BigDecimal(unscaled, DECIMAL_SCALE);
+  }
+
+  /** VARCHAR; null for NULL. */
+  public String getString(int column) {
+    if (types[column] != ValueType.VARCHAR) {
+      throw wrongType(column, "VARCHAR");
+    }
+    final int at = valueAt(column);
+    if (at < 0) {
+      return null;
+    }
+    final int length = buf.getInt(at);
+    if (buf.hasArray()) {
+      return new String(buf.array(), buf.arrayOffset() + at + 4, length, StandardCharsets.UTF_8);
+    }
+    return new String(copy(at + 4, length), StandardCharsets.UTF_8);
+  }
+
+  /** VARBINARY (or VARCHAR's UTF-8 bytes); null for NULL. */
+  public byte[] getBytes(int column) {
+    if (types[column] != ValueType.VARBINARY && types[column] != ValueType.VARCHAR) {
+      throw wrongType(column, "VARBINARY or VARCHAR");
+    }
+    final int at = valueAt(column);
+    return at < 0 ? null : copy(at + 4, buf.getInt(at));
+  }
+
+  /** TIMESTAMP as µs since 1970-01-01 00:00:00 UTC. */
+  public long getTimestampMicros(int column) {
+    if (types[column] != ValueType.TIMESTAMP) {
+      throw wrongType(column, "TIMESTAMP");
+    }
+    final int at = valueAt(column);
+    return at < 0 ? 0 : buf.getLong(at);
+  }
+
+  /**
+   * The value as an object: Byte, Short, Integer, Long, Double, BigDecimal,
+   * String, byte[], Instant (TIMESTAMP), Boolean; null for NULL.
+   */
+  public Object getObject(int column) {
+    if (valueAt(column) < 0) {
+      return null;
+    }
+    switch (types[column]) {
+      case TINYINT:
+        return (byte) getLong(column);
+      case SMALLINT:
+        return (short) getLong(column);
+      case INTEGER:
+        return (int) getLong(column);
+      case BIGINT:
+        return getLong(column);
+      case BOOLEAN:
+        return getLong(column) != 0;
+      case FLOAT:
+        return getDouble(column);
+      case DECIMAL:
+        return getDecimal(column);
+      case VARCHAR:
+        return getString(column);
+      case VARBINARY:
+        return getBytes(column);
+      case TIMESTAMP:
+        final long micros = getTimestampMicros(column);
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+      default:
+        return null;
+    }
+  }
+
+  public long getLong(String column) {
+    return getLong(columnIndex(column));
+  }
+
+  public double getDouble(String column) {
+    return getDouble(columnIndex(column));
+  }
+
+  public BigDecimal getDecimal(String column) {
+    return getDecimal(columnIndex(column));
+  }
+
+  public String getString(String column) {
+    return getString(columnIndex(column));
+  }
+
+  public byte[] getBytes(String column) {
+    return getBytes(columnIndex(column));
+  }
+
+  public long getTimestampMicros(String column) {
+    return getTimestampMicros(columnIndex(column));
+  }
+
+  public Object getObject(String column) {
+    return getObject(columnIndex(column));
+  }
+
+  /** The table as aligned text: a header of column names, a rule, one line per row. */
+  @Override
+  public String toString() {
+    final int saved = row;
+    final String[][] cells = new String[rowOffsets.length + 1][types.length];
+    final int[] widths = new int[types.length];
+    for (int c = 0; c < types.length; c++) {
+      cells[0][c] = names[c];
+    }
+    for (int r = 0; r < rowOffsets.length; r++) {
+      positionRow(r);
+      for (int c = 0; c < types.length; c++) {
+        cells[r + 1][c] = text(c);
+      }
+    }
+    for (String[] line : cells) {
+      for (int c = 0; c < types.length; c++) {
+        widths[c] = Math.max(widths[c], line[c].length());
+      }
+    }
+    final StringBuilder out = new StringBuilder();
+    for (int r = 0; r < cells.length; r++) {
+      appendLine(out, cells[r], widths);
+      if (r == 0) {
+        final String[] rule = new String[types.length];
+        for (int c = 0; c < types.length; c++) {
+          rule[c] = "-".repeat(widths[c]);
+        }
+        appendLine(out, rule, widths);
+      }
+    }
+    if (saved >= 0 && saved < rowOffsets.length) {
+      positionRow(saved);
+    } else {
+      row = saved;
+    }
+    return out.toString();
+  }
+
+  private static void appendLine(StringBuilder out, String[] cells, int[] widths) {
+    for (int c = 0; c < cells.length; c++) {
+      if (c > 0) {
+        out.append(' ');
+      }
+      out.append(cells[c]);
+      if (c + 1 < cells.length) {
+        out.append(" ".repeat(widths[c] - cells[c].length()));
+      }
+    }
+    out.append('\n');
+  }
+
+  private String text(int column) {
+    final Object value = getObject(column);
+    if (value == null) {
+      return "NULL";
+    }
+    if (value instanceof byte[]) {
+      final StringBuilder hex = new StringBuilder("x'");
+      for (byte b : (byte[]) value) {
+        hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+      }
+      return hex.append('\'').toString();
+    }
+    if (value instanceof Instant) {
+      return TIMESTAMP_TEXT.format((Instant) value);
+    }
+    if (value instanceof BigDecimal) {
+      return ((BigDecimal) value).toPlainString();
+    }
+    return value.toString();
+  }
+
+  private void positionRow(int index) {
+    row = index;
+    final int start = rowOffsets[index];
+    int p = start + bitmapBytes;
+    for (int c = 0; c < types.length; c++) {
+      if ((buf.get(start + (c >> 3)) >> (c & 7) & 1) != 0) {
+        valueOffsets[c] = -1;
+        continue;
+      }
+      valueOffsets[c] = p;
+      final int fixed = types[c].fixedSize();
+      p += fixed >= 0 ? fixed : 4 + buf.getInt(p);
+    }
+  }
+
+  // The current row's offset of `column`'s value, or -1 for NULL (sets wasNull).
+  private int valueAt(int column) {
+    if (row < 0 || row >= rowOffsets.length) {
+      throw new IllegalStateException("no current row: call advanceRow() first");
+    }
+    final int at = valueOffsets[column];
+    lastWasNull = at < 0;
+    return at;
+  }
+
+  private byte[] copy(int at, int length) {
+    final byte[] out = new byte[length];
+    buf.get(at, out);
+    return out;
+  }
+
+  private IllegalArgumentException wrongType(int column, String wanted) {
+    return new IllegalArgumentException(
+        "column " + column + " (" + names[column] + ") is " + types[column] + ", not " + wanted);
+  }
+}

@@ -1,0 +1,277 @@
+package org.partita.server.engine;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Encodes one batch request (docs/engine-formats.md "Batch request") straight
+ * into a direct, little-endian buffer, without allocating per call or per value
+ * (except what a {@link BigDecimal} needs). Use:
+ *
+ * <pre>{@code
+ * writer.begin(true, txnTimestampMicros)
+ *       .addCall(insertId).addBigInt(1).addVarchar("ann").addInteger(10)
+ *       .addCall(selectId).addBigInt(1);
+ * ByteBuffer results = engine.execute();
+ * }</pre>
+ *
+ * Parameters belong to the call added last. Dependency tables (inputs of RECEIVE
+ * plan nodes) follow the last call. The buffer grows as needed; owned by one
+ * {@link PartitionEngine} and confined to its site thread.
+ */
+public final class BatchRequestWriter {
+  private static final int FLAG_FINAL = 1;
+  private static final int FLAG_DEPENDENCIES = 2;
+  private static final int HEADER_SIZE = 1 + 8 + 2;
+  private static final int MAX_COUNT = 0xFFFF;
+  private static final int AD_HOC_STATEMENT = -1;
+  private static final int DECIMAL_SCALE = 12;
+  private static final BigInteger DECIMAL_MAX_UNSCALED = BigInteger.TEN.pow(38).subtract(BigInteger.ONE);
+
+  // proto ValueType numbers (ValueType.code()).
+  private static final byte NULL = 1;
+  private static final byte TINYINT = 2;
+  private static final byte SMALLINT = 3;
+  private static final byte INTEGER = 4;
+  private static final byte BIGINT = 5;
+  private static final byte FLOAT = 6;
+  private static final byte DECIMAL = 7;
+  private static final byte VARCHAR = 8;
+  private static final byte VARBINARY = 9;
+  private static final byte TIMESTAMP = 10;
+
+  private ByteBuffer buffer;
+  private boolean begun;
+  private int callCount;
+  private int paramCountAt = -1;
+  private int paramCount;
+  private int dependencyCountAt = -1;
+  private int dependencyCount;
+
+  BatchRequestWriter(int initialCapacity) {
+    buffer = ByteBuffer.allocateDirect(Math.max(initialCapacity, HEADER_SIZE)).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /**
+   * Starts a new request, discarding anything written before.
+   *
+   * @param finalBatch commit the transaction when every call succeeds
+   * @param txnTimestampMicros the transaction's timestamp (CURRENT_TIMESTAMP), µs since the epoch
+   */
+  public BatchRequestWriter begin(boolean finalBatch, long txnTimestampMicros) {
+    buffer.clear();
+    buffer.put((byte) (finalBatch ? FLAG_FINAL : 0)).putLong(txnTimestampMicros).putShort((short) 0);
+    begun = true;
+    callCount = 0;
+    paramCountAt = -1;
+    paramCount = 0;
+    dependencyCountAt = -1;
+    dependencyCount = 0;
+    return this;
+  }
+
+  /** Adds a call of the catalog statement {@code statementId}; its parameters follow. */
+  public BatchRequestWriter addCall(int statementId) {
+    startCall(4);
+    buffer.putInt(statementId);
+    return endCallHeader();
+  }
+
+  /**
+   * Adds an ad-hoc call: a serialized {@code partita.proto.Statement} (plan,
+   * parameter_types, read_only) that the engine compiles, runs once and discards.
+   */
+  public BatchRequestWriter addAdHocCall(byte[] serializedStatement) {
+    startCall(8 + serializedStatement.length);
+    buffer.putInt(AD_HOC_STATEMENT).putInt(serializedStatement.length).put(serializedStatement);
+    return endCallHeader();
+  }
+
+  public BatchRequestWriter addNull() {
+    param(1).put(NULL);
+    return this;
+  }
+
+  public BatchRequestWriter addTinyInt(byte value) {
+    param(2).put(TINYINT).put(value);
+    return this;
+  }
+
+  public BatchRequestWriter addSmallInt(short value) {
+    param(3).put(SMALLINT).putShort(value);
+    return this;
+  }
+
+  public BatchRequestWriter addInteger(int value) {
+    param(5).put(INTEGER).putInt(value);
+    return this;
+  }
+
+  public BatchRequestWriter addBigInt(long value) {
+    param(9).put(BIGINT).putLong(value);
+    return this;
+  }
+
+  public BatchRequestWriter addFloat(double value) {
+    param(9).put(FLOAT).putDouble(value);
+    return this;
+  }
+
+  /** Microseconds since 1970-01-01 00:00:00 UTC. */
+  public BatchRequestWriter addTimestamp(long micros) {
+    param(9).put(TIMESTAMP).putLong(micros);
+    return this;
+  }
+
+  /**
+   * A DECIMAL: {@code value} at scale 12 as a 128-bit unscaled count; NULL for null.
+   *
+   * @throws IllegalArgumentException if it has more than 12 fraction digits or 26 integer digits
+   */
+  public BatchRequestWriter addDecimal(BigDecimal value) {
+    if (value == null) {
+      return addNull();
+    }
+    final BigInteger unscaled;
+    try {
+      unscaled = value.setScale(DECIMAL_SCALE, RoundingMode.UNNECESSARY).unscaledValue();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("DECIMAL parameter " + value + " has more than 12 fraction digits", e);
+    }
+    if (unscaled.abs().compareTo(DECIMAL_MAX_UNSCALED) > 0) {
+      throw new IllegalArgumentException("DECIMAL parameter " + value + " is out of range (38 digits, scale 12)");
+    }
+    final long low = unscaled.longValue();
+    final long high = unscaled.bitLength() < 64 ? (low >> 63) : unscaled.shiftRight(64).longValue();
+    param(17).put(DECIMAL).putLong(low).putLong(high);
+    return this;
+  }
+
+  /** A VARCHAR, encoded as UTF-8 without an intermediate array; NULL for null. */
+  public BatchRequestWriter addVarchar(String value) {
+    if (value == null) {
+      return addNull();
+    }
+    final int chars = value.length();
+    param(5 + 3 * chars).put(VARCHAR);
+    final int lengthAt = buffer.position();
+    buffer.putInt(0);
+    final int start = buffer.position();
+    Utf8.encode(value, buffer);
+    buffer.putInt(lengthAt, buffer.position() - start);
+    return this;
+  }
+
+  /** A VARBINARY; NULL for null. */
+  public BatchRequestWriter addVarbinary(byte[] value) {
+    if (value == null) {
+      return addNull();
+    }
+    param(5 + value.length).put(VARBINARY).putInt(value.length).put(value);
+    return this;
+  }
+
+  /**
+   * Adds an input table of RECEIVE plan nodes: the bytes of {@code table} from its
+   * position to its limit, one table in the result-table format (as a partition
+   * returned it). Dependencies follow the last call.
+   */
+  public BatchRequestWriter addDependency(int dependencyId, ByteBuffer table) {
+    requireBegun();
+    if (dependencyCountAt < 0) {
+      closeCall();
+      ensure(2);
+      buffer.put(0, (byte) (buffer.get(0) | FLAG_DEPENDENCIES));
+      dependencyCountAt = buffer.position();
+      buffer.putShort((short) 0);
+    }
+    if (dependencyCount == MAX_COUNT) {
+      throw new IllegalStateException("a batch carries at most " + MAX_COUNT + " dependency tables");
+    }
+    final int length = table.remaining();
+    ensure(8 + length);
+    buffer.putInt(dependencyId).putInt(length).put(table.duplicate());
+    dependencyCount++;
+    return this;
+  }
+
+  /** Completes the request; returns its length in bytes. */
+  int finish() {
+    requireBegun();
+    closeCall();
+    buffer.putShort(HEADER_SIZE - 2, (short) callCount);
+    if (dependencyCountAt >= 0) {
+      buffer.putShort(dependencyCountAt, (short) dependencyCount);
+    }
+    begun = false;
+    return buffer.position();
+  }
+
+  /** The current request buffer (replaced when it grows). */
+  ByteBuffer buffer() {
+    return buffer;
+  }
+
+  private void startCall(int bytes) {
+    requireBegun();
+    if (dependencyCountAt >= 0) {
+      throw new IllegalStateException("calls come before the dependency tables");
+    }
+    if (callCount == MAX_COUNT) {
+      throw new IllegalStateException("a batch holds at most " + MAX_COUNT + " calls");
+    }
+    closeCall();
+    ensure(bytes + 2);
+  }
+
+  private BatchRequestWriter endCallHeader() {
+    paramCountAt = buffer.position();
+    buffer.putShort((short) 0);
+    paramCount = 0;
+    callCount++;
+    return this;
+  }
+
+  private void closeCall() {
+    if (paramCountAt >= 0) {
+      buffer.putShort(paramCountAt, (short) paramCount);
+      paramCountAt = -1;
+    }
+  }
+
+  private ByteBuffer param(int bytes) {
+    if (paramCountAt < 0) {
+      throw new IllegalStateException(begun ? "parameters follow a call: addCall first" : "begin a batch first");
+    }
+    if (paramCount == MAX_COUNT) {
+      throw new IllegalStateException("a call takes at most " + MAX_COUNT + " parameters");
+    }
+    ensure(bytes);
+    paramCount++;
+    return buffer;
+  }
+
+  private void requireBegun() {
+    if (!begun) {
+      throw new IllegalStateException("begin a batch first");
+    }
+  }
+
+  private void ensure(int bytes) {
+    if (buffer.remaining() >= bytes) {
+      return;
+    }
+    final long needed = (long) buffer.position() + bytes;
+    if (needed > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException("batch request larger than 2 GiB");
+    }
+    final int capacity = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * buffer.capacity()));
+    final ByteBuffer grown = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
+    buffer.flip();
+    grown.put(buffer);
+    buffer = grown;
+  }
+}

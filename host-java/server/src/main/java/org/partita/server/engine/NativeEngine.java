@@ -1,0 +1,54 @@
+package org.partita.server.engine;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The JNI entry points of {@code libpartita_jni.so} ({@code ee/src/jni/native_engine.cc};
+ * protocol in docs/jni.md). Natives only: {@link PartitionEngine} is the object a
+ * site uses.
+ *
+ * <p>Every method throws {@link EngineException} on failure, including for a
+ * closed or made-up handle and for a call from a thread other than the one that
+ * called {@link #open}: an engine belongs to one site thread.
+ */
+final class NativeEngine {
+  static {
+    NativeLibrary.load();
+  }
+
+  private NativeEngine() {}
+
+  /** Opens an engine over a serialized {@code partita.proto.Catalog}; returns its handle. */
+  static native long open(byte[] catalog, int partitionId, int partitionCount);
+
+  /**
+   * Registers the direct buffers (any byte order; the formats are little-endian).
+   * The caller keeps both referenced until the next setBuffers or close.
+   */
+  static native void setBuffers(long handle, ByteBuffer request, ByteBuffer response);
+
+  /**
+   * Runs the batch in the first {@code requestLength} bytes of the request buffer.
+   * Returns the result set's length L, written at offset 0 of the response buffer,
+   * or -L when it does not fit: grow the buffer, setBuffers, then {@link #fetchPendingResult}.
+   */
+  static native long execute(long handle, int requestLength);
+
+  /** Copies the results kept by the last execute; same return values as execute. */
+  static native long fetchPendingResult(long handle);
+
+  /** Applies a new serialized catalog keeping the data (Engine::UpdateCatalog); no open transaction. */
+  static native void updateCatalog(long handle, byte[] catalog);
+
+  static native void commit(long handle);
+
+  static native void rollback(long handle);
+
+  static native boolean inTransaction(long handle);
+
+  /** A serialized {@code partita.proto.TableStatsList}. */
+  static native byte[] tableStats(long handle);
+
+  /** Rolls back any open transaction and frees the engine; the handle is dead afterwards. */
+  static native void close(long handle);
+}

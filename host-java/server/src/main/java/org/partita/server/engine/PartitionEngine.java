@@ -1,0 +1,148 @@
+package org.partita.server.engine;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.partita.proto.ErrorCode;
+import org.partita.proto.TableStatsList;
+
+/**
+ * One partition's native engine as its site thread sees it: opens the engine,
+ * owns the direct request and response buffers shared with it, encodes
+ * batches through {@link #request()} and runs them with {@link #execute()}.
+ *
+ * <p>Thread model: confined to the thread that opened it (the engine refuses
+ * calls from any other). Not thread-safe.
+ *
+ * <p>Errors: every engine failure is an {@link EngineException}; a failed batch
+ * has rolled the whole transaction back.
+ */
+public final class PartitionEngine implements AutoCloseable {
+  /** Initial request buffer size; it grows as batches need. */
+  public static final int DEFAULT_REQUEST_CAPACITY = 64 * 1024;
+  /** Initial response buffer size; it grows when a result set does not fit. */
+  public static final int DEFAULT_RESPONSE_CAPACITY = 256 * 1024;
+
+  private final long handle;
+  private final int partitionId;
+  private final BatchRequestWriter writer;
+  private ByteBuffer registeredRequest;
+  private ByteBuffer response;
+  private ByteBuffer responseView;
+  private boolean closed;
+
+  private PartitionEngine(long handle, int partitionId, int requestCapacity, int responseCapacity) {
+    this.handle = handle;
+    this.partitionId = partitionId;
+    this.writer = new BatchRequestWriter(requestCapacity);
+    setResponseBuffer(ByteBuffer.allocateDirect(responseCapacity));
+  }
+
+  /** Opens an engine over a serialized {@code partita.proto.Catalog}, with the default buffer sizes. */
+  public static PartitionEngine open(byte[] catalog, int partitionId, int partitionCount) {
+    return open(catalog, partitionId, partitionCount, DEFAULT_REQUEST_CAPACITY, DEFAULT_RESPONSE_CAPACITY);
+  }
+
+  /** Opens an engine with the given initial buffer sizes (bytes). */
+  public static PartitionEngine open(
+      byte[] catalog, int partitionId, int partitionCount, int requestCapacity, int responseCapacity) {
+    final long handle = NativeEngine.open(catalog, partitionId, partitionCount);
+    try {
+      return new PartitionEngine(handle, partitionId, requestCapacity, responseCapacity);
+    } catch (RuntimeException | Error e) {
+      NativeEngine.close(handle);
+      throw e;
+    }
+  }
+
+  public int partitionId() {
+    return partitionId;
+  }
+
+  /** The writer of the next batch: call {@code begin(...)} on it, add calls, then {@link #execute()}. */
+  public BatchRequestWriter request() {
+    return writer;
+  }
+
+  /**
+   * Runs the batch written through {@link #request()}.
+   *
+   * @return the serialized result set (docs/engine-formats.md), read-only and
+   *     little-endian, from position 0 to its length; valid until the next
+   *     execute (the same view object is reused)
+   * @throws EngineException on any error; the transaction was rolled back
+   */
+  public ByteBuffer execute() {
+    final int length = writer.finish();
+    if (writer.buffer() != registeredRequest) {
+      registeredRequest = writer.buffer();
+      NativeEngine.setBuffers(handle, registeredRequest, response);
+    }
+    long result = NativeEngine.execute(handle, length);
+    while (result < 0) {
+      growResponse(-result);
+      result = NativeEngine.fetchPendingResult(handle);
+    }
+    responseView.clear().limit((int) result);
+    return responseView;
+  }
+
+  /** Applies a new catalog keeping the data (docs/engine.md "UpdateCatalog"). REQUIRES: no open transaction. */
+  public void updateCatalog(byte[] catalog) {
+    NativeEngine.updateCatalog(handle, catalog);
+  }
+
+  /** Commits the open transaction (after non-final batches); no-op without one. */
+  public void commit() {
+    NativeEngine.commit(handle);
+  }
+
+  /** Rolls back the open transaction (a user abort); no-op without one. */
+  public void rollback() {
+    NativeEngine.rollback(handle);
+  }
+
+  public boolean inTransaction() {
+    return NativeEngine.inTransaction(handle);
+  }
+
+  /** Rows and memory of every table of this partition. */
+  public TableStatsList tableStats() {
+    try {
+      return TableStatsList.parseFrom(NativeEngine.tableStats(handle));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("the engine returned malformed table stats", e);
+    }
+  }
+
+  /** Rolls back any open transaction and frees the engine. Idempotent. */
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      NativeEngine.close(handle);
+    }
+  }
+
+  /** The native handle (for tests of the bridge). */
+  long handle() {
+    return handle;
+  }
+
+  private void growResponse(long needed) {
+    if (needed > Integer.MAX_VALUE - 8) {
+      throw new EngineException(
+          ErrorCode.ERROR_CODE_RESULT_TOO_LARGE_VALUE,
+          "result set of " + needed + " bytes exceeds a Java buffer");
+    }
+    final long capacity = Math.max(needed, Math.min(Integer.MAX_VALUE - 8, 2L * response.capacity()));
+    setResponseBuffer(ByteBuffer.allocateDirect((int) capacity));
+    registeredRequest = writer.buffer();
+    NativeEngine.setBuffers(handle, registeredRequest, response);
+  }
+
+  private void setResponseBuffer(ByteBuffer buffer) {
+    response = buffer.order(ByteOrder.LITTLE_ENDIAN);
+    responseView = response.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
+  }
+}
