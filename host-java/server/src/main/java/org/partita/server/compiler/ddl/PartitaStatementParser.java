@@ -29,7 +29,9 @@ import java.util.Optional;
  *   <li>{@code CASCADE} is not supported: dropping a table that views or procedures use is
  *       refused by the compiler, so a user drops the dependents first, explicitly. {@code
  *       CASCADE} gets an error saying so.
- *   <li>Names follow {@link Identifier}. Class names are unquoted dotted Java names, case kept.
+ *   <li>Names follow {@link Identifier}. The SQL reserved words among this grammar's keywords
+ *       (AS, COLUMN, CREATE, DROP, EXISTS, FROM, ON, PARTITION, TABLE) are names only when
+ *       quoted. Class names are unquoted dotted Java names, case kept.
  * </ul>
  *
  * <p>Every error is a {@link DdlException} at the first token that does not fit, naming what was
@@ -109,10 +111,7 @@ public final class PartitaStatementParser {
   }
 
   private static boolean startsProcedureName(Token token) {
-    return token.isIdentifier()
-        && !token.isKeyword("PARTITION")
-        && !token.isKeyword("FROM")
-        && !token.isKeyword("AS");
+    return token.isIdentifier() && !TokenCursor.isReserved(token);
   }
 
   private Optional<ProcedurePartitioning> parseOptionalPartitioning() throws DdlException {

@@ -2,6 +2,8 @@ package org.partita.server.compiler.ddl;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * The parser's view of a statement's tokens: look-ahead, the "accept" and "expect" steps of
@@ -9,6 +11,13 @@ import java.util.List;
  * position of the token found. Not thread-safe.
  */
 final class TokenCursor {
+
+  /**
+   * SQL reserved words that Partita's statements use where a name could also stand; unquoted,
+   * they are never names, so {@code PARTITION TABLE ON COLUMN c} reports the missing table name.
+   */
+  private static final Set<String> RESERVED =
+      Set.of("AS", "COLUMN", "CREATE", "DROP", "EXISTS", "FROM", "ON", "PARTITION", "TABLE");
 
   private final ScriptStatement statement;
   private final DdlTokenizer tokenizer;
@@ -64,8 +73,12 @@ final class TokenCursor {
     if (!token.isIdentifier()) {
       throw expected(description);
     }
+    if (isReserved(token)) {
+      throw errorAt(token, "expected " + description + after() + ", found reserved word '"
+          + token.text() + "' (quote it to use it as a name)");
+    }
     if (token.identifierName().isEmpty()) {
-      throw errorAt(token, "expected " + description + ", found an empty quoted identifier");
+      throw errorAt(token, "expected " + description + after() + ", found an empty name");
     }
     next();
     return new Identifier(token.identifierName(), positionOf(token));
@@ -87,8 +100,17 @@ final class TokenCursor {
     if (found.kind() == Token.Kind.END) {
       return errorAt(found, "unexpected end of statement, expected " + what);
     }
-    final String after = previous == null ? "" : " after '" + previous.text() + "'";
-    return errorAt(found, "expected " + what + after + ", found '" + found.text() + "'");
+    return errorAt(found, "expected " + what + after() + ", found '" + found.text() + "'");
+  }
+
+  /** Returns true iff {@code token} is an unquoted reserved word. */
+  static boolean isReserved(Token token) {
+    return token.kind() == Token.Kind.WORD
+        && RESERVED.contains(token.text().toUpperCase(Locale.ROOT));
+  }
+
+  private String after() {
+    return previous == null ? "" : " after '" + previous.text() + "'";
   }
 
   /** An error at {@code token}, which is also the offending text unless it is the end. */
