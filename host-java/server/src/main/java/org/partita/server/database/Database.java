@@ -1,0 +1,296 @@
+package org.partita.server.database;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
+import org.partita.client.ClientResponse;
+import org.partita.client.ClientResponse.Status;
+import org.partita.client.PartitionHash;
+import org.partita.server.compiler.CatalogCompiler;
+import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.compiler.CompiledProcedure;
+import org.partita.server.compiler.SourceFile;
+import org.partita.server.compiler.ddl.DdlException;
+import org.partita.server.planner.PlannedStatement;
+import org.partita.server.planner.PlanningException;
+import org.partita.server.planner.SqlPlanner;
+
+/**
+ * An in-process Partita database: N partitions, each a site thread owning
+ * its engine, and one coordinator thread for multi-partition work
+ * (multi-partition procedures, ad-hoc SQL over several partitions, schema
+ * changes). A single-partition call goes straight to its partition's queue,
+ * chosen by {@link PartitionHash} over the procedure's partitioning
+ * parameter. The network server puts a socket in front of this class.
+ *
+ * <p>Thread-safe: calls may come from any thread; answers complete the
+ * returned futures on a site or coordinator thread.
+ */
+public final class Database implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(Database.class.getName());
+
+  private final List<Site> sites = new ArrayList<>();
+  private final ExecutorService coordinator =
+      Executors.newSingleThreadExecutor(r -> new Thread(r, "partita-coordinator"));
+  private final AtomicLong lastTimestamp = new AtomicLong();
+  // Written by the coordinator thread only; read by any caller.
+  private volatile CompiledCatalog catalog;
+  // Coordinator-confined.
+  private final Map<CompiledProcedure, ProcedureInstance> coordinatorInstances = new IdentityHashMap<>();
+
+  private Database(CompiledCatalog catalog) {
+    this.catalog = catalog;
+  }
+
+  /** Opens {@code partitions} partitions of {@code catalog} (empty tables). */
+  public static Database open(CompiledCatalog catalog, int partitions) throws InterruptedException {
+    if (partitions < 1) {
+      throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
+    }
+    final Database db = new Database(catalog);
+    final byte[] bytes = catalog.engineCatalog().toByteArray();
+    try {
+      for (int p = 0; p < partitions; p++) {
+        final Site site = new Site(p, partitions, bytes);
+        site.start();
+        db.sites.add(site);
+      }
+    } catch (RuntimeException | InterruptedException e) {
+      db.close();
+      throw e;
+    }
+    LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
+        + catalog.procedures().size() + " procedure(s)");
+    return db;
+  }
+
+  /** An empty database (no tables); build the schema with DDL through {@link #adHoc}. */
+  public static Database openEmpty(int partitions) throws InterruptedException, DdlException {
+    return open(new CatalogCompiler(Database.class.getClassLoader()).compile(List.of()), partitions);
+  }
+
+  public int partitionCount() {
+    return sites.size();
+  }
+
+  public CompiledCatalog catalog() {
+    return catalog;
+  }
+
+  /** Calls a procedure; the future completes with its response (never exceptionally). */
+  public CompletableFuture<ClientResponse> call(String procedureName, Object... arguments) {
+    final CompiledProcedure procedure = catalog.procedure(procedureName).orElse(null);
+    if (procedure == null) {
+      return CompletableFuture.completedFuture(ClientResponse.failure(Status.REJECTED, "NOT_FOUND",
+          "procedure " + procedureName + " does not exist"));
+    }
+    if (!procedure.singlePartition()) {
+      return onCoordinator(() -> runMultiPartition(procedure, arguments));
+    }
+    final int partition;
+    try {
+      partition = partitionOfCall(procedure, arguments);
+    } catch (ParameterConverter.BadParameterException e) {
+      return CompletableFuture.completedFuture(ClientResponse.failure(Status.REJECTED, "BAD_PARAMETER",
+          e.getMessage()));
+    }
+    final Site site = sites.get(partition);
+    final CompletableFuture<ClientResponse> response = new CompletableFuture<>();
+    final long timestamp = nextTimestamp();
+    site.submit(() -> response.complete(site.context().run(procedure, arguments, timestamp)));
+    return response;
+  }
+
+  /** Calls a procedure and waits for its response. */
+  public ClientResponse callSync(String procedureName, Object... arguments) {
+    return call(procedureName, arguments).join();
+  }
+
+  private int partitionOfCall(CompiledProcedure procedure, Object[] arguments) {
+    final int index = procedure.partition().parameterIndex();
+    if (arguments == null || arguments.length <= index) {
+      throw new ParameterConverter.BadParameterException("procedure " + procedure.name() + " is partitioned on"
+          + " parameter " + (index + 1) + " but " + (arguments == null ? 0 : arguments.length) + " were given");
+    }
+    final Object key = ParameterConverter.partitionValue(arguments[index], procedure.partition().columnType(),
+        "procedure " + procedure.name() + " parameter " + (index + 1));
+    return PartitionHash.partition(key, sites.size());
+  }
+
+  /**
+   * Runs one SQL statement as its own transaction: a query or DML (on one
+   * partition when its WHERE or VALUES fixes the partitioning column, else
+   * through the coordinator), or DDL that changes the schema.
+   */
+  public CompletableFuture<ClientResponse> adHoc(String sql, Object... parameters) {
+    if (isDdl(sql)) {
+      return onCoordinator(() -> changeSchema(sql));
+    }
+    final PlannedStatement planned;
+    try {
+      planned = new SqlPlanner(catalog.schema()).plan(sql, false);
+    } catch (PlanningException e) {
+      return CompletableFuture.completedFuture(ClientResponse.failure(Status.GRACEFUL_FAILURE, "SQL_ERROR",
+          e.getMessage()));
+    }
+    final ExecutableStatement statement = ExecutableStatement.adHoc(planned);
+    final long timestamp = nextTimestamp();
+    final Site site;
+    try {
+      site = localSite(planned, parameters);
+    } catch (ParameterConverter.BadParameterException e) {
+      return CompletableFuture.completedFuture(Failures.response(e));
+    }
+    if (site == null) {
+      return onCoordinator(() -> runMultiPartition(statement, parameters));
+    }
+    final CompletableFuture<ClientResponse> response = new CompletableFuture<>();
+    site.submit(() -> response.complete(site.context().runStatement(statement, parameters, timestamp)));
+    return response;
+  }
+
+  public ClientResponse adHocSync(String sql, Object... parameters) {
+    return adHoc(sql, parameters).join();
+  }
+
+  /** The site that can run a statement alone, or null when it needs the coordinator. */
+  private Site localSite(PlannedStatement planned, Object[] parameters) {
+    switch (planned.distribution()) {
+      case ANY_PARTITION:
+        return sites.get(0);
+      case SINGLE_PARTITION: {
+        final int index = planned.partitionParameter();
+        final Object key = index >= 0
+            ? ParameterConverter.partitionValue(parameters.length > index ? parameters[index] : null,
+                planned.parameterTypes().get(index), "parameter " + (index + 1))
+            : ConstantKeys.canonical(planned.partitionValue());
+        return sites.get(PartitionHash.partition(key, sites.size()));
+      }
+      default:
+        return null;
+    }
+  }
+
+  private static boolean isDdl(String sql) {
+    final String head = sql.stripLeading().toUpperCase(Locale.ROOT);
+    return head.startsWith("CREATE") || head.startsWith("DROP") || head.startsWith("PARTITION")
+        || head.startsWith("ALTER");
+  }
+
+  private CompletableFuture<ClientResponse> onCoordinator(java.util.function.Supplier<ClientResponse> work) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return work.get();
+      } catch (RuntimeException e) {
+        return Failures.response(e);
+      }
+    }, coordinator);
+  }
+
+  private List<Participant> holdAll() {
+    final List<Participant> participants = new ArrayList<>();
+    sites.forEach(site -> participants.add(Participant.hold(site)));
+    return participants;
+  }
+
+  private ClientResponse runMultiPartition(CompiledProcedure procedure, Object[] arguments) {
+    final List<Participant> participants = holdAll();
+    final MultiPartitionContext context = new MultiPartitionContext(participants, nextTimestamp());
+    try {
+      final List<org.partita.client.ResultTable> results;
+      if (procedure.isSql()) {
+        context.queue(ExecutableStatement.of(procedure.statements().get(CompiledProcedure.SQL_STATEMENT)), arguments);
+        results = List.of(context.execute(true));
+      } else {
+        final ProcedureInstance instance = coordinatorInstances.computeIfAbsent(procedure, ProcedureInstance::create);
+        context.bindInstance(instance);
+        results = Invocations.runJava(procedure, instance, context, arguments);
+      }
+      context.finish(true);
+      return ClientResponse.success(results);
+    } catch (Throwable t) {
+      context.finish(false);
+      return Failures.response(t);
+    } finally {
+      participants.forEach(Participant::release);
+    }
+  }
+
+  private ClientResponse runMultiPartition(ExecutableStatement statement, Object[] parameters) {
+    final List<Participant> participants = holdAll();
+    final MultiPartitionContext context = new MultiPartitionContext(participants, nextTimestamp());
+    try {
+      context.queue(statement, parameters);
+      final List<org.partita.client.ResultTable> results = List.of(context.execute(true));
+      context.finish(true);
+      return ClientResponse.success(results);
+    } catch (Throwable t) {
+      context.finish(false);
+      return Failures.response(t);
+    } finally {
+      participants.forEach(Participant::release);
+    }
+  }
+
+  /** Applies DDL to every partition, or to none. Runs on the coordinator. */
+  private ClientResponse changeSchema(String ddl) {
+    final CompiledCatalog current = catalog;
+    final CompiledCatalog next;
+    try {
+      next = new CatalogCompiler(current.classLoader()).apply(current, new SourceFile("@AdHoc", ddl));
+    } catch (DdlException e) {
+      return ClientResponse.failure(Status.GRACEFUL_FAILURE, "SQL_ERROR", e.getMessage());
+    }
+    final byte[] nextBytes = next.engineCatalog().toByteArray();
+    final byte[] currentBytes = current.engineCatalog().toByteArray();
+    final List<Participant> participants = holdAll();
+    final List<Participant> updated = new ArrayList<>();
+    try {
+      for (Participant participant : participants) {
+        participant.call(engine -> {
+          engine.updateCatalog(nextBytes);
+          participant.site().clearInstances();
+          return null;
+        }).join();
+        updated.add(participant);
+      }
+      catalog = next;
+      coordinatorInstances.clear();
+      return ClientResponse.success(List.of());
+    } catch (RuntimeException e) {
+      for (Participant participant : updated) {
+        participant.call(engine -> {
+          engine.updateCatalog(currentBytes);
+          return null;
+        }).join();
+      }
+      return Failures.response(e);
+    } finally {
+      participants.forEach(Participant::release);
+    }
+  }
+
+  /** Unique, increasing transaction timestamps in µs since the epoch. */
+  private long nextTimestamp() {
+    final long now = System.currentTimeMillis() * 1000;
+    return lastTimestamp.updateAndGet(last -> Math.max(last + 1, now));
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    coordinator.shutdown();
+    coordinator.awaitTermination(1, TimeUnit.MINUTES);
+    for (Site site : sites) {
+      site.stop();
+    }
+    LOG.info("database closed");
+  }
+}

@@ -1,0 +1,71 @@
+package org.partita.server.database;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.partita.server.compiler.CompiledStatement;
+import org.partita.server.engine.BatchRequestWriter;
+import org.partita.server.planner.Fragment;
+import org.partita.server.planner.PlannedStatement;
+
+/**
+ * A planned statement and how to call each of its plans: by catalog id
+ * (procedures) or inline as serialized plans (ad-hoc SQL). Immutable.
+ */
+record ExecutableStatement(String name, PlannedStatement planned, int planId, byte[] planBytes,
+                           List<Integer> fragmentIds, List<byte[]> fragmentBytes) {
+
+  static ExecutableStatement of(CompiledStatement s) {
+    return new ExecutableStatement(s.name(), s.planned(), s.planId(), null, s.fragmentIds(), List.of());
+  }
+
+  static ExecutableStatement adHoc(PlannedStatement planned) {
+    final List<byte[]> fragments = new ArrayList<>();
+    for (Fragment f : planned.fragments()) {
+      fragments.add(statementBytes("@AdHoc#" + f.dependencyId(), f.plan(), planned));
+    }
+    final List<Integer> noIds = new ArrayList<>();
+    fragments.forEach(f -> noIds.add(-1));
+    return new ExecutableStatement("@AdHoc", planned, -1, statementBytes("@AdHoc", planned.plan(), planned), noIds,
+        fragments);
+  }
+
+  private static byte[] statementBytes(String name, org.partita.proto.PlanNode plan, PlannedStatement planned) {
+    return org.partita.proto.Statement.newBuilder()
+        .setName(name)
+        .setSql(planned.sql())
+        .setPlan(plan)
+        .addAllParameterTypes(planned.parameterTypes())
+        .setReadOnly(planned.readOnly())
+        .build()
+        .toByteArray();
+  }
+
+  void addPlanCall(BatchRequestWriter writer) {
+    if (planBytes != null) {
+      writer.addAdHocCall(planBytes);
+    } else {
+      writer.addCall(planId);
+    }
+  }
+
+  void addFragmentCall(BatchRequestWriter writer, int i) {
+    if (!fragmentBytes.isEmpty()) {
+      writer.addAdHocCall(fragmentBytes.get(i));
+    } else {
+      writer.addCall(fragmentIds.get(i));
+    }
+  }
+
+  /** Writes the parameters of one call, converted to the statement's types. */
+  void addParameters(BatchRequestWriter writer, Object[] parameters) {
+    final List<org.partita.proto.ValueType> types = planned.parameterTypes();
+    final int given = parameters == null ? 0 : parameters.length;
+    if (given != types.size()) {
+      throw new ParameterConverter.BadParameterException("statement " + name + " takes " + types.size()
+          + " parameter(s), " + given + " given");
+    }
+    for (int i = 0; i < given; i++) {
+      ParameterConverter.write(writer, parameters[i], types.get(i), "statement " + name + " parameter " + (i + 1));
+    }
+  }
+}

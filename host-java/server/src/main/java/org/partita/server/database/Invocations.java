@@ -1,0 +1,58 @@
+package org.partita.server.database;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
+import java.util.List;
+import org.partita.client.ResultTable;
+import org.partita.server.compiler.CompiledProcedure;
+import org.partita.server.procedure.ProcedureBinding;
+import org.partita.server.procedure.ProcedureContext;
+
+/** Calls a Java procedure's run method and turns its return value into result tables. */
+final class Invocations {
+  private Invocations() {}
+
+  static List<ResultTable> runJava(CompiledProcedure procedure, ProcedureInstance instance, ProcedureContext context,
+      Object[] arguments) throws Throwable {
+    final List<Class<?>> types = procedure.parameterTypes();
+    final int given = arguments == null ? 0 : arguments.length;
+    if (given != types.size()) {
+      throw new ParameterConverter.BadParameterException("procedure " + procedure.name() + " takes " + types.size()
+          + " parameter(s), " + given + " given");
+    }
+    final Object[] converted = new Object[given];
+    for (int i = 0; i < given; i++) {
+      converted[i] = ParameterConverter.argument(arguments[i], types.get(i),
+          "procedure " + procedure.name() + " parameter " + (i + 1));
+    }
+    if (context instanceof SinglePartitionContext sp) {
+      sp.bindInstance(instance);
+    } else {
+      ProcedureBinding.bind(instance.procedure(), context);
+    }
+    final Object result;
+    try {
+      result = procedure.run().invoke(instance.procedure(), converted);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+    return results(result);
+  }
+
+  private static List<ResultTable> results(Object result) {
+    if (result == null) {
+      return List.of();
+    }
+    if (result instanceof Long l) {
+      return List.of(ResultSets.longTable("RESULT", l));
+    }
+    if (result instanceof ResultTable t) {
+      return List.of(t);
+    }
+    final List<ResultTable> tables = new ArrayList<>();
+    for (ResultTable t : (ResultTable[]) result) {
+      tables.add(t);
+    }
+    return tables;
+  }
+}

@@ -1,0 +1,155 @@
+package org.partita.server.database;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.partita.client.ClientResponse;
+import org.partita.client.PartitionHash;
+import org.partita.client.ResultTable;
+import org.partita.server.compiler.CompiledProcedure;
+import org.partita.server.engine.BatchRequestWriter;
+import org.partita.server.engine.PartitionEngine;
+import org.partita.server.planner.PlannedStatement;
+import org.partita.server.procedure.ProcedureBinding;
+import org.partita.server.procedure.ProcedureContext;
+import org.partita.server.procedure.SqlStmt;
+
+/**
+ * Runs single-partition transactions on a site's thread: a procedure's
+ * batches go to the local engine, one engine call per batch. Site-confined
+ * and reused for every transaction of the site.
+ */
+final class SinglePartitionContext implements ProcedureContext {
+  private final Site site;
+  private final List<ExecutableStatement> pendingStatements = new ArrayList<>();
+  private final List<Object[]> pendingParameters = new ArrayList<>();
+  private final Random random = new Random();
+  private ProcedureInstance instance;
+  private long timestamp;
+  private boolean lastBatchDone;
+
+  SinglePartitionContext(Site site) {
+    this.site = site;
+  }
+
+  /** Runs a procedure call to completion: commit on success, rollback otherwise. */
+  ClientResponse run(CompiledProcedure procedure, Object[] arguments, long txnTimestamp) {
+    final PartitionEngine engine = site.engine();
+    begin(txnTimestamp);
+    try {
+      final List<ResultTable> results = procedure.isSql()
+          ? runSql(procedure, arguments) : Invocations.runJava(procedure, site.instance(procedure), this, arguments);
+      if (engine.inTransaction()) {
+        engine.commit();
+      }
+      return ClientResponse.success(results);
+    } catch (Throwable t) {
+      if (engine.inTransaction()) {
+        engine.rollback();
+      }
+      return Failures.response(t);
+    } finally {
+      instance = null;
+    }
+  }
+
+  /** Runs one ad-hoc statement that needs only this partition. */
+  ClientResponse runStatement(ExecutableStatement statement, Object[] parameters, long txnTimestamp) {
+    final PartitionEngine engine = site.engine();
+    begin(txnTimestamp);
+    try {
+      queue(statement, parameters);
+      final ResultTable[] tables = execute(true);
+      if (engine.inTransaction()) {
+        engine.commit();
+      }
+      return ClientResponse.success(List.of(tables));
+    } catch (Throwable t) {
+      if (engine.inTransaction()) {
+        engine.rollback();
+      }
+      return Failures.response(t);
+    }
+  }
+
+  private void begin(long txnTimestamp) {
+    timestamp = txnTimestamp;
+    random.setSeed(txnTimestamp ^ site.partition());
+    pendingStatements.clear();
+    pendingParameters.clear();
+    lastBatchDone = false;
+  }
+
+  private List<ResultTable> runSql(CompiledProcedure procedure, Object[] arguments) {
+    queue(ExecutableStatement.of(procedure.statements().get(CompiledProcedure.SQL_STATEMENT)), arguments);
+    return List.of(execute(true));
+  }
+
+  void bindInstance(ProcedureInstance procedureInstance) {
+    this.instance = procedureInstance;
+    ProcedureBinding.bind(procedureInstance.procedure(), this);
+  }
+
+  @Override
+  public void queue(SqlStmt statement, Object[] parameters) {
+    final ExecutableStatement s = instance == null ? null : instance.statements().get(statement);
+    if (s == null) {
+      throw new IllegalArgumentException("statement is not a SqlStmt field of this procedure: " + statement);
+    }
+    queue(s, parameters);
+  }
+
+  private void queue(ExecutableStatement statement, Object[] parameters) {
+    if (lastBatchDone) {
+      throw new IllegalStateException("statements queued after the last batch (executeLast) of the transaction");
+    }
+    checkPartition(statement, parameters);
+    pendingStatements.add(statement);
+    pendingParameters.add(parameters);
+  }
+
+  /** A statement of a single-partition transaction must fall on this partition. */
+  private void checkPartition(ExecutableStatement statement, Object[] parameters) {
+    final PlannedStatement p = statement.planned();
+    if (p.distribution() != PlannedStatement.Distribution.SINGLE_PARTITION) {
+      return;
+    }
+    final Object key = p.partitionParameter() >= 0
+        ? ParameterConverter.partitionValue(parameters[p.partitionParameter()],
+            p.parameterTypes().get(p.partitionParameter()), "statement " + statement.name())
+        : ConstantKeys.canonical(p.partitionValue());
+    final int partition = PartitionHash.partition(key, site.partitionCount());
+    if (partition != site.partition()) {
+      throw new Failures.SqlError("WRONG_PARTITION", "statement " + statement.name() + " reads or writes partition "
+          + partition + " (partitioning value " + key + "), but this transaction runs on partition "
+          + site.partition() + "; use the procedure's partitioning parameter");
+    }
+  }
+
+  @Override
+  public ResultTable[] execute(boolean lastBatch) {
+    final PartitionEngine engine = site.engine();
+    final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp);
+    for (int i = 0; i < pendingStatements.size(); i++) {
+      final ExecutableStatement s = pendingStatements.get(i);
+      s.addPlanCall(writer);
+      s.addParameters(writer, pendingParameters.get(i));
+    }
+    pendingStatements.clear();
+    pendingParameters.clear();
+    lastBatchDone = lastBatch;
+    final ByteBuffer results = engine.execute();
+    return ResultSets.tables(ResultSets.copy(results));
+  }
+
+  @Override
+  public long transactionTimestampMicros() {
+    return timestamp;
+  }
+
+  @Override
+  public Random random() {
+    return random;
+  }
+}

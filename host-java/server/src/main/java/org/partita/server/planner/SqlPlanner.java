@@ -1,0 +1,193 @@
+package org.partita.server.planner;
+
+import java.util.ArrayList;
+import java.util.List;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.ParseException;
+import net.sf.jsqlparser.parser.Token;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.upsert.Upsert;
+import org.partita.proto.Aggregate;
+import org.partita.proto.AggregateKind;
+import org.partita.proto.AggregateNode;
+import org.partita.proto.AggregatePhase;
+import org.partita.proto.Expression;
+import org.partita.proto.ExpressionKind;
+import org.partita.proto.PlanNode;
+import org.partita.proto.ValueType;
+import org.partita.server.catalog.Schema;
+import org.partita.server.planner.PlannedStatement.Distribution;
+
+/**
+ * Plans one SQL statement (SELECT, INSERT, UPSERT, UPDATE, DELETE) against a
+ * schema: binds names and types, infers parameter types, chooses indexes and
+ * decides where the statement runs (see {@link PlannedStatement}).
+ *
+ * <p>Not thread-safe; cheap to create per statement.
+ */
+public final class SqlPlanner {
+  private final Schema schema;
+
+  public SqlPlanner(Schema schema) {
+    this.schema = schema;
+  }
+
+  /** Parses SQL text; a syntax error names the line, column and token. */
+  public static Statement parse(String sql) throws PlanningException {
+    try {
+      return CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(true).Statement();
+    } catch (ParseException e) {
+      final Token token = e.currentToken == null ? null : e.currentToken.next;
+      if (token == null) {
+        throw new PlanningException("syntax error in: " + sql);
+      }
+      throw new SqlSyntaxException("syntax error at line " + token.beginLine + ", column " + token.beginColumn
+          + " near '" + token.image + "'", token.beginLine, token.beginColumn, token.image, e);
+    } catch (RuntimeException | Error e) {
+      throw new PlanningException("cannot parse: " + sql + " (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /**
+   * Plans {@code sql}. In a single-partition procedure
+   * ({@code singlePartitionProcedure}), a statement that needs every
+   * partition is an error.
+   */
+  public PlannedStatement plan(String sql, boolean singlePartitionProcedure) throws PlanningException {
+    final PlannedStatement planned = plan(sql, parse(sql));
+    if (singlePartitionProcedure && (planned.distribution() == Distribution.EVERY_PARTITION
+        || planned.distribution() == Distribution.REPLICATED_WRITE)) {
+      throw new PlanningException(singlePartitionExplanation(planned));
+    }
+    return planned;
+  }
+
+  private static String singlePartitionExplanation(PlannedStatement planned) {
+    if (planned.distribution() == Distribution.REPLICATED_WRITE) {
+      return "a single-partition procedure cannot write a replicated table (every partition holds a copy): "
+          + planned.sql() + "; make the procedure multi-partition";
+    }
+    return "statement needs every partition, but the procedure is single-partition: " + planned.sql()
+        + "; fix each partitioned table's partitioning column with '= ?' in WHERE, or make the procedure"
+        + " multi-partition";
+  }
+
+  PlannedStatement plan(String sql, Statement statement) throws PlanningException {
+    final ParameterTypes parameters = new ParameterTypes();
+    final PlannedStatement untyped;
+    if (statement instanceof PlainSelect select) {
+      untyped = planSelect(sql, new SelectPlanner(schema, parameters).plan(select));
+    } else if (statement instanceof Select) {
+      throw new PlanningException("UNION, INTERSECT, EXCEPT, WITH and parenthesized queries are not supported yet: "
+          + sql);
+    } else if (statement instanceof Insert insert) {
+      untyped = planWrite(sql, new DmlPlanner(schema, parameters).insert(insert, false));
+    } else if (statement instanceof Upsert upsert) {
+      untyped = planWrite(sql, new DmlPlanner(schema, parameters).insert(UpsertAdapter.toInsert(upsert), true));
+    } else if (statement instanceof Update update) {
+      untyped = planWrite(sql, new DmlPlanner(schema, parameters).update(update));
+    } else if (statement instanceof Delete delete) {
+      untyped = planWrite(sql, new DmlPlanner(schema, parameters).delete(delete));
+    } else {
+      throw new PlanningException("not a query or DML statement: " + sql);
+    }
+    return withParameterTypes(untyped, parameters.resolved());
+  }
+
+  private static PlannedStatement withParameterTypes(PlannedStatement p, List<ValueType> types) {
+    final List<Fragment> fragments = new ArrayList<>();
+    for (Fragment f : p.fragments()) {
+      fragments.add(new Fragment(ParameterRetyper.retype(f.plan(), types), f.dependencyId()));
+    }
+    return new PlannedStatement(p.sql(), p.distribution(), ParameterRetyper.retype(p.plan(), types), fragments,
+        types, p.readOnly(), p.partitionParameter(), p.partitionValue());
+  }
+
+  private PlannedStatement planSelect(String sql, SelectParts parts) throws PlanningException {
+    final PartitionAnalyzer.Result where = PartitionAnalyzer.analyze(schema, parts.tables(), parts.where());
+    if (!where.touchesPartitions()) {
+      return statement(sql, Distribution.ANY_PARTITION, SelectAssembler.local(parts), List.of(), true, null);
+    }
+    if (where.key() != null) {
+      return statement(sql, Distribution.SINGLE_PARTITION, SelectAssembler.local(parts), List.of(), true, where.key());
+    }
+    final List<Fragment> fragments = new ArrayList<>();
+    if (where.colocated()) {
+      final PlanNode coordinator = SelectAssembler.distributed(parts, fragments);
+      return statement(sql, Distribution.EVERY_PARTITION, coordinator, fragments, true, null);
+    }
+    final PlanNode source = JoinPlanner.planWithRemoteTables(
+        parts.tables(), parts.where(), java.util.Set.copyOf(where.partitioned()), fragments);
+    return statement(sql, Distribution.EVERY_PARTITION, SelectAssembler.local(parts.withSource(source)), fragments,
+        true, null);
+  }
+
+  private PlannedStatement planWrite(String sql, DmlPlanner.Write write) throws PlanningException {
+    if (write.table().isReplicated()) {
+      return statement(sql, Distribution.REPLICATED_WRITE, write.plan(), List.of(), false, null);
+    }
+    if (!write.partitionKeys().isEmpty()) {
+      return statement(sql, Distribution.SINGLE_PARTITION, write.plan(), List.of(), false,
+          insertKey(write));
+    }
+    final FromTable from = new FromTable(write.table().name(), write.table(), 0, false, List.of());
+    final PartitionAnalyzer.Result where = PartitionAnalyzer.analyze(schema, List.of(from), write.where());
+    if (where.key() != null) {
+      return statement(sql, Distribution.SINGLE_PARTITION, write.plan(), List.of(), false, where.key());
+    }
+    final Fragment fragment = new Fragment(write.plan(), 1);
+    return statement(sql, Distribution.EVERY_PARTITION, sumOfModified(fragment), List.of(fragment), false, null);
+  }
+
+  /** The partitioning value of an INSERT's rows, which must all go to one partition. */
+  private static Expression insertKey(DmlPlanner.Write write) throws PlanningException {
+    final Expression key = write.partitionKeys().get(0);
+    final String column = write.table().columns().get(write.table().partitionColumn()).name();
+    for (Expression k : write.partitionKeys()) {
+      if (Exprs.isNullConstant(k)) {
+        throw new PlanningException("the partitioning column " + write.table().name() + "." + column
+            + " cannot be NULL");
+      }
+      if (k.getKind() != ExpressionKind.EXPRESSION_KIND_PARAMETER && !Exprs.isConstant(k)) {
+        throw new PlanningException("the partitioning column " + write.table().name() + "." + column
+            + " must be given as a constant or a parameter");
+      }
+      if (!k.equals(key)) {
+        throw new PlanningException("an INSERT of several rows into partitioned table " + write.table().name()
+            + " must give them the same " + column + "; insert rows of different partitions separately");
+      }
+    }
+    return key;
+  }
+
+  private static PlanNode sumOfModified(Fragment fragment) {
+    final PlanNode receive = SelectAssembler.receive(fragment.dependencyId(), fragment.plan().getOutputSchemaList());
+    final AggregateNode sum = AggregateNode.newBuilder()
+        .setPhase(AggregatePhase.AGGREGATE_PHASE_COMPLETE)
+        .addAggregates(Aggregate.newBuilder()
+            .setKind(AggregateKind.AGGREGATE_KIND_SUM)
+            .setArgument(Exprs.column(0, ValueType.VALUE_TYPE_BIGINT))
+            .setValueType(ValueType.VALUE_TYPE_BIGINT))
+        .build();
+    return PlanNodes.aggregate(receive, sum,
+        List.of(PlanNodes.column(DmlPlanner.MODIFIED, ValueType.VALUE_TYPE_BIGINT)));
+  }
+
+  private static PlannedStatement statement(String sql, Distribution distribution, PlanNode plan,
+      List<Fragment> fragments, boolean readOnly, Expression key) {
+    int parameter = PlannedStatement.NO_PARAMETER;
+    org.partita.proto.Value value = null;
+    if (key != null && key.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER) {
+      parameter = key.getParameterIndex();
+    } else if (key != null) {
+      value = key.getConstant();
+    }
+    return new PlannedStatement(sql, distribution, plan, fragments, List.of(), readOnly, parameter, value);
+  }
+}

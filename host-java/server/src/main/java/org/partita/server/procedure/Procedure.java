@@ -1,0 +1,62 @@
+package org.partita.server.procedure;
+
+import java.util.Random;
+import org.partita.client.ResultTable;
+
+/**
+ * Base class of stored procedures (docs/procedures.md). A procedure declares
+ * its statements as {@link SqlStmt} fields and one public {@code run(...)}
+ * method whose parameters are the call's parameters and which returns
+ * {@code long}, {@link ResultTable}, {@code ResultTable[]} or nothing.
+ *
+ * <p>{@code run} queues statements with {@link #queue} and runs them with
+ * {@link #execute}; each execute crosses into the engine once. The
+ * transaction commits when {@code run} returns and rolls back, views
+ * included, when it throws or calls {@link #abort}. Procedures must be
+ * deterministic: use {@link #transactionTimestampMicros()} and
+ * {@link #random()}, never the clock or an unseeded random.
+ *
+ * <p>Thread model: one instance per partition, used by that partition's thread
+ * only; fields other than SqlStmt must not carry state between calls.
+ */
+public abstract class Procedure {
+  private ProcedureContext context;
+
+  /** Called by the runtime before each call. */
+  final void bind(ProcedureContext newContext) {
+    this.context = newContext;
+  }
+
+  /** Queues {@code statement} with its parameters for the next {@link #execute}. */
+  protected final void queue(SqlStmt statement, Object... parameters) {
+    context.queue(statement, parameters);
+  }
+
+  /** Runs the queued statements; one result table per statement, in order. */
+  protected final ResultTable[] execute() {
+    return context.execute(false);
+  }
+
+  /**
+   * Runs the queued statements as the transaction's last batch, letting the
+   * engine commit in the same step; queueing more afterwards is an error.
+   */
+  protected final ResultTable[] executeLast() {
+    return context.execute(true);
+  }
+
+  /** The transaction's timestamp (µs since the epoch), the same on every replica. */
+  protected final long transactionTimestampMicros() {
+    return context.transactionTimestampMicros();
+  }
+
+  /** A random generator seeded by the transaction. */
+  protected final Random random() {
+    return context.random();
+  }
+
+  /** Rolls back the transaction and answers the caller with {@code message}. */
+  protected final void abort(String message) {
+    throw new ProcedureAbortException(message);
+  }
+}
