@@ -85,6 +85,11 @@ public final class Database implements AutoCloseable {
     return catalog;
   }
 
+  /** The site of a partition (for in-process benchmarks in this package). */
+  Site site(int partition) {
+    return sites.get(partition);
+  }
+
   /** Calls a procedure; the future completes with its response (never exceptionally). */
   public CompletableFuture<ClientResponse> call(String procedureName, Object... arguments) {
     final CompiledProcedure procedure = catalog.procedure(procedureName).orElse(null);
