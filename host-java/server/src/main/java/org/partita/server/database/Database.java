@@ -126,7 +126,7 @@ public final class Database implements AutoCloseable {
           + " parameter " + (index + 1) + " but " + (arguments == null ? 0 : arguments.length) + " were given");
     }
     final Object key = ParameterConverter.partitionValue(arguments[index], procedure.partition().columnType(),
-        "procedure " + procedure.name() + " parameter " + (index + 1));
+        "procedure " + procedure.name(), index + 1);
     return PartitionHash.partition(key, sites.size());
   }
 
@@ -175,7 +175,7 @@ public final class Database implements AutoCloseable {
         final int index = planned.partitionParameter();
         final Object key = index >= 0
             ? ParameterConverter.partitionValue(parameters.length > index ? parameters[index] : null,
-                planned.parameterTypes().get(index), "parameter " + (index + 1))
+                planned.parameterTypes().get(index), "statement", index + 1)
             : ConstantKeys.canonical(planned.partitionValue());
         return sites.get(PartitionHash.partition(key, sites.size()));
       }

@@ -65,7 +65,7 @@ record ExecutableStatement(String name, PlannedStatement planned, int planId, by
           + " parameter(s), " + given + " given");
     }
     for (int i = 0; i < given; i++) {
-      ParameterConverter.write(writer, parameters[i], types.get(i), "statement " + name + " parameter " + (i + 1));
+      ParameterConverter.write(writer, parameters[i], types.get(i), "statement " + name, i + 1);
     }
   }
 }

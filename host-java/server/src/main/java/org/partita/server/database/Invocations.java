@@ -22,8 +22,7 @@ final class Invocations {
     }
     final Object[] converted = new Object[given];
     for (int i = 0; i < given; i++) {
-      converted[i] = ParameterConverter.argument(arguments[i], types.get(i),
-          "procedure " + procedure.name() + " parameter " + (i + 1));
+      converted[i] = ParameterConverter.argument(arguments[i], types.get(i), "procedure " + procedure.name(), i + 1);
     }
     if (context instanceof SinglePartitionContext sp) {
       sp.bindInstance(instance);

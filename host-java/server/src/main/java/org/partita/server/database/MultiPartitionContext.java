@@ -89,7 +89,7 @@ final class MultiPartitionContext implements ProcedureContext {
     final PlannedStatement p = s.planned();
     final Object key = p.partitionParameter() >= 0
         ? ParameterConverter.partitionValue(parameters[p.partitionParameter()],
-            p.parameterTypes().get(p.partitionParameter()), "statement " + s.name())
+            p.parameterTypes().get(p.partitionParameter()), s.name(), p.partitionParameter() + 1)
         : ConstantKeys.canonical(p.partitionValue());
     return PartitionHash.partition(key, participants.size());
   }

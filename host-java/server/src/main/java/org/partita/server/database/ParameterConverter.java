@@ -25,34 +25,34 @@ final class ParameterConverter {
   }
 
   /** Writes {@code value} as a statement parameter of type {@code type}. */
-  static void write(BatchRequestWriter writer, Object value, ValueType type, String what) {
+  static void write(BatchRequestWriter writer, Object value, ValueType type, String subject, int position) {
     if (value == null) {
       writer.addNull();
       return;
     }
     switch (type) {
       case VALUE_TYPE_TINYINT, VALUE_TYPE_SMALLINT, VALUE_TYPE_INTEGER, VALUE_TYPE_BIGINT ->
-          writer.addBigInt(exactLong(value, what));
-      case VALUE_TYPE_FLOAT -> writer.addFloat(exactDouble(value, what));
-      case VALUE_TYPE_DECIMAL -> writer.addDecimal(decimal(value, what));
+          writer.addBigInt(exactLong(value, subject, position));
+      case VALUE_TYPE_FLOAT -> writer.addFloat(exactDouble(value, subject, position));
+      case VALUE_TYPE_DECIMAL -> writer.addDecimal(decimal(value, subject, position));
       case VALUE_TYPE_VARCHAR -> {
         if (!(value instanceof String s)) {
-          throw mismatch(value, type, what);
+          throw mismatch(value, type, subject, position);
         }
         writer.addVarchar(s);
       }
       case VALUE_TYPE_VARBINARY -> {
         if (!(value instanceof byte[] b)) {
-          throw mismatch(value, type, what);
+          throw mismatch(value, type, subject, position);
         }
         writer.addVarbinary(b);
       }
-      case VALUE_TYPE_TIMESTAMP -> writer.addTimestamp(timestampMicros(value, what));
-      default -> throw mismatch(value, type, what);
+      case VALUE_TYPE_TIMESTAMP -> writer.addTimestamp(timestampMicros(value, subject, position));
+      default -> throw mismatch(value, type, subject, position);
     }
   }
 
-  static long exactLong(Object value, String what) {
+  static long exactLong(Object value, String subject, int position) {
     if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
       return ((Number) value).longValue();
     }
@@ -60,7 +60,7 @@ final class ParameterConverter {
       try {
         return d.longValueExact();
       } catch (ArithmeticException e) {
-        throw new BadParameterException(what + ": " + d.toPlainString() + " is not an integer in BIGINT range");
+        throw new BadParameterException(where(subject, position) + ": " + d.toPlainString() + " is not an integer in BIGINT range");
       }
     }
     if (value instanceof BigInteger b && b.bitLength() < 64) {
@@ -71,114 +71,119 @@ final class ParameterConverter {
       if (d == Math.rint(d) && Math.abs(d) < 0x1p63) {
         return (long) d;
       }
-      throw new BadParameterException(what + ": " + d + " is not an integer");
+      throw new BadParameterException(where(subject, position) + ": " + d + " is not an integer");
     }
-    throw mismatch(value, ValueType.VALUE_TYPE_BIGINT, what);
+    throw mismatch(value, ValueType.VALUE_TYPE_BIGINT, subject, position);
   }
 
-  private static double exactDouble(Object value, String what) {
+  private static double exactDouble(Object value, String subject, int position) {
     if (value instanceof Double || value instanceof Float) {
       return ((Number) value).doubleValue();
     }
     if (value instanceof BigDecimal d) {
       return d.doubleValue();
     }
-    final long l = exactLong(value, what);
+    final long l = exactLong(value, subject, position);
     final double d = (double) l;
     if ((long) d != l) {
-      throw new BadParameterException(what + ": " + l + " cannot be represented exactly as a FLOAT");
+      throw new BadParameterException(where(subject, position) + ": " + l + " cannot be represented exactly as a FLOAT");
     }
     return d;
   }
 
-  private static BigDecimal decimal(Object value, String what) {
+  private static BigDecimal decimal(Object value, String subject, int position) {
     if (value instanceof BigDecimal d) {
       return d;
     }
     if (value instanceof Double || value instanceof Float) {
       return BigDecimal.valueOf(((Number) value).doubleValue());
     }
-    return BigDecimal.valueOf(exactLong(value, what));
+    return BigDecimal.valueOf(exactLong(value, subject, position));
   }
 
-  static long timestampMicros(Object value, String what) {
+  static long timestampMicros(Object value, String subject, int position) {
     if (value instanceof Instant i) {
       return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1000);
     }
-    return exactLong(value, what);
+    return exactLong(value, subject, position);
   }
 
-  private static BadParameterException mismatch(Object value, ValueType type, String what) {
-    return new BadParameterException(what + ": a " + value.getClass().getSimpleName() + " cannot be a "
+  /** "statement X parameter 3"; built only when a parameter is rejected. */
+  private static String where(String subject, int position) {
+    return position > 0 ? subject + " parameter " + position : subject;
+  }
+
+  private static BadParameterException mismatch(Object value, ValueType type, String subject, int position) {
+    return new BadParameterException(where(subject, position) + ": a " + value.getClass().getSimpleName() + " cannot be a "
         + type.name().substring("VALUE_TYPE_".length()));
   }
 
   /** The canonical partitioning value of {@code value} for a column of {@code type} (PartitionHash). */
-  static Object partitionValue(Object value, ValueType type, String what) {
+  static Object partitionValue(Object value, ValueType type, String subject, int position) {
     if (value == null) {
       return null;
     }
     return switch (type) {
       case VALUE_TYPE_VARCHAR -> {
         if (!(value instanceof String)) {
-          throw mismatch(value, type, what);
+          throw mismatch(value, type, subject, position);
         }
         yield value;
       }
       case VALUE_TYPE_VARBINARY -> {
         if (!(value instanceof byte[])) {
-          throw mismatch(value, type, what);
+          throw mismatch(value, type, subject, position);
         }
         yield value;
       }
-      case VALUE_TYPE_TIMESTAMP -> timestampMicros(value, what);
-      default -> exactLong(value, what);
+      case VALUE_TYPE_TIMESTAMP -> timestampMicros(value, subject, position);
+      default -> exactLong(value, subject, position);
     };
   }
 
   /** Converts a call argument to the Java type of a run() parameter. */
-  static Object argument(Object value, Class<?> type, String what) {
+  static Object argument(Object value, Class<?> type, String subject, int position) {
     if (value == null) {
       if (type.isPrimitive()) {
-        throw new BadParameterException(what + ": NULL for a " + type.getSimpleName());
+        throw new BadParameterException(where(subject, position) + ": NULL for a " + type.getSimpleName());
       }
       return null;
     }
     if (type == long.class || type == Long.class) {
-      return exactLong(value, what);
+      return exactLong(value, subject, position);
     }
     if (type == int.class || type == Integer.class) {
-      return (int) inRange(exactLong(value, what), Integer.MIN_VALUE, Integer.MAX_VALUE, what);
+      return (int) inRange(exactLong(value, subject, position), Integer.MIN_VALUE, Integer.MAX_VALUE, subject, position);
     }
     if (type == short.class || type == Short.class) {
-      return (short) inRange(exactLong(value, what), Short.MIN_VALUE, Short.MAX_VALUE, what);
+      return (short) inRange(exactLong(value, subject, position), Short.MIN_VALUE, Short.MAX_VALUE, subject, position);
     }
     if (type == byte.class || type == Byte.class) {
-      return (byte) inRange(exactLong(value, what), Byte.MIN_VALUE, Byte.MAX_VALUE, what);
+      return (byte) inRange(exactLong(value, subject, position), Byte.MIN_VALUE, Byte.MAX_VALUE, subject, position);
     }
     if (type == double.class || type == Double.class) {
-      return exactDouble(value, what);
+      return exactDouble(value, subject, position);
     }
     if (type == BigDecimal.class) {
-      return decimal(value, what);
+      return decimal(value, subject, position);
     }
     if (type == Instant.class) {
       if (value instanceof Instant) {
         return value;
       }
-      final long micros = exactLong(value, what);
+      final long micros = exactLong(value, subject, position);
       return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
     }
     if (type.isInstance(value)) {
       return value;
     }
-    throw new BadParameterException(what + ": a " + value.getClass().getSimpleName() + " cannot be a "
+    throw new BadParameterException(where(subject, position) + ": a " + value.getClass().getSimpleName() + " cannot be a "
         + type.getSimpleName());
   }
 
-  private static long inRange(long v, long min, long max, String what) {
+  private static long inRange(long v, long min, long max, String subject, int position) {
     if (v < min || v > max) {
-      throw new BadParameterException(what + ": " + v + " is out of range [" + min + ", " + max + "]");
+      throw new BadParameterException(where(subject, position) + ": " + v + " is out of range [" + min + ", " + max + "]");
     }
     return v;
   }

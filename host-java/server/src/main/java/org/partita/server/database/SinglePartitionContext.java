@@ -117,7 +117,7 @@ final class SinglePartitionContext implements ProcedureContext {
     }
     final Object key = p.partitionParameter() >= 0
         ? ParameterConverter.partitionValue(parameters[p.partitionParameter()],
-            p.parameterTypes().get(p.partitionParameter()), "statement " + statement.name())
+            p.parameterTypes().get(p.partitionParameter()), statement.name(), p.partitionParameter() + 1)
         : ConstantKeys.canonical(p.partitionValue());
     final int partition = PartitionHash.partition(key, site.partitionCount());
     if (partition != site.partition()) {
