@@ -38,7 +38,10 @@ public final class ResultTable {
 
   private final ByteBuffer buf;
   private final ValueType[] types;
+  // Column names are decoded on first use: the hot path (a procedure reading
+  // values by position) never builds them.
   private final String[] names;
+  private final int[] nameOffsets;
   private final int[] rowOffsets;
   private final int bitmapBytes;
   private final int[] valueOffsets;
@@ -46,10 +49,11 @@ public final class ResultTable {
   private boolean lastWasNull;
   private Map<String, Integer> columnsByName;
 
-  private ResultTable(ByteBuffer buf, ValueType[] types, String[] names, int[] rowOffsets) {
+  private ResultTable(ByteBuffer buf, ValueType[] types, int[] nameOffsets, int[] rowOffsets) {
     this.buf = buf;
     this.types = types;
-    this.names = names;
+    this.names = new String[types.length];
+    this.nameOffsets = nameOffsets;
     this.rowOffsets = rowOffsets;
     this.bitmapBytes = (types.length + 7) / 8;
     this.valueOffsets = new int[types.length];
@@ -75,9 +79,9 @@ public final class ResultTable {
     need(in, 2, "truncated column count");
     final int columns = Short.toUnsignedInt(in.getShort());
     final ValueType[] types = new ValueType[columns];
-    final String[] names = new String[columns];
+    final int[] nameOffsets = new int[columns];
     for (int c = 0; c < columns; c++) {
-      need(in, 3, "truncated descriptor of column " + c);
+      need(in, 3, "truncated descriptor of column ", c);
       final int typeAt = in.position();
       final int code = Byte.toUnsignedInt(in.get());
       types[c] = ValueType.fromCode(code);
@@ -85,10 +89,9 @@ public final class ResultTable {
         throw new ResultFormatException(typeAt, "column " + c + " has unknown type " + code);
       }
       final int nameSize = Short.toUnsignedInt(in.getShort());
-      need(in, nameSize, "truncated name of column " + c);
-      final byte[] name = new byte[nameSize];
-      in.get(name);
-      names[c] = new String(name, StandardCharsets.UTF_8);
+      need(in, nameSize, "truncated name of column ", c);
+      nameOffsets[c] = in.position() - 2;
+      in.position(in.position() + nameSize);
     }
     need(in, 4, "missing row count");
     final int rowCountAt = in.position();
@@ -98,7 +101,7 @@ public final class ResultTable {
     }
     final int[] rowOffsets = new int[(int) rows];
     for (int r = 0; r < rows; r++) {
-      need(in, 4, "truncated size of row " + r);
+      need(in, 4, "truncated size of row ", r);
       final long rowSize = Integer.toUnsignedLong(in.getInt());
       if (rowSize > in.remaining()) {
         throw new ResultFormatException(in.position() - 4, "row " + r + " of " + rowSize + " bytes runs past the table");
@@ -112,7 +115,13 @@ public final class ResultTable {
     }
     source.position(end);
     in.limit(end);
-    return new ResultTable(in, types, names, rowOffsets);
+    return new ResultTable(in, types, nameOffsets, rowOffsets);
+  }
+
+  private static void need(ByteBuffer in, int bytes, String what, int index) {
+    if (in.remaining() < bytes) {
+      throw new ResultFormatException(in.position(), what + index);
+    }
   }
 
   private static void need(ByteBuffer in, int bytes, String what) {
@@ -160,7 +169,7 @@ public final class ResultTable {
   }
 
   public String columnName(int column) {
-    return names[column];
+    return name(column);
   }
 
   public ValueType columnType(int column) {
@@ -172,10 +181,10 @@ public final class ResultTable {
     if (columnsByName == null) {
       final Map<String, Integer> map = new HashMap<>();
       for (int c = types.length - 1; c >= 0; c--) {
-        map.put(names[c], c);
+        map.put(name(c), c);
       }
       for (int c = types.length - 1; c >= 0; c--) {
-        map.putIfAbsent(names[c].toUpperCase(java.util.Locale.ROOT), c);
+        map.putIfAbsent(name(c).toUpperCase(java.util.Locale.ROOT), c);
       }
       columnsByName = map;
     }
@@ -386,7 +395,7 @@ public final class ResultTable {
     final String[][] cells = new String[rowOffsets.length + 1][types.length];
     final int[] widths = new int[types.length];
     for (int c = 0; c < types.length; c++) {
-      cells[0][c] = names[c];
+      cells[0][c] = name(c);
     }
     for (int r = 0; r < rowOffsets.length; r++) {
       positionRow(r);
@@ -485,6 +494,20 @@ public final class ResultTable {
 
   private IllegalArgumentException wrongType(int column, String wanted) {
     return new IllegalArgumentException(
-        "column " + column + " (" + names[column] + ") is " + types[column] + ", not " + wanted);
+        "column " + column + " (" + name(column) + ") is " + types[column] + ", not " + wanted);
+  }
+
+  /** Column {@code c}'s name, decoded from the table's bytes on first use. */
+  private String name(int c) {
+    String name = names[c];
+    if (name == null) {
+      final int at = nameOffsets[c];
+      final int size = Short.toUnsignedInt(buf.getShort(at));
+      final byte[] bytes = new byte[size];
+      buf.get(at + 2, bytes);
+      name = new String(bytes, StandardCharsets.UTF_8);
+      names[c] = name;
+    }
+    return name;
   }
 }

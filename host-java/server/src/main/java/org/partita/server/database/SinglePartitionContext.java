@@ -28,6 +28,10 @@ final class SinglePartitionContext implements ProcedureContext {
   private ProcedureInstance instance;
   private long timestamp;
   private boolean lastBatchDone;
+  // Whether the engine holds uncommitted work of this transaction: set by a
+  // successful non-final batch, cleared by a final one or an engine error
+  // (which rolls back). Saves a JNI crossing per transaction.
+  private boolean open;
 
   SinglePartitionContext(Site site) {
     this.site = site;
@@ -40,12 +44,12 @@ final class SinglePartitionContext implements ProcedureContext {
     try {
       final List<ResultTable> results = procedure.isSql()
           ? runSql(procedure, arguments) : Invocations.runJava(procedure, site.instance(procedure), this, arguments);
-      if (engine.inTransaction()) {
+      if (open) {
         engine.commit();
       }
       return ClientResponse.success(results);
     } catch (Throwable t) {
-      if (engine.inTransaction()) {
+      if (open) {
         engine.rollback();
       }
       return Failures.response(t);
@@ -61,12 +65,12 @@ final class SinglePartitionContext implements ProcedureContext {
     try {
       queue(statement, parameters);
       final ResultTable[] tables = execute(true);
-      if (engine.inTransaction()) {
+      if (open) {
         engine.commit();
       }
       return ClientResponse.success(List.of(tables));
     } catch (Throwable t) {
-      if (engine.inTransaction()) {
+      if (open) {
         engine.rollback();
       }
       return Failures.response(t);
@@ -79,6 +83,7 @@ final class SinglePartitionContext implements ProcedureContext {
     pendingStatements.clear();
     pendingParameters.clear();
     lastBatchDone = false;
+    open = false;
   }
 
   private List<ResultTable> runSql(CompiledProcedure procedure, Object[] arguments) {
@@ -139,7 +144,9 @@ final class SinglePartitionContext implements ProcedureContext {
     pendingStatements.clear();
     pendingParameters.clear();
     lastBatchDone = lastBatch;
+    open = false;
     final ByteBuffer results = engine.execute();
+    open = !lastBatch;
     return ResultSets.tables(ResultSets.copy(results));
   }
 
