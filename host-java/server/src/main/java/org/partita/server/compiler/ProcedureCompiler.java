@@ -1,12 +1,10 @@
 package org.partita.server.compiler;
 
 import java.lang.reflect.Constructor;
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -174,22 +172,15 @@ final class ProcedureCompiler {
   static Map<String, SqlStmt> statementFields(Class<? extends Procedure> type, ProcedureDeclaration d)
       throws PlanningException {
     final Procedure instance = instantiate(type, d.className());
-    final Map<String, SqlStmt> fields = new LinkedHashMap<>();
-    for (Class<?> c = type; c != Procedure.class; c = c.getSuperclass()) {
-      for (Field f : c.getDeclaredFields()) {
-        if (f.getType() != SqlStmt.class) {
-          continue;
-        }
-        try {
-          f.setAccessible(true);
-          final SqlStmt stmt = (SqlStmt) f.get(Modifier.isStatic(f.getModifiers()) ? null : instance);
-          if (stmt == null) {
-            throw new PlanningException("procedure " + d.className() + ": SqlStmt field " + f.getName() + " is null");
-          }
-          fields.put(f.getName(), stmt);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-          throw new PlanningException("procedure " + d.className() + ": cannot read field " + f.getName() + ": " + e);
-        }
+    final Map<String, SqlStmt> fields;
+    try {
+      fields = ProcedureDeclarationsAccess.statementFields(type, instance);
+    } catch (RuntimeException e) {
+      throw new PlanningException("procedure " + d.className() + ": cannot read its SqlStmt fields: " + e.getMessage());
+    }
+    for (Map.Entry<String, SqlStmt> f : fields.entrySet()) {
+      if (f.getValue() == null) {
+        throw new PlanningException("procedure " + d.className() + ": SqlStmt field " + f.getKey() + " is null");
       }
     }
     return fields;

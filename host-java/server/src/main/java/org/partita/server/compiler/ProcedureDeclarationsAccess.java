@@ -22,8 +22,12 @@ public final class ProcedureDeclarationsAccess {
 
   /** The SqlStmt values of {@code instance}'s fields, by field name. */
   public static Map<String, SqlStmt> statementFields(CompiledProcedure procedure, Procedure instance) {
+    return statementFields(procedure.procedureClass(), instance);
+  }
+
+  static Map<String, SqlStmt> statementFields(Class<? extends Procedure> type, Procedure instance) {
     final Map<String, SqlStmt> fields = new LinkedHashMap<>();
-    for (Class<?> c = procedure.procedureClass(); c != Procedure.class; c = c.getSuperclass()) {
+    for (Class<?> c = type; c != Procedure.class; c = c.getSuperclass()) {
       for (Field f : c.getDeclaredFields()) {
         if (f.getType() != SqlStmt.class) {
           continue;

@@ -206,35 +206,36 @@ public final class Database implements AutoCloseable {
     return participants;
   }
 
+  /** The body of a multi-partition transaction: its result tables. */
+  private interface TransactionBody {
+    List<org.partita.client.ResultTable> run(MultiPartitionContext context) throws Throwable;
+  }
+
   private ClientResponse runMultiPartition(CompiledProcedure procedure, Object[] arguments) {
-    final List<Participant> participants = holdAll();
-    final MultiPartitionContext context = new MultiPartitionContext(participants, nextTimestamp());
-    try {
-      final List<org.partita.client.ResultTable> results;
+    return runMultiPartition(context -> {
       if (procedure.isSql()) {
         context.queue(ExecutableStatement.of(procedure.statements().get(CompiledProcedure.SQL_STATEMENT)), arguments);
-        results = List.of(context.execute(true));
-      } else {
-        final ProcedureInstance instance = coordinatorInstances.computeIfAbsent(procedure, ProcedureInstance::create);
-        context.bindInstance(instance);
-        results = Invocations.runJava(procedure, instance, context, arguments);
+        return List.of(context.execute(true));
       }
-      context.finish(true);
-      return ClientResponse.success(results);
-    } catch (Throwable t) {
-      context.finish(false);
-      return Failures.response(t);
-    } finally {
-      participants.forEach(Participant::release);
-    }
+      final ProcedureInstance instance = coordinatorInstances.computeIfAbsent(procedure, ProcedureInstance::create);
+      context.bindInstance(instance);
+      return Invocations.runJava(procedure, instance, context, arguments);
+    });
   }
 
   private ClientResponse runMultiPartition(ExecutableStatement statement, Object[] parameters) {
+    return runMultiPartition(context -> {
+      context.queue(statement, parameters);
+      return List.of(context.execute(true));
+    });
+  }
+
+  /** Holds every partition, runs {@code body}, commits everywhere or rolls back everywhere. */
+  private ClientResponse runMultiPartition(TransactionBody body) {
     final List<Participant> participants = holdAll();
     final MultiPartitionContext context = new MultiPartitionContext(participants, nextTimestamp());
     try {
-      context.queue(statement, parameters);
-      final List<org.partita.client.ResultTable> results = List.of(context.execute(true));
+      final List<org.partita.client.ResultTable> results = body.run(context);
       context.finish(true);
       return ClientResponse.success(results);
     } catch (Throwable t) {
