@@ -157,6 +157,9 @@ final class DmlPlanner {
   }
 
   private TableDef writableTable(Table t) throws PlanningException {
+    if (t == null || t.getName() == null) {
+      throw new PlanningException("the statement names no table to write");
+    }
     final String name = Names.normalize(t.getName());
     final TableDef table = schema.table(name).orElseThrow(() -> new PlanningException("unknown table " + name));
     if (table.isView()) {

@@ -60,7 +60,16 @@ public final class SqlPlanner {
    * partition is an error.
    */
   public PlannedStatement plan(String sql, boolean singlePartitionProcedure) throws PlanningException {
-    final PlannedStatement planned = plan(sql, parse(sql));
+    final PlannedStatement planned;
+    try {
+      planned = plan(sql, parse(sql));
+    } catch (RuntimeException e) {
+      // A planner bug must not take the server down: the caller gets an error
+      // naming the statement, and the log keeps the stack.
+      java.util.logging.Logger.getLogger(SqlPlanner.class.getName())
+          .log(java.util.logging.Level.WARNING, "planner failed on: " + sql, e);
+      throw new PlanningException("internal error while planning (" + e + "): " + sql, e);
+    }
     if (singlePartitionProcedure && (planned.distribution() == Distribution.EVERY_PARTITION
         || planned.distribution() == Distribution.REPLICATED_WRITE)) {
       throw new PlanningException(singlePartitionExplanation(planned));
@@ -150,10 +159,6 @@ public final class SqlPlanner {
     final Expression key = write.partitionKeys().get(0);
     final String column = write.table().columns().get(write.table().partitionColumn()).name();
     for (Expression k : write.partitionKeys()) {
-      if (Exprs.isNullConstant(k)) {
-        throw new PlanningException("the partitioning column " + write.table().name() + "." + column
-            + " cannot be NULL");
-      }
       if (k.getKind() != ExpressionKind.EXPRESSION_KIND_PARAMETER && !Exprs.isConstant(k)) {
         throw new PlanningException("the partitioning column " + write.table().name() + "." + column
             + " must be given as a constant or a parameter");
