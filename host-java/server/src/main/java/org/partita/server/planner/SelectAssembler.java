@@ -24,7 +24,8 @@ final class SelectAssembler {
   private SelectAssembler() {}
 
   /** The complete plan over {@code parts.source()}. */
-  static PlanNode local(SelectParts parts) {
+  static PlanNode local(SelectParts original) {
+    final SelectParts parts = SortElimination.apply(original);
     PlanNode node = parts.source();
     if (parts.aggregated()) {
       node = aggregate(node, parts, AggregatePhase.AGGREGATE_PHASE_COMPLETE);
@@ -99,12 +100,14 @@ final class SelectAssembler {
       fragments.add(new Fragment(parts.source(), dependency));
       return local(parts.withSource(receive(dependency, parts.source().getOutputSchemaList())));
     }
-    PlanNode fragment = PlanNodes.projection(parts.source(), parts.projections(), parts.names());
+    final SelectParts ordered = SortElimination.apply(parts);
+    final boolean indexOrdered = ordered != parts;
+    PlanNode fragment = PlanNodes.projection(ordered.source(), parts.projections(), parts.names());
     if (parts.distinct()) {
       fragment = PlanNodes.distinct(fragment);
     }
     if (parts.limit() != null) {
-      if (!parts.sortKeys().isEmpty()) {
+      if (!parts.sortKeys().isEmpty() && !indexOrdered) {
         fragment = PlanNodes.sort(fragment, parts.sortKeys());
       }
       final Expression perPartition = parts.offset() == null ? parts.limit()

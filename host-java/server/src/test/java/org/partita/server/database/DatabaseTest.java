@@ -95,6 +95,9 @@ class DatabaseTest {
     openWithItems(partitions);
     ok("CREATE INDEX items_by_name ON items (name)");
     assertEquals(List.of("4"), rows("SELECT id FROM items WHERE name = 'item4'"));
+    assertEquals(List.of("item1", "item10", "item11"), rows("SELECT name FROM items ORDER BY name LIMIT 3"));
+    assertEquals(List.of("item9", "item8"), rows("SELECT name FROM items ORDER BY name DESC LIMIT 2"));
+    assertEquals(List.of("item12", "item13"), rows("SELECT name FROM items WHERE name > 'item11' ORDER BY name LIMIT 2"));
     ok("CREATE VIEW per_group (grp, n, total) AS SELECT grp, COUNT(*), SUM(id) FROM items GROUP BY grp");
     assertEquals(List.of("0|6|63", "1|7|70", "2|7|77"), sortedRows(
         "SELECT grp, SUM(n), SUM(total) FROM per_group GROUP BY grp"));

@@ -50,6 +50,17 @@ class SqlPlannerTest {
   }
 
   @Test
+  void shouldServeOrderByFromAnOrderedIndex() throws Exception {
+    final String byPlaced = explain("SELECT id FROM orders WHERE customer = ? ORDER BY placed DESC LIMIT 3");
+    assertTrue(byPlaced.contains("using ORDERS_BY_CUSTOMER from [?1] to [?1] backward"), byPlaced);
+    assertTrue(!byPlaced.contains("SORT") || byPlaced.indexOf("SORT") > byPlaced.indexOf("coordinator"), byPlaced);
+    final String whole = explain("SELECT customer, placed FROM orders ORDER BY customer, placed");
+    assertTrue(whole.contains("INDEX SCAN ORDERS using ORDERS_BY_CUSTOMER"), whole);
+    final String mixed = explain("SELECT id FROM orders WHERE customer = 1 ORDER BY placed, id");
+    assertTrue(mixed.contains("SORT"), "id is not in the index: " + mixed);
+  }
+
+  @Test
   void shouldAggregateInTwoPhasesAcrossPartitions() throws Exception {
     final String plan = explain("SELECT customer, AVG(total) FROM orders GROUP BY customer");
     assertTrue(plan.contains("AGGREGATE PARTIAL"), plan);
