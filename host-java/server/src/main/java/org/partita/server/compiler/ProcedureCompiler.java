@@ -102,6 +102,12 @@ final class ProcedureCompiler {
 
   private PlannedStatement plan(ProcedureDeclaration d, String field, String sql, boolean singlePartition)
       throws PlanningException {
+    final String nondeterministic = org.partita.server.planner.Determinism.problem(sql);
+    if (nondeterministic != null) {
+      java.util.logging.Logger.getLogger(ProcedureCompiler.class.getName()).warning("procedure " + d.name()
+          + ", statement " + field + " (" + d.position() + "): " + nondeterministic
+          + "; add an ORDER BY over a unique key so that every replica reads the same rows");
+    }
     try {
       return new SqlPlanner(schema).plan(sql, singlePartition);
     } catch (PlanningException e) {
