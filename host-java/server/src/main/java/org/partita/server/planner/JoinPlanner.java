@@ -22,7 +22,7 @@ import org.partita.proto.ScanDirection;
  */
 final class JoinPlanner {
   static PlanNode plan(List<FromTable> tables, List<Expression> where) throws PlanningException {
-    return new JoinPlanner(Set.of(), new ArrayList<>()).build(tables, where);
+    return new JoinPlanner(Set.of(), Set.of(), new ArrayList<>()).build(tables, where);
   }
 
   /**
@@ -31,15 +31,17 @@ final class JoinPlanner {
    * {@code fragments}) and reaches the join through a RECEIVE node.
    */
   static PlanNode planWithRemoteTables(List<FromTable> tables, List<Expression> where, Set<FromTable> remote,
-      List<Fragment> fragments) throws PlanningException {
-    return new JoinPlanner(remote, fragments).build(tables, where);
+      Set<String> partitionedViews, List<Fragment> fragments) throws PlanningException {
+    return new JoinPlanner(remote, partitionedViews, fragments).build(tables, where);
   }
 
   private final Set<FromTable> remote;
+  private final Set<String> partitionedViews;
   private final List<Fragment> fragments;
 
-  private JoinPlanner(Set<FromTable> remote, List<Fragment> fragments) {
+  private JoinPlanner(Set<FromTable> remote, Set<String> partitionedViews, List<Fragment> fragments) {
     this.remote = remote;
+    this.partitionedViews = partitionedViews;
     this.fragments = fragments;
   }
 
@@ -80,15 +82,21 @@ final class JoinPlanner {
   /** A scan of the table with the given conjuncts (over the global row), or a RECEIVE of one. */
   private PlanNode access(FromTable t, List<Expression> conjuncts) {
     if (remote.contains(t)) {
+      final boolean merge = ViewMerge.needed(t.table(), partitionedViews);
       final List<Expression> own = new ArrayList<>();
       final List<Expression> rest = new ArrayList<>();
       for (Expression c : conjuncts) {
-        (Exprs.columnsUsed(c).isEmpty() || t.ownsAll(c) ? own : rest).add(c);
+        final boolean pushable = Exprs.columnsUsed(c).isEmpty()
+            || (t.ownsAll(c) && (!merge || ViewMerge.readsOnlyGroupColumns(c, t)));
+        (pushable ? own : rest).add(c);
       }
       final int dependency = fragments.size() + 1;
       fragments.add(new Fragment(scan(t, own), dependency));
-      final PlanNode receive = SelectAssembler.receive(dependency, PlanNodes.tableColumns(t.table()));
-      return PlanNodes.filter(receive, local(Exprs.and(rest), t));
+      PlanNode rows = SelectAssembler.receive(dependency, PlanNodes.tableColumns(t.table()));
+      if (merge) {
+        rows = ViewMerge.merge(rows, t.table());
+      }
+      return PlanNodes.filter(rows, local(Exprs.and(rest), t));
     }
     return scan(t, conjuncts);
   }

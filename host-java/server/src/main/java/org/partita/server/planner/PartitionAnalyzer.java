@@ -66,7 +66,8 @@ final class PartitionAnalyzer {
     }
     final boolean allHaveColumns = partitioned.stream()
         .allMatch(t -> partitionColumn(schema, t.table()) >= 0);
-    boolean colocated = partitioned.size() == 1;
+    // A view without the partitioning column needs its rows merged (ViewMerge), never co-location.
+    boolean colocated = partitioned.size() == 1 && partitionColumn(schema, partitioned.get(0).table()) >= 0;
     if (!colocated && allHaveColumns) {
       final int root = find(parent, parent.keySet().iterator().next());
       colocated = parent.keySet().stream().allMatch(c -> find(parent, c) == root);
@@ -82,6 +83,17 @@ final class PartitionAnalyzer {
       }
     }
     return new Result(partitioned, colocated, key);
+  }
+
+  /** Names of the views whose rows must be merged across partitions (see ViewMerge). */
+  static java.util.Set<String> viewsToMerge(Schema schema, List<FromTable> tables) {
+    final java.util.Set<String> views = new java.util.HashSet<>();
+    for (FromTable t : tables) {
+      if (t.table().isView() && schema.isPartitioned(t.table()) && partitionColumn(schema, t.table()) < 0) {
+        views.add(t.table().name());
+      }
+    }
+    return views;
   }
 
   private static boolean isColumnEquality(Expression e) {

@@ -131,8 +131,8 @@ public final class SqlPlanner {
       final PlanNode coordinator = SelectAssembler.distributed(parts, fragments);
       return statement(sql, Distribution.EVERY_PARTITION, coordinator, fragments, true, null);
     }
-    final PlanNode source = JoinPlanner.planWithRemoteTables(
-        parts.tables(), parts.where(), java.util.Set.copyOf(where.partitioned()), fragments);
+    final PlanNode source = JoinPlanner.planWithRemoteTables(parts.tables(), parts.where(),
+        java.util.Set.copyOf(where.partitioned()), PartitionAnalyzer.viewsToMerge(schema, parts.tables()), fragments);
     return statement(sql, Distribution.EVERY_PARTITION, SelectAssembler.local(parts.withSource(source)), fragments,
         true, null);
   }

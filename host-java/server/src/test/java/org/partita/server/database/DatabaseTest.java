@@ -101,6 +101,9 @@ class DatabaseTest {
     ok("CREATE VIEW per_group (grp, n, total) AS SELECT grp, COUNT(*), SUM(id) FROM items GROUP BY grp");
     assertEquals(List.of("0|6|63", "1|7|70", "2|7|77"), sortedRows(
         "SELECT grp, SUM(n), SUM(total) FROM per_group GROUP BY grp"));
+    assertEquals(List.of("0|6|63", "1|7|70", "2|7|77"), rows("SELECT grp, n, total FROM per_group ORDER BY grp"));
+    assertEquals(List.of("1|7", "2|7"), rows("SELECT grp, n FROM per_group WHERE n > 6 ORDER BY grp"));
+    assertEquals(List.of("3"), rows("SELECT COUNT(*) FROM per_group"));
     final ClientResponse bad = db.adHocSync("CREATE TABLE items (x INTEGER)");
     assertFalse(bad.ok());
     assertTrue(bad.message().contains("already exists"), bad.message());
