@@ -140,6 +140,9 @@ final class ProcedureCompiler {
     if (!Procedure.class.isAssignableFrom(raw)) {
       throw new PlanningException("procedure class " + d.className() + " does not extend " + Procedure.class.getName());
     }
+    if (!Modifier.isPublic(raw.getModifiers())) {
+      throw new PlanningException("procedure class " + d.className() + " must be public");
+    }
     if (Modifier.isAbstract(raw.getModifiers())) {
       throw new PlanningException("procedure class " + d.className() + " is abstract");
     }

@@ -1,6 +1,5 @@
 package org.partita.server.database;
 
-import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
 import org.partita.client.ResultTable;
@@ -20,9 +19,9 @@ final class Invocations {
       throw new ParameterConverter.BadParameterException("procedure " + procedure.name() + " takes " + types.size()
           + " parameter(s), " + given + " given");
     }
-    final Object[] converted = new Object[given];
+    final Object[] converted = instance.arguments();
     for (int i = 0; i < given; i++) {
-      converted[i] = ParameterConverter.argument(arguments[i], types.get(i), "procedure " + procedure.name(), i + 1);
+      converted[i] = ParameterConverter.argument(arguments[i], types.get(i), instance.subject(), i + 1);
     }
     if (context instanceof SinglePartitionContext sp) {
       sp.bindInstance(instance);
@@ -31,9 +30,9 @@ final class Invocations {
     }
     final Object result;
     try {
-      result = procedure.run().invoke(instance.procedure(), converted);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
+      result = (Object) instance.run().invokeExact(instance.procedure(), converted);
+    } finally {
+      java.util.Arrays.fill(converted, null);
     }
     return results(result);
   }
