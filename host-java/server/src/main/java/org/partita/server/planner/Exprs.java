@@ -123,6 +123,14 @@ final class Exprs {
     e.getChildrenList().forEach(child -> collectColumns(child, used));
   }
 
+  /** Whether {@code e} holds a SUBQUERY expression. */
+  static boolean containsSubquery(Expression e) {
+    if (e.getKind() == ExpressionKind.EXPRESSION_KIND_SUBQUERY) {
+      return true;
+    }
+    return e.getChildrenList().stream().anyMatch(Exprs::containsSubquery);
+  }
+
   static boolean usesParameters(Expression e) {
     if (e.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER) {
       return true;
@@ -157,10 +165,13 @@ final class Exprs {
     if (e.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER) {
       return e.toBuilder().setValueType(types.get(e.getParameterIndex())).build();
     }
-    if (e.getChildrenCount() == 0) {
+    if (e.getChildrenCount() == 0 && !e.hasSubquery()) {
       return e;
     }
     final Expression.Builder b = e.toBuilder().clearChildren();
+    if (e.hasSubquery()) {
+      b.setSubquery(ParameterRetyper.retype(e.getSubquery(), types));
+    }
     e.getChildrenList().forEach(child -> b.addChildren(retypeParameters(child, types)));
     return b.build();
   }

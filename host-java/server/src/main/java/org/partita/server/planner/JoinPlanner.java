@@ -83,7 +83,9 @@ final class JoinPlanner {
       final List<Expression> own = new ArrayList<>();
       final List<Expression> rest = new ArrayList<>();
       for (Expression c : conjuncts) {
-        (Exprs.columnsUsed(c).isEmpty() || t.ownsAll(c) ? own : rest).add(c);
+        // A subquery stays on the coordinator: its tables may be remote too.
+        final boolean local = !Exprs.containsSubquery(c) && (Exprs.columnsUsed(c).isEmpty() || t.ownsAll(c));
+        (local ? own : rest).add(c);
       }
       final int dependency = fragments.size() + 1;
       fragments.add(new Fragment(scan(t, own), dependency));

@@ -82,7 +82,7 @@ public final class SqlPlanner {
     final ParameterTypes parameters = new ParameterTypes();
     final PlannedStatement untyped;
     if (statement instanceof PlainSelect select) {
-      untyped = planSelect(sql, new SelectPlanner(schema, parameters).plan(select));
+      untyped = planSelect(sql, select, parameters);
     } else if (statement instanceof Select) {
       throw new PlanningException("UNION, INTERSECT, EXCEPT, WITH and parenthesized queries are not supported yet: "
           + sql);
@@ -107,6 +107,22 @@ public final class SqlPlanner {
     }
     return new PlannedStatement(p.sql(), p.distribution(), ParameterRetyper.retype(p.plan(), types), fragments,
         types, p.readOnly(), p.partitionParameter(), p.partitionValue());
+  }
+
+  private PlannedStatement planSelect(String sql, PlainSelect select, ParameterTypes parameters)
+      throws PlanningException {
+    final SubqueryContext subqueries = new SubqueryContext(schema, false);
+    final SelectParts parts = new SelectPlanner(schema, parameters, subqueries, null).plan(select);
+    if (!subqueries.needsRemote()) {
+      return planSelect(sql, parts);
+    }
+    final SubqueryContext remote = new SubqueryContext(schema, true);
+    final SelectParts remoteParts = new SelectPlanner(schema, parameters, remote, null).plan(select);
+    final java.util.Set<FromTable> partitioned = remote.partitionedTables(remoteParts.tables());
+    final PlanNode source = partitioned.isEmpty() ? remoteParts.source()
+        : remote.remoteSource(remoteParts, partitioned);
+    return statement(sql, Distribution.EVERY_PARTITION, SelectAssembler.local(remoteParts.withSource(source)),
+        remote.fragments(), true, null);
   }
 
   private PlannedStatement planSelect(String sql, SelectParts parts) throws PlanningException {
