@@ -123,12 +123,17 @@ final class Exprs {
     e.getChildrenList().forEach(child -> collectColumns(child, used));
   }
 
-  /** Whether {@code e} holds a SUBQUERY expression. */
-  static boolean containsSubquery(Expression e) {
-    if (e.getKind() == ExpressionKind.EXPRESSION_KIND_SUBQUERY) {
+  /**
+   * Whether {@code e} holds a SUBQUERY or an OUTER_COLUMN: it must be
+   * evaluated where the statement's plan runs, never in a fragment sent to
+   * the partitions.
+   */
+  static boolean needsStatementContext(Expression e) {
+    if (e.getKind() == ExpressionKind.EXPRESSION_KIND_SUBQUERY
+        || e.getKind() == ExpressionKind.EXPRESSION_KIND_OUTER_COLUMN) {
       return true;
     }
-    return e.getChildrenList().stream().anyMatch(Exprs::containsSubquery);
+    return e.getChildrenList().stream().anyMatch(Exprs::needsStatementContext);
   }
 
   static boolean usesParameters(Expression e) {

@@ -83,8 +83,8 @@ final class JoinPlanner {
       final List<Expression> own = new ArrayList<>();
       final List<Expression> rest = new ArrayList<>();
       for (Expression c : conjuncts) {
-        // A subquery stays on the coordinator: its tables may be remote too.
-        final boolean local = !Exprs.containsSubquery(c) && (Exprs.columnsUsed(c).isEmpty() || t.ownsAll(c));
+        // Subqueries and outer references stay with the statement's plan.
+        final boolean local = !Exprs.needsStatementContext(c) && (Exprs.columnsUsed(c).isEmpty() || t.ownsAll(c));
         (local ? own : rest).add(c);
       }
       final int dependency = fragments.size() + 1;
