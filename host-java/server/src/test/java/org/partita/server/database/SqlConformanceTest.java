@@ -101,4 +101,25 @@ class SqlConformanceTest {
     assertEquals(List.of("1|-6"), sortedRows("SELECT - - 1, 2 * - + 3"));
     assertEquals(List.of("false|true"), sortedRows("SELECT 1 IN (), 1 NOT IN ()"));
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldInsertTheRowsOfASelect(int partitions) throws Exception {
+    open(partitions);
+    ok("CREATE TABLE t3 (a INTEGER NOT NULL, b BIGINT, c VARCHAR(5) DEFAULT 'd')");
+    if (partitions > 1) {
+      ok("PARTITION TABLE t3 ON COLUMN a");
+    }
+    assertEquals(List.of("3"), sortedRows("INSERT INTO t3 (a, b) SELECT a, b FROM t1 WHERE a > 1"));
+    assertEquals(List.of("2|20|d", "3|NULL|d", "4|20|d"), sortedRows("SELECT * FROM t3"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1})
+  void shouldInsertIntoAReplicatedTableFromAReplicatedOne(int partitions) throws Exception {
+    open(partitions);
+    ok("CREATE TABLE t4 (a INTEGER, b INTEGER)");
+    ok("INSERT INTO t4 SELECT b, a FROM t1 WHERE b IS NOT NULL ORDER BY a LIMIT 2");
+    assertEquals(List.of("10|1", "20|2"), sortedRows("SELECT * FROM t4"));
+  }
 }
