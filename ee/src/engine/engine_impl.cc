@@ -99,6 +99,7 @@ Status EngineImpl::RunCompiled(CompiledStatement& stmt, std::span<const Value> p
     ctx.undo = &undo_;
     ctx.txn_timestamp = txn_timestamp;
     ctx.received = &received_;
+    ctx.execution = ++executions_;
     s = stmt.root->Open(&ctx);
     writer_.BeginTable(stmt.result_header);
     while (s.ok()) {

@@ -44,6 +44,8 @@ class EngineImpl final : public Engine {
   EngineOptions options_;
   std::thread::id owner_;
   Arena statement_arena_;
+  // Statement executions so far (ExecContext::execution).
+  uint64_t executions_ = 0;
   Arena view_arena_;
   std::unique_ptr<LoadedCatalog> catalog_;
   UndoLog undo_;  // after catalog_: rolled back before the tables die

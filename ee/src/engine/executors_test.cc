@@ -116,6 +116,14 @@ class ExecutorsTest : public testing::EngineFixture {
   }
 };
 
+TEST_F(ExecutorsTest, ValuesRowOfNoColumnsIsStillARow) {
+  // SELECT 7 (no FROM): a projection over one empty VALUES row.
+  proto::PlanNode one_empty_row = testing::ValuesNode({{}}, {});
+  Add("q", ProjectExprs(std::move(one_empty_row), {ConstInt(7)}, {{"C1", kBig}}));
+  OpenWithRows();
+  EXPECT_EQ(Query("q"), "7\n");
+}
+
 TEST_F(ExecutorsTest, SeqScanReturnsRowsMatchingItsPredicate) {
   Add("q", catalog_.SeqScanWhere("EMP", Binary(proto::EXPRESSION_KIND_GREATER, Col(3, kInt), ConstInt(150, kInt))));
   OpenWithRows();

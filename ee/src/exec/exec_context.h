@@ -30,6 +30,12 @@ struct ExecContext {
   // The batch's dependency tables, in request order (RECEIVE); never null
   // during an execution.
   const std::vector<ReceivedTable>* received = nullptr;
+  // Which statement execution this is: nonzero and distinct per execution of
+  // an engine (what uncorrelated subqueries key their cached result on); 0
+  // means unknown (nothing is cached).
+  uint64_t execution = 0;
+  // Inside a subquery's plan: its SUBQUERY expression's arguments.
+  const Value* outer = nullptr;
 
   // An evaluation context reading `row`.
   EvalContext Eval(const Value* row) const {
@@ -39,6 +45,8 @@ struct ExecContext {
     e.param_count = param_count;
     e.arena = arena;
     e.txn_timestamp = txn_timestamp;
+    e.outer = outer;
+    e.exec = this;
     return e;
   }
 };

@@ -13,6 +13,7 @@
 #include "exec/receive_executor.h"
 #include "exec/seq_scan_executor.h"
 #include "exec/sort_executor.h"
+#include "exec/subquery_expression.h"
 #include "exec/update_executor.h"
 #include "exec/values_executor.h"
 
@@ -26,17 +27,19 @@ Status BadPlan(const proto::PlanNode& node, const std::string& what) {
   return Status(proto::ERROR_CODE_BAD_PLAN, proto::PlanNodeKind_Name(node.kind()) + ": " + what);
 }
 
-class Builder {
+class Builder final : public SubqueryFactory {
  public:
   explicit Builder(const PlanBuildContext& ctx) : ctx_(ctx) {}
 
   Result<ExecPtr> Build(const proto::PlanNode& node);
 
+  Result<ExprPtr> BuildSubquery(const proto::Expression& e, std::vector<ExprPtr> children) const override;
+
  private:
   // Builds `e` over an input row of `width` columns; absent -> nullptr.
   Status Expr(const proto::Expression& e, int width, bool present, ExprPtr* out) {
     if (!present) return Status::OK();
-    Result<ExprPtr> r = BuildExpression(e, ExpressionScope{width, ctx_.param_count});
+    Result<ExprPtr> r = BuildExpression(e, ExpressionScope{width, ctx_.param_count, ctx_.outer_count, this});
     if (!r.ok()) return r.status();
     *out = std::move(r).value();
     return Status::OK();
@@ -144,6 +147,31 @@ Result<ExecPtr> Builder::Build(const proto::PlanNode& node) {
                              " columns but the node produces " + std::to_string(built.value()->width()));
   }
   return built;
+}
+
+Result<ExprPtr> Builder::BuildSubquery(const proto::Expression& e, std::vector<ExprPtr> children) const {
+  SubqueryExpression::Kind kind;
+  switch (e.subquery_kind()) {
+    case proto::SUBQUERY_KIND_SCALAR: kind = SubqueryExpression::Kind::kScalar; break;
+    case proto::SUBQUERY_KIND_EXISTS: kind = SubqueryExpression::Kind::kExists; break;
+    case proto::SUBQUERY_KIND_IN: kind = SubqueryExpression::Kind::kIn; break;
+    default:
+      return Status(proto::ERROR_CODE_BAD_PLAN, "SUBQUERY with unknown subquery_kind " +
+                                                    std::to_string(e.subquery_kind()));
+  }
+  const int first_argument = kind == SubqueryExpression::Kind::kIn ? 1 : 0;
+  if (static_cast<int>(children.size()) < first_argument) {
+    return Status(proto::ERROR_CODE_BAD_PLAN, "IN subquery without the value it tests");
+  }
+  PlanBuildContext inner = ctx_;
+  inner.outer_count = static_cast<int32_t>(children.size()) - first_argument;
+  Result<ExecPtr> plan = Builder(inner).Build(e.subquery());
+  if (!plan.ok()) return plan.status();
+  if (kind != SubqueryExpression::Kind::kExists && plan.value()->width() < 1) {
+    return Status(proto::ERROR_CODE_BAD_PLAN, "a scalar or IN subquery's plan produces no column");
+  }
+  const ValueType type = kind == SubqueryExpression::Kind::kScalar ? FromProto(e.value_type()) : ValueType::kBoolean;
+  return ExprPtr(std::make_unique<SubqueryExpression>(type, kind, std::move(plan).value(), std::move(children)));
 }
 
 Result<ExecPtr> Builder::SeqScan(const proto::PlanNode& node) {

@@ -20,6 +20,8 @@ struct PlanBuildContext {
   std::function<Table*(std::string_view)> find_table;
   // Number of statement parameters.
   int32_t param_count = 0;
+  // Inside a subquery's plan: the number of its arguments (OUTER_COLUMN).
+  int32_t outer_count = 0;
 };
 
 Result<std::unique_ptr<Executor>> BuildPlan(const proto::PlanNode& node, const PlanBuildContext& ctx);

@@ -1,5 +1,5 @@
 // The leaves of an expression tree: a column of the input row, a statement
-// parameter, and a constant from the plan.
+// parameter, a subquery argument (OUTER_COLUMN), and a constant from the plan.
 //
 // Ownership: a ConstantExpression owns the bytes of its VARCHAR/VARBINARY
 // value; the Value it produces points into the node and lives as long as it.
@@ -43,6 +43,23 @@ class ParameterExpression final : public Expression {
  private:
   Status MissingParameter(const EvalContext& ctx) const;
 
+  int32_t index_;
+};
+
+// Argument `index` of the enclosing SUBQUERY (ctx.outer). REQUIRES (checked
+// by the builder): index is below the subquery's argument count.
+class OuterColumnExpression final : public Expression {
+ public:
+  OuterColumnExpression(ValueType type, int32_t index) : Expression(type), index_(index) {}
+  Status Eval(const EvalContext& ctx, Value* out) const override {
+    if (ctx.outer == nullptr) [[unlikely]] {
+      return Status(proto::ERROR_CODE_INTERNAL, "OUTER_COLUMN evaluated outside a subquery");
+    }
+    *out = ctx.outer[index_];
+    return Status::OK();
+  }
+
+ private:
   int32_t index_;
 };
 

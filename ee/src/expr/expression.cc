@@ -44,7 +44,9 @@ bool Rule(proto::ExpressionKind kind, KindRule* rule) {
   switch (kind) {
     case proto::EXPRESSION_KIND_COLUMN:
     case proto::EXPRESSION_KIND_PARAMETER:
-    case proto::EXPRESSION_KIND_CONSTANT: *rule = {0, 0, false}; return true;
+    case proto::EXPRESSION_KIND_CONSTANT:
+    case proto::EXPRESSION_KIND_OUTER_COLUMN: *rule = {0, 0, false}; return true;
+    case proto::EXPRESSION_KIND_SUBQUERY: *rule = {0, kUnbounded, false}; return true;
     case proto::EXPRESSION_KIND_ADD:
     case proto::EXPRESSION_KIND_SUBTRACT:
     case proto::EXPRESSION_KIND_MULTIPLY:
@@ -149,6 +151,15 @@ Result<ExpressionPtr> BuildNode(const proto::Expression& e, const ExpressionScop
       }
       return make(std::make_unique<expr::ParameterExpression>(type, e.parameter_index()));
     case proto::EXPRESSION_KIND_CONSTANT: return expr::ConstantExpression::Create(e, type);
+    case proto::EXPRESSION_KIND_OUTER_COLUMN:
+      if (e.column_index() < 0 || e.column_index() >= scope.outer_count) {
+        return BadPlan("OUTER_COLUMN index " + std::to_string(e.column_index()) + " is outside the " +
+                       std::to_string(scope.outer_count) + " subquery arguments");
+      }
+      return make(std::make_unique<expr::OuterColumnExpression>(type, e.column_index()));
+    case proto::EXPRESSION_KIND_SUBQUERY:
+      if (scope.subqueries == nullptr) return BadPlan("subqueries are not allowed here");
+      return scope.subqueries->BuildSubquery(e, std::move(c));
     case proto::EXPRESSION_KIND_ADD: return arithmetic(ArithmeticOp::kAdd);
     case proto::EXPRESSION_KIND_SUBTRACT: return arithmetic(ArithmeticOp::kSubtract);
     case proto::EXPRESSION_KIND_MULTIPLY: return arithmetic(ArithmeticOp::kMultiply);

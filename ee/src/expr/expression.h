@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "common/arena.h"
 #include "partita/status.h"
@@ -22,6 +23,8 @@
 #include "plan.pb.h"
 
 namespace partita {
+
+struct ExecContext;
 
 // What an expression reads while it is evaluated.
 struct EvalContext {
@@ -35,6 +38,12 @@ struct EvalContext {
   Arena* arena = nullptr;
   // The transaction's timestamp, µs since epoch (CURRENT_TIMESTAMP).
   int64_t txn_timestamp = 0;
+  // Inside a subquery's plan: the arguments its SUBQUERY expression passed in
+  // (OUTER_COLUMN reads them).
+  const Value* outer = nullptr;
+  // The statement execution evaluating this expression, when there is one:
+  // what a SUBQUERY runs its plan in. Null for view maintenance and tests.
+  const ExecContext* exec = nullptr;
 };
 
 class Expression {
@@ -61,6 +70,21 @@ struct ExpressionScope {
   int32_t column_count = 0;
   // Number of statement parameters; PARAMETER indexes must be below it.
   int32_t param_count = 0;
+  // Number of arguments of the enclosing SUBQUERY; OUTER_COLUMN indexes must
+  // be below it (0 outside subqueries).
+  int32_t outer_count = 0;
+  // Builds SUBQUERY expressions (they need plans, which this layer cannot
+  // build); null where subqueries are not allowed (BAD_PLAN).
+  const class SubqueryFactory* subqueries = nullptr;
+};
+
+// Makes the node of a SUBQUERY expression from its proto and its already
+// built children. Implemented by the plan builder.
+class SubqueryFactory {
+ public:
+  virtual ~SubqueryFactory() = default;
+  virtual Result<std::unique_ptr<Expression>> BuildSubquery(
+      const proto::Expression& e, std::vector<std::unique_ptr<Expression>> children) const = 0;
 };
 
 // Builds the tree for `e`. Returns BAD_PLAN naming the problem for unknown

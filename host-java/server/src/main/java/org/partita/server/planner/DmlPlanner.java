@@ -7,6 +7,7 @@ import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.update.Update;
@@ -32,7 +33,14 @@ final class DmlPlanner {
 
   /** A planned write: the engine plan and the rows that decide its partition. */
   record Write(TableDef table, PlanNode plan, List<Expression> where, List<Expression> partitionKeys,
-               PlanNode selectSource) {}
+               SelectSource selectSource) {}
+
+  /**
+   * The query of an INSERT ... SELECT; {@code partitionValue} is the
+   * position in its select list of the value that goes to the target's
+   * partitioning column (-1: none, or the target is replicated).
+   */
+  record SelectSource(SelectParts parts, int partitionValue) {}
 
   private final Schema schema;
   private final ParameterTypes parameters;
@@ -58,7 +66,43 @@ final class DmlPlanner {
     if (select == null) {
       throw new PlanningException("INSERT needs VALUES or a SELECT");
     }
-    throw new PlanningException("INSERT ... SELECT is not supported yet; insert the rows with VALUES");
+    return insertSelect(table, targets, SubqueryBinder.select(select), upsert);
+  }
+
+  /**
+   * INSERT ... SELECT: the query's rows, each value placed in its target
+   * column (converted by the engine's assignment rules), DEFAULT or NULL in
+   * the others. Where it may run is decided from {@link Write#selectSource}.
+   */
+  private Write insertSelect(TableDef table, List<Integer> targets, PlainSelect select, boolean upsert)
+      throws PlanningException {
+    final SubqueryContext subqueries = new SubqueryContext(schema, false);
+    final SelectParts parts = new SelectPlanner(schema, parameters, subqueries, null).plan(select);
+    if (subqueries.needsRemote()) {
+      throw new PlanningException("INSERT ... SELECT with subqueries over partitioned tables is not supported");
+    }
+    if (parts.visible() != targets.size()) {
+      throw new PlanningException("INSERT into " + table.name() + " gives " + parts.visible() + " values for "
+          + targets.size() + " columns");
+    }
+    final PlanNode query = SelectAssembler.local(parts);
+    final Expression[] full = defaults(table);
+    for (int i = 0; i < targets.size(); i++) {
+      final ColumnDef column = table.columns().get(targets.get(i));
+      final Expression value = Exprs.column(i, query.getOutputSchema(i).getType());
+      checkAssignable(column, value, table);
+      full[targets.get(i)] = value;
+    }
+    final List<String> names = new ArrayList<>();
+    table.columns().forEach(c -> names.add(c.name()));
+    final PlanNode plan = PlanNode.newBuilder()
+        .setKind(PlanNodeKind.PLAN_NODE_KIND_INSERT)
+        .addChildren(PlanNodes.projection(query, List.of(full), names))
+        .addOutputSchema(PlanNodes.column(MODIFIED, ValueType.VALUE_TYPE_BIGINT))
+        .setInsert(InsertNode.newBuilder().setTable(table.name()).setUpsert(upsert))
+        .build();
+    final int partitionValue = table.isReplicated() ? -1 : targets.indexOf(table.partitionColumn());
+    return new Write(table, plan, List.of(), List.of(), new SelectSource(parts, partitionValue));
   }
 
   private static List<ExpressionList<?>> rows(Values values) {

@@ -49,6 +49,7 @@ import org.partita.proto.Aggregate;
 import org.partita.proto.AggregateKind;
 import org.partita.proto.Expression;
 import org.partita.proto.ExpressionKind;
+import org.partita.proto.SubqueryKind;
 import org.partita.proto.ValueType;
 
 /**
@@ -62,16 +63,39 @@ final class ExpressionBinder {
   private final Scope scope;
   private final ParameterTypes parameters;
   private final AggregateCollector aggregates;
+  private final SubqueryContext subqueries;
+  private final OuterReferences outer;
 
+  /** A binder where subqueries are not allowed. */
   ExpressionBinder(Scope scope, ParameterTypes parameters, AggregateCollector aggregates) {
+    this(scope, parameters, aggregates, null, null);
+  }
+
+  /**
+   * A binder that plans subqueries through {@code subqueries} (null: they are
+   * an error) and, inside a subquery, resolves names its scope lacks through
+   * {@code outer} (null at the top level).
+   */
+  ExpressionBinder(Scope scope, ParameterTypes parameters, AggregateCollector aggregates,
+      SubqueryContext subqueries, OuterReferences outer) {
     this.scope = scope;
     this.parameters = parameters;
     this.aggregates = aggregates;
+    this.subqueries = subqueries;
+    this.outer = outer;
   }
 
   /** A binder over the same scope and parameters, before aggregation. */
   ExpressionBinder inputBinder() {
-    return aggregates == null ? this : new ExpressionBinder(scope, parameters, null);
+    return aggregates == null ? this : new ExpressionBinder(scope, parameters, null, subqueries, outer);
+  }
+
+  ParameterTypes parameters() {
+    return parameters;
+  }
+
+  SubqueryContext subqueries() {
+    return subqueries;
   }
 
   Expression bind(net.sf.jsqlparser.expression.Expression e) throws PlanningException {
@@ -174,8 +198,13 @@ final class ExpressionBinder {
     if (e instanceof TimeKeyExpression t) {
       return FunctionBinder.timeKey(t);
     }
-    if (e instanceof Select || e instanceof ExistsExpression) {
-      throw new PlanningException("subqueries in expressions are not supported yet: " + e);
+    if (e instanceof Select select) {
+      return SubqueryBinder.bind(this, select, SubqueryKind.SUBQUERY_KIND_SCALAR, null, hint);
+    }
+    if (e instanceof ExistsExpression exists) {
+      final Expression bound = SubqueryBinder.bind(this, SubqueryBinder.select(exists.getRightExpression()),
+          SubqueryKind.SUBQUERY_KIND_EXISTS, null, hint);
+      return exists.isNot() ? not(bound) : bound;
     }
     throw new PlanningException("unsupported expression: " + e);
   }
@@ -186,6 +215,9 @@ final class ExpressionBinder {
         ? null : Names.normalize(c.getTable().getName());
     if (qualifier == null && (column.equals("TRUE") || column.equals("FALSE"))) {
       return Exprs.constant(Exprs.booleanValue(column.equals("TRUE")));
+    }
+    if (outer != null && !scope.canResolve(qualifier, column)) {
+      return outer.resolve(c);
     }
     final int index = scope.resolve(qualifier, column);
     return Exprs.column(index, scope.get(index).type());
@@ -409,10 +441,20 @@ final class ExpressionBinder {
   }
 
   private Expression in(InExpression in) throws PlanningException {
-    if (!(in.getRightExpression() instanceof ExpressionList<?> list) || in.getRightExpression() instanceof Select) {
-      throw new PlanningException("IN with a subquery is not supported yet: " + in);
+    if (in.getRightExpression() instanceof Select select) {
+      final Expression tested = bind(in.getLeftExpression());
+      final Expression result = SubqueryBinder.bind(this, select, SubqueryKind.SUBQUERY_KIND_IN, tested,
+          ValueType.VALUE_TYPE_UNSPECIFIED);
+      return in.isNot() ? not(result) : result;
+    }
+    if (!(in.getRightExpression() instanceof ExpressionList<?> list)) {
+      throw new PlanningException("unsupported IN: " + in);
     }
     final Expression value = bind(in.getLeftExpression());
+    if (list.isEmpty()) {
+      // An empty list (SQLite's extension) contains nothing, not even NULL.
+      return Exprs.constant(Exprs.booleanValue(in.isNot()));
+    }
     final List<Expression> children = new ArrayList<>();
     children.add(value);
     for (net.sf.jsqlparser.expression.Expression item : list) {

@@ -123,6 +123,19 @@ final class Exprs {
     e.getChildrenList().forEach(child -> collectColumns(child, used));
   }
 
+  /**
+   * Whether {@code e} holds a SUBQUERY or an OUTER_COLUMN: it must be
+   * evaluated where the statement's plan runs, never in a fragment sent to
+   * the partitions.
+   */
+  static boolean needsStatementContext(Expression e) {
+    if (e.getKind() == ExpressionKind.EXPRESSION_KIND_SUBQUERY
+        || e.getKind() == ExpressionKind.EXPRESSION_KIND_OUTER_COLUMN) {
+      return true;
+    }
+    return e.getChildrenList().stream().anyMatch(Exprs::needsStatementContext);
+  }
+
   static boolean usesParameters(Expression e) {
     if (e.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER) {
       return true;
@@ -157,10 +170,13 @@ final class Exprs {
     if (e.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER) {
       return e.toBuilder().setValueType(types.get(e.getParameterIndex())).build();
     }
-    if (e.getChildrenCount() == 0) {
+    if (e.getChildrenCount() == 0 && !e.hasSubquery()) {
       return e;
     }
     final Expression.Builder b = e.toBuilder().clearChildren();
+    if (e.hasSubquery()) {
+      b.setSubquery(ParameterRetyper.retype(e.getSubquery(), types));
+    }
     e.getChildrenList().forEach(child -> b.addChildren(retypeParameters(child, types)));
     return b.build();
   }

@@ -86,8 +86,10 @@ final class JoinPlanner {
       final List<Expression> own = new ArrayList<>();
       final List<Expression> rest = new ArrayList<>();
       for (Expression c : conjuncts) {
-        final boolean pushable = Exprs.columnsUsed(c).isEmpty()
-            || (t.ownsAll(c) && (!merge || ViewMerge.readsOnlyGroupColumns(c, t)));
+        // Subqueries and outer references stay with the statement's plan; a merged
+        // view's aggregate columns are filtered only after the merge.
+        final boolean pushable = !Exprs.needsStatementContext(c) && (Exprs.columnsUsed(c).isEmpty()
+            || (t.ownsAll(c) && (!merge || ViewMerge.readsOnlyGroupColumns(c, t))));
         (pushable ? own : rest).add(c);
       }
       final int dependency = fragments.size() + 1;

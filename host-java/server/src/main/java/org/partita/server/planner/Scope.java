@@ -55,6 +55,16 @@ final class Scope {
     return qualifiers.contains(qualifier);
   }
 
+  /** Whether {@code qualifier.column} names at least one visible column. */
+  boolean canResolve(String qualifier, String column) {
+    for (Entry e : entries) {
+      if (e.column().equals(column) && (qualifier == null || e.qualifier().equals(qualifier))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Position of {@code qualifier.column} (qualifier may be null). */
   int resolve(String qualifier, String column) throws PlanningException {
     int found = -1;

@@ -26,17 +26,26 @@ import org.partita.server.catalog.TableDef;
 final class SelectPlanner {
   private final Schema schema;
   private final ParameterTypes parameters;
+  private final SubqueryContext subqueries;
+  private final OuterReferences outer;
 
-  SelectPlanner(Schema schema, ParameterTypes parameters) {
+  /**
+   * A planner whose expressions may hold subqueries (planned through
+   * {@code subqueries}); {@code outer} resolves the names of enclosing
+   * queries when this block is itself a subquery (else null).
+   */
+  SelectPlanner(Schema schema, ParameterTypes parameters, SubqueryContext subqueries, OuterReferences outer) {
     this.schema = schema;
     this.parameters = parameters;
+    this.subqueries = subqueries;
+    this.outer = outer;
   }
 
   SelectParts plan(PlainSelect select) throws PlanningException {
     rejectUnsupported(select);
     final Scope scope = new Scope();
     final List<FromTable> tables = new ArrayList<>();
-    final ExpressionBinder input = new ExpressionBinder(scope, parameters, null);
+    final ExpressionBinder input = new ExpressionBinder(scope, parameters, null, subqueries, outer);
     buildFrom(select, scope, tables, input);
     final List<Expression> where = new ArrayList<>();
     if (select.getWhere() != null) {
@@ -48,7 +57,7 @@ final class SelectPlanner {
     final PlanNode source = tables.isEmpty() ? oneEmptyRow() : JoinPlanner.plan(tables, where);
 
     final AggregateCollector aggregation = aggregationOf(select, input);
-    final ExpressionBinder output = aggregation == null ? input : new ExpressionBinder(scope, parameters, aggregation);
+    final ExpressionBinder output = aggregation == null ? input : new ExpressionBinder(scope, parameters, aggregation, subqueries, outer);
     final List<Expression> projections = new ArrayList<>();
     final List<String> names = new ArrayList<>();
     bindSelectList(select, scope, output, projections, names);

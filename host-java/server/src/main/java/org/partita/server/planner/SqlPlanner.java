@@ -41,7 +41,7 @@ public final class SqlPlanner {
   /** Parses SQL text; a syntax error names the line, column and token. */
   public static Statement parse(String sql) throws PlanningException {
     try {
-      return CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(true).Statement();
+      return CCJSqlParserUtil.newParser(ParserWorkarounds.rewrite(sql)).withAllowComplexParsing(true).Statement();
     } catch (ParseException e) {
       final Token token = e.currentToken == null ? null : e.currentToken.next;
       if (token == null) {
@@ -91,7 +91,7 @@ public final class SqlPlanner {
     final ParameterTypes parameters = new ParameterTypes();
     final PlannedStatement untyped;
     if (statement instanceof PlainSelect select) {
-      untyped = planSelect(sql, new SelectPlanner(schema, parameters).plan(select));
+      untyped = planSelect(sql, select, parameters);
     } else if (statement instanceof Select) {
       throw new PlanningException("UNION, INTERSECT, EXCEPT, WITH and parenthesized queries are not supported yet: "
           + sql);
@@ -118,6 +118,22 @@ public final class SqlPlanner {
         types, p.readOnly(), p.partitionParameter(), p.partitionValue());
   }
 
+  private PlannedStatement planSelect(String sql, PlainSelect select, ParameterTypes parameters)
+      throws PlanningException {
+    final SubqueryContext subqueries = new SubqueryContext(schema, false);
+    final SelectParts parts = new SelectPlanner(schema, parameters, subqueries, null).plan(select);
+    if (!subqueries.needsRemote()) {
+      return planSelect(sql, parts);
+    }
+    final SubqueryContext remote = new SubqueryContext(schema, true);
+    final SelectParts remoteParts = new SelectPlanner(schema, parameters, remote, null).plan(select);
+    final java.util.Set<FromTable> partitioned = remote.partitionedTables(remoteParts.tables());
+    final PlanNode source = partitioned.isEmpty() ? remoteParts.source()
+        : remote.remoteSource(remoteParts, partitioned);
+    return statement(sql, Distribution.EVERY_PARTITION, SelectAssembler.local(remoteParts.withSource(source)),
+        remote.fragments(), true, null);
+  }
+
   private PlannedStatement planSelect(String sql, SelectParts parts) throws PlanningException {
     final PartitionAnalyzer.Result where = PartitionAnalyzer.analyze(schema, parts.tables(), parts.where());
     if (!where.touchesPartitions()) {
@@ -138,6 +154,9 @@ public final class SqlPlanner {
   }
 
   private PlannedStatement planWrite(String sql, DmlPlanner.Write write) throws PlanningException {
+    if (write.selectSource() != null) {
+      return planInsertSelect(sql, write);
+    }
     if (write.table().isReplicated()) {
       return statement(sql, Distribution.REPLICATED_WRITE, write.plan(), List.of(), false, null);
     }
@@ -152,6 +171,52 @@ public final class SqlPlanner {
     }
     final Fragment fragment = new Fragment(write.plan(), 1);
     return statement(sql, Distribution.EVERY_PARTITION, sumOfModified(fragment), List.of(fragment), false, null);
+  }
+
+  /**
+   * INSERT ... SELECT runs where its query's rows are and their target is:
+   * into a replicated table from replicated tables (every partition computes
+   * the same rows), or into a partitioned table from one partitioned table
+   * whose partitioning column feeds the target's (each partition inserts its
+   * own rows, which hash to it again).
+   */
+  private PlannedStatement planInsertSelect(String sql, DmlPlanner.Write write) throws PlanningException {
+    final SelectParts parts = write.selectSource().parts();
+    final List<FromTable> partitioned = new ArrayList<>();
+    for (FromTable t : parts.tables()) {
+      if (schema.isPartitioned(t.table())) {
+        partitioned.add(t);
+      }
+    }
+    if (write.table().isReplicated()) {
+      if (!partitioned.isEmpty()) {
+        throw new PlanningException("INSERT into replicated table " + write.table().name()
+            + " ... SELECT from partitioned tables is not supported: " + sql);
+      }
+      return statement(sql, Distribution.REPLICATED_WRITE, write.plan(), List.of(), false, null);
+    }
+    if (!feedsPartitioningColumn(write, partitioned)) {
+      throw new PlanningException("INSERT into partitioned table " + write.table().name() + " ... SELECT must read"
+          + " one partitioned table, without aggregation or LIMIT, whose partitioning column gives the target's: "
+          + sql);
+    }
+    final Fragment fragment = new Fragment(write.plan(), 1);
+    return statement(sql, Distribution.EVERY_PARTITION, sumOfModified(fragment), List.of(fragment), false, null);
+  }
+
+  private boolean feedsPartitioningColumn(DmlPlanner.Write write, List<FromTable> partitioned) {
+    final SelectParts parts = write.selectSource().parts();
+    final int position = write.selectSource().partitionValue();
+    if (partitioned.size() != 1 || position < 0 || parts.aggregated() || parts.limit() != null
+        || parts.offset() != null) {
+      return false;
+    }
+    final FromTable source = partitioned.get(0);
+    final Expression value = parts.projections().get(position);
+    final ValueType target = write.table().columns().get(write.table().partitionColumn()).type();
+    return value.getKind() == ExpressionKind.EXPRESSION_KIND_COLUMN
+        && value.getColumnIndex() == source.offset() + source.table().partitionColumn()
+        && value.getValueType() == target;
   }
 
   /** The partitioning value of an INSERT's rows, which must all go to one partition. */

@@ -1,0 +1,125 @@
+package org.partita.server.database;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.partita.client.ClientResponse;
+import org.partita.client.ResultTable;
+
+/**
+ * SQL the sqllogictest corpus exercises (subqueries, SELECT without FROM,
+ * operator spellings), on one partition with replicated tables and on four
+ * with partitioned ones.
+ */
+class SqlConformanceTest {
+  private Database db;
+
+  @AfterEach
+  void close() throws Exception {
+    if (db != null) {
+      db.close();
+    }
+  }
+
+  private ClientResponse ok(String sql) {
+    final ClientResponse r = db.adHocSync(sql);
+    assertTrue(r.ok(), () -> sql + " -> " + r);
+    return r;
+  }
+
+  private List<String> sortedRows(String sql) {
+    final ResultTable t = ok(sql).results().get(0);
+    final List<String> rows = new ArrayList<>();
+    t.resetRowPosition();
+    while (t.advanceRow()) {
+      final StringBuilder row = new StringBuilder();
+      for (int c = 0; c < t.columnCount(); c++) {
+        final Object v = t.getObject(c);
+        row.append(c == 0 ? "" : "|").append(t.wasNull() ? "NULL" : v);
+      }
+      rows.add(row.toString());
+    }
+    Collections.sort(rows);
+    return rows;
+  }
+
+  /** t1(a, b): 1|10 2|20 3|NULL 4|20; t2(id, x): 1|20 2|NULL; partitioned on the first column when asked. */
+  private void open(int partitions) throws Exception {
+    db = Database.openEmpty(partitions);
+    ok("CREATE TABLE t1 (a INTEGER NOT NULL, b INTEGER)");
+    ok("CREATE TABLE t2 (id INTEGER NOT NULL, x INTEGER)");
+    if (partitions > 1) {
+      ok("PARTITION TABLE t1 ON COLUMN a");
+      ok("PARTITION TABLE t2 ON COLUMN id");
+    }
+    for (String row : List.of("1, 10", "2, 20", "3, NULL", "4, 20")) {
+      ok("INSERT INTO t1 VALUES (" + row + ")");
+    }
+    ok("INSERT INTO t2 VALUES (1, 20)");
+    ok("INSERT INTO t2 VALUES (2, NULL)");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldEvaluateCorrelatedScalarSubqueries(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(List.of("1|0", "2|1", "3|0", "4|1"),
+        sortedRows("SELECT a, (SELECT count(*) FROM t1 AS x WHERE x.b < t1.b) FROM t1"));
+    assertEquals(List.of("2", "4"), sortedRows("SELECT a FROM t1 WHERE b > (SELECT avg(b) FROM t1)"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldEvaluateExistsAndInSubqueries(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(List.of("2", "4"), sortedRows("SELECT a FROM t1 WHERE EXISTS (SELECT 1 FROM t1 AS x WHERE x.b < t1.b)"));
+    assertEquals(List.of("1|NULL", "2|true", "3|NULL", "4|true"), sortedRows("SELECT a, b IN (SELECT x FROM t2) FROM t1"));
+    assertEquals(List.of("false"), sortedRows("SELECT 1 IN (SELECT x FROM t2 WHERE x > 100)"));
+    assertEquals(List.of("1", "3"), sortedRows("SELECT a FROM t1 WHERE NOT EXISTS (SELECT * FROM t2 WHERE x = b)"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldRejectAScalarSubqueryOfSeveralRows(int partitions) throws Exception {
+    open(partitions);
+    final ClientResponse r = db.adHocSync("SELECT (SELECT b FROM t1)");
+    assertFalse(r.ok());
+    assertTrue(r.message().contains("more than one row"), r.message());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldSelectWithoutFromAndReadChainedSigns(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(List.of("1|-6"), sortedRows("SELECT - - 1, 2 * - + 3"));
+    assertEquals(List.of("false|true"), sortedRows("SELECT 1 IN (), 1 NOT IN ()"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldInsertTheRowsOfASelect(int partitions) throws Exception {
+    open(partitions);
+    ok("CREATE TABLE t3 (a INTEGER NOT NULL, b BIGINT, c VARCHAR(5) DEFAULT 'd')");
+    if (partitions > 1) {
+      ok("PARTITION TABLE t3 ON COLUMN a");
+    }
+    assertEquals(List.of("3"), sortedRows("INSERT INTO t3 (a, b) SELECT a, b FROM t1 WHERE a > 1"));
+    assertEquals(List.of("2|20|d", "3|NULL|d", "4|20|d"), sortedRows("SELECT * FROM t3"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1})
+  void shouldInsertIntoAReplicatedTableFromAReplicatedOne(int partitions) throws Exception {
+    open(partitions);
+    ok("CREATE TABLE t4 (a INTEGER, b INTEGER)");
+    ok("INSERT INTO t4 SELECT b, a FROM t1 WHERE b IS NOT NULL ORDER BY a LIMIT 2");
+    assertEquals(List.of("10|1", "20|2"), sortedRows("SELECT * FROM t4"));
+  }
+}
