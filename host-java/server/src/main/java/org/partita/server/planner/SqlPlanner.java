@@ -41,7 +41,7 @@ public final class SqlPlanner {
   /** Parses SQL text; a syntax error names the line, column and token. */
   public static Statement parse(String sql) throws PlanningException {
     try {
-      return CCJSqlParserUtil.newParser(ParserWorkarounds.rewrite(sql)).withAllowComplexParsing(true).Statement();
+      return SqlParser.parse(ParserWorkarounds.rewrite(sql));
     } catch (ParseException e) {
       final Token token = e.currentToken == null ? null : e.currentToken.next;
       if (token == null) {
