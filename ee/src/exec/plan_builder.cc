@@ -276,8 +276,10 @@ Result<ExecPtr> Builder::Aggregate(const proto::PlanNode& node) {
     if (!proto::AggregateKind_IsValid(a.kind()) || a.kind() == proto::AGGREGATE_KIND_UNSPECIFIED) {
       return BadPlan(node, "unknown aggregate kind " + std::to_string(a.kind()));
     }
-    if (a.kind() == proto::AGGREGATE_KIND_COUNT_DISTINCT && phase != proto::AGGREGATE_PHASE_COMPLETE) {
-      return BadPlan(node, "COUNT(DISTINCT) cannot be split into partial and merge phases");
+    const bool distinct = a.kind() == proto::AGGREGATE_KIND_COUNT_DISTINCT ||
+                          a.kind() == proto::AGGREGATE_KIND_SUM_DISTINCT || a.kind() == proto::AGGREGATE_KIND_AVG_DISTINCT;
+    if (distinct && phase != proto::AGGREGATE_PHASE_COMPLETE) {
+      return BadPlan(node, "a DISTINCT aggregate cannot be split into partial and merge phases");
     }
     const bool needs_argument = a.kind() != proto::AGGREGATE_KIND_COUNT_STAR && phase != proto::AGGREGATE_PHASE_MERGE;
     if (needs_argument && !a.has_argument()) return BadPlan(node, "aggregate without an argument");

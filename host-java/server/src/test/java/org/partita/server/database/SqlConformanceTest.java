@@ -122,4 +122,11 @@ class SqlConformanceTest {
     ok("INSERT INTO t4 SELECT b, a FROM t1 WHERE b IS NOT NULL ORDER BY a LIMIT 2");
     assertEquals(List.of("10|1", "20|2"), sortedRows("SELECT * FROM t4"));
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldSumAndAverageDistinctValues(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(List.of("30|15.000000000000|3"), sortedRows("SELECT SUM(DISTINCT b), AVG(DISTINCT b * 1.0), COUNT(b) FROM t1"));
+  }
 }
