@@ -129,4 +129,14 @@ class SqlConformanceTest {
     open(partitions);
     assertEquals(List.of("30|15.000000000000|3"), sortedRows("SELECT SUM(DISTINCT b), AVG(DISTINCT b * 1.0), COUNT(b) FROM t1"));
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldFlattenParenthesizedInnerJoins(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(List.of("1|1|20", "2|1|20"),
+        sortedRows("SELECT t1.a, t2.id, t2.x FROM (t1 CROSS JOIN t2) WHERE t1.a < 3 AND t2.x = 20"));
+    assertEquals(List.of("2"), sortedRows("SELECT count(*) FROM t2 AS y JOIN (t1 CROSS JOIN t2) ON y.id = t2.id"
+        + " WHERE t1.a = 1"));
+  }
 }
