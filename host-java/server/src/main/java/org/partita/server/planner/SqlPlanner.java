@@ -210,15 +210,15 @@ public final class SqlPlanner {
         && value.getValueType() == target;
   }
 
-  /** The partitioning value of an INSERT's rows, which must all go to one partition. */
+  /**
+   * The partitioning value of an INSERT's rows, which must all go to one
+   * partition. A NULL value is allowed: NULL belongs to partition 0 (the
+   * partition hash specification, PartitionHash).
+   */
   private static Expression insertKey(DmlPlanner.Write write) throws PlanningException {
     final Expression key = write.partitionKeys().get(0);
     final String column = write.table().columns().get(write.table().partitionColumn()).name();
     for (Expression k : write.partitionKeys()) {
-      if (Exprs.isNullConstant(k)) {
-        throw new PlanningException("the partitioning column " + write.table().name() + "." + column
-            + " cannot be NULL");
-      }
       if (k.getKind() != ExpressionKind.EXPRESSION_KIND_PARAMETER && !Exprs.isConstant(k)) {
         throw new PlanningException("the partitioning column " + write.table().name() + "." + column
             + " must be given as a constant or a parameter");

@@ -139,4 +139,18 @@ class SqlConformanceTest {
     assertEquals(List.of("2"), sortedRows("SELECT count(*) FROM t2 AS y JOIN (t1 CROSS JOIN t2) ON y.id = t2.id"
         + " WHERE t1.a = 1"));
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldStoreRowsWhosePartitioningValueIsNull(int partitions) throws Exception {
+    open(partitions);
+    ok("CREATE TABLE n (k INTEGER, v INTEGER)");
+    if (partitions > 1) {
+      ok("PARTITION TABLE n ON COLUMN k");
+    }
+    ok("INSERT INTO n VALUES (NULL, 1)");
+    ok("INSERT INTO n VALUES (2, 2)");
+    assertEquals(List.of("NULL|1"), sortedRows("SELECT * FROM n WHERE k IS NULL"));
+    assertEquals(List.of("2"), sortedRows("SELECT count(*) FROM n"));
+  }
 }
