@@ -38,10 +38,26 @@ public final class SqlPlanner {
     this.schema = schema;
   }
 
-  /** Parses SQL text; a syntax error names the line, column and token. */
+  /**
+   * Parses SQL text; a syntax error names the line, column and token.
+   *
+   * <p>The parser's simple mode comes first: its "complex parsing" (needed by
+   * a few constructs) backtracks exponentially on nested parentheses — tens
+   * of seconds for a WHERE clause ten levels deep — so it is only the
+   * fallback when the simple mode rejects the text.
+   */
   public static Statement parse(String sql) throws PlanningException {
+    final String text = ParserWorkarounds.rewrite(sql);
     try {
-      return CCJSqlParserUtil.newParser(ParserWorkarounds.rewrite(sql)).withAllowComplexParsing(true).Statement();
+      return CCJSqlParserUtil.newParser(text).withAllowComplexParsing(false).Statement();
+    } catch (ParseException | RuntimeException | Error simpleModeFailed) {
+      return parseComplex(sql, text);
+    }
+  }
+
+  private static Statement parseComplex(String sql, String text) throws PlanningException {
+    try {
+      return CCJSqlParserUtil.newParser(text).withAllowComplexParsing(true).Statement();
     } catch (ParseException e) {
       final Token token = e.currentToken == null ? null : e.currentToken.next;
       if (token == null) {
