@@ -9,8 +9,10 @@ import net.sf.jsqlparser.parser.Token;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.upsert.Upsert;
 import org.partita.proto.Aggregate;
@@ -97,11 +99,16 @@ public final class SqlPlanner {
   PlannedStatement plan(String sql, Statement statement) throws PlanningException {
     final ParameterTypes parameters = new ParameterTypes();
     final PlannedStatement untyped;
+    if (statement instanceof ParenthesedSelect p && p.getOrderByElements() == null && p.getLimit() == null
+        && p.getOffset() == null && p.getWithItemsList() == null) {
+      return plan(sql, p.getSelect());
+    }
     if (statement instanceof PlainSelect select) {
       untyped = planSelect(sql, select, parameters);
+    } else if (statement instanceof SetOperationList list && list.getWithItemsList() == null) {
+      untyped = planSetOperation(sql, list, parameters);
     } else if (statement instanceof Select) {
-      throw new PlanningException("UNION, INTERSECT, EXCEPT, WITH and parenthesized queries are not supported yet: "
-          + sql);
+      throw new PlanningException("WITH and this form of parenthesized query are not supported yet: " + sql);
     } else if (statement instanceof Insert insert) {
       untyped = planWrite(sql, new DmlPlanner(schema, parameters).insert(insert, false));
     } else if (statement instanceof Upsert upsert) {
@@ -123,6 +130,19 @@ public final class SqlPlanner {
     }
     return new PlannedStatement(p.sql(), p.distribution(), ParameterRetyper.retype(p.plan(), types), fragments,
         types, p.readOnly(), p.partitionParameter(), p.partitionValue());
+  }
+
+  /** A set operation runs in one place: anywhere over replicated tables, else on the coordinator. */
+  private PlannedStatement planSetOperation(String sql, SetOperationList list, ParameterTypes parameters)
+      throws PlanningException {
+    final SubqueryContext local = new SubqueryContext(schema, false);
+    final PlanNode plan = new SetOperationPlanner(schema, parameters, local).plan(list);
+    if (!local.needsRemote()) {
+      return statement(sql, Distribution.ANY_PARTITION, plan, List.of(), true, null);
+    }
+    final SubqueryContext remote = new SubqueryContext(schema, true);
+    final PlanNode coordinator = new SetOperationPlanner(schema, parameters, remote).plan(list);
+    return statement(sql, Distribution.EVERY_PARTITION, coordinator, remote.fragments(), true, null);
   }
 
   private PlannedStatement planSelect(String sql, PlainSelect select, ParameterTypes parameters)

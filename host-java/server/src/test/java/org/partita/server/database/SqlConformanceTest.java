@@ -153,4 +153,19 @@ class SqlConformanceTest {
     assertEquals(List.of("NULL|1"), sortedRows("SELECT * FROM n WHERE k IS NULL"));
     assertEquals(List.of("2"), sortedRows("SELECT count(*) FROM n"));
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldCombineQueriesWithSetOperations(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(List.of("10", "20", "20", "20", "NULL", "NULL"),
+        sortedRows("SELECT b FROM t1 UNION ALL SELECT x FROM t2"));
+    assertEquals(List.of("10", "20", "NULL"), sortedRows("SELECT b FROM t1 UNION SELECT x FROM t2"));
+    assertEquals(List.of("20", "NULL"), sortedRows("SELECT b FROM t1 INTERSECT SELECT x FROM t2"));
+    assertEquals(List.of("10"), sortedRows("SELECT b FROM t1 EXCEPT SELECT x FROM t2"));
+    // INTERSECT first: {1} UNION ({2, 3} INTERSECT {3}).
+    assertEquals(List.of("1", "3"), sortedRows("SELECT 1 UNION SELECT a FROM t1 WHERE a IN (2, 3)"
+        + " INTERSECT SELECT 3"));
+    assertEquals(List.of("4"), sortedRows("SELECT a FROM t1 UNION SELECT id FROM t2 ORDER BY 1 DESC LIMIT 1"));
+  }
 }
