@@ -197,6 +197,15 @@ TEST_F(AggregateTest, CountDistinctCountsDistinctNonNullValues) {
   EXPECT_EQ(Query("all"), "4\n");
 }
 
+TEST_F(AggregateTest, SumAndAvgDistinctAddEachDistinctValueOnce) {
+  Add("q", Aggregate(catalog_.SeqScan("S"), {0}, {{proto::AGGREGATE_KIND_SUM_DISTINCT, 1, kBig, "S"}}));
+  Add("all", Aggregate(catalog_.SeqScan("S"), {},
+                       {{proto::AGGREGATE_KIND_SUM_DISTINCT, 1, kBig, "S"}, {proto::AGGREGATE_KIND_AVG_DISTINCT, 1, kFloat, "A"}}));
+  OpenWithRows();
+  EXPECT_EQ(Query("q"), "'a'|3\n'b'|5\nNULL|7\n");
+  EXPECT_EQ(Query("all"), "15|3.75\n");
+}
+
 TEST_F(AggregateTest, GroupByPutsNullKeysInOneGroup) {
   Add("q", Aggregate(catalog_.SeqScan("S"), {0},
                      {{proto::AGGREGATE_KIND_COUNT_STAR, -1, kBig, "N"}, {proto::AGGREGATE_KIND_SUM, 1, kBig, "SX"}}));

@@ -6,7 +6,14 @@
 namespace partita {
 namespace {
 
-bool IsAvg(proto::AggregateKind k) { return k == proto::AGGREGATE_KIND_AVG; }
+bool IsAvg(proto::AggregateKind k) {
+  return k == proto::AGGREGATE_KIND_AVG || k == proto::AGGREGATE_KIND_AVG_DISTINCT;
+}
+// Whether the aggregate only counts each distinct value once.
+bool IsDistinct(proto::AggregateKind k) {
+  return k == proto::AGGREGATE_KIND_COUNT_DISTINCT || k == proto::AGGREGATE_KIND_SUM_DISTINCT ||
+         k == proto::AGGREGATE_KIND_AVG_DISTINCT;
+}
 bool IsCount(proto::AggregateKind k) {
   return k == proto::AGGREGATE_KIND_COUNT || k == proto::AGGREGATE_KIND_COUNT_STAR;
 }
@@ -87,7 +94,7 @@ AggregateExecutor::Group AggregateExecutor::NewGroup(const Value* key) {
     for (size_t i = 0; i < aggregates_.size(); ++i) new (&g.accumulators[i]) Accumulator();
   }
   for (size_t i = 0; i < aggregates_.size(); ++i) {
-    if (aggregates_[i].kind == proto::AGGREGATE_KIND_COUNT_DISTINCT) {
+    if (IsDistinct(aggregates_[i].kind)) {
       distinct_sets_.push_back(std::make_unique<absl::flat_hash_set<RowRef, RowRefHash, RowRefEq>>());
       g.accumulators[i].distinct = distinct_sets_.back().get();
     }
@@ -149,6 +156,10 @@ Status AggregateExecutor::Accumulate(const Aggregate& agg, const Value* in, int 
   }
   if (merge && IsAvg(agg.kind)) acc->count += in[input_column + 1].is_null() ? 0 : in[input_column + 1].int_value();
   if (v.is_null()) return Status::OK();
+  if (agg.kind == proto::AGGREGATE_KIND_SUM_DISTINCT || agg.kind == proto::AGGREGATE_KIND_AVG_DISTINCT) {
+    if (acc->distinct->contains(RowRef{&v, 1})) return Status::OK();
+    acc->distinct->insert(RowRef{CopyRow(&v, 1, ctx_->arena), 1});
+  }
   switch (agg.kind) {
     case proto::AGGREGATE_KIND_COUNT: ++acc->count; return Status::OK();
     case proto::AGGREGATE_KIND_COUNT_DISTINCT: {
@@ -164,7 +175,7 @@ Status AggregateExecutor::Accumulate(const Aggregate& agg, const Value* in, int 
       }
       return Status::OK();
     }
-    default: break;  // SUM, AVG
+    default: break;  // SUM, AVG (DISTINCT or not)
   }
   if (IsAvg(agg.kind) && !merge) ++acc->count;
   if (!acc->has_value) {

@@ -12,6 +12,7 @@
 #include "exec/projection_executor.h"
 #include "exec/receive_executor.h"
 #include "exec/seq_scan_executor.h"
+#include "exec/set_operation_executor.h"
 #include "exec/sort_executor.h"
 #include "exec/subquery_expression.h"
 #include "exec/update_executor.h"
@@ -69,6 +70,7 @@ class Builder final : public SubqueryFactory {
   Result<ExecPtr> Sort(const proto::PlanNode& node);
   Result<ExecPtr> Values(const proto::PlanNode& node);
   Result<ExecPtr> Receive(const proto::PlanNode& node);
+  Result<ExecPtr> SetOperation(const proto::PlanNode& node);
   Result<ExecPtr> Dml(const proto::PlanNode& node);
 
   const PlanBuildContext& ctx_;
@@ -81,12 +83,13 @@ int ExpectedChildren(proto::PlanNodeKind kind) {
     case proto::PLAN_NODE_KIND_VALUES:
     case proto::PLAN_NODE_KIND_RECEIVE: return 0;
     case proto::PLAN_NODE_KIND_NEST_LOOP_JOIN: return 2;
+    case proto::PLAN_NODE_KIND_SET_OPERATION: return -1;  // checked by SetOperation()
     default: return 1;
   }
 }
 
 Result<ExecPtr> Builder::Build(const proto::PlanNode& node) {
-  if (node.children_size() != ExpectedChildren(node.kind())) {
+  if (ExpectedChildren(node.kind()) >= 0 && node.children_size() != ExpectedChildren(node.kind())) {
     return BadPlan(node, "expected " + std::to_string(ExpectedChildren(node.kind())) + " children, got " +
                              std::to_string(node.children_size()));
   }
@@ -136,6 +139,7 @@ Result<ExecPtr> Builder::Build(const proto::PlanNode& node) {
     }
     case proto::PLAN_NODE_KIND_VALUES: built = Values(node); break;
     case proto::PLAN_NODE_KIND_RECEIVE: built = Receive(node); break;
+    case proto::PLAN_NODE_KIND_SET_OPERATION: built = SetOperation(node); break;
     case proto::PLAN_NODE_KIND_INSERT:
     case proto::PLAN_NODE_KIND_UPDATE:
     case proto::PLAN_NODE_KIND_DELETE: built = Dml(node); break;
@@ -172,6 +176,28 @@ Result<ExprPtr> Builder::BuildSubquery(const proto::Expression& e, std::vector<E
   }
   const ValueType type = kind == SubqueryExpression::Kind::kScalar ? FromProto(e.value_type()) : ValueType::kBoolean;
   return ExprPtr(std::make_unique<SubqueryExpression>(type, kind, std::move(plan).value(), std::move(children)));
+}
+
+Result<ExecPtr> Builder::SetOperation(const proto::PlanNode& node) {
+  const proto::SetOperationKind kind = node.set_operation().kind();
+  const bool binary = kind == proto::SET_OPERATION_KIND_INTERSECT || kind == proto::SET_OPERATION_KIND_EXCEPT;
+  if (!binary && kind != proto::SET_OPERATION_KIND_UNION && kind != proto::SET_OPERATION_KIND_UNION_ALL) {
+    return BadPlan(node, "unknown set operation kind " + std::to_string(kind));
+  }
+  if (binary ? node.children_size() != 2 : node.children_size() < 1) {
+    return BadPlan(node, "wrong number of children: " + std::to_string(node.children_size()));
+  }
+  std::vector<ExecPtr> children;
+  for (int i = 0; i < node.children_size(); ++i) {
+    Result<ExecPtr> c = Child(node, i);
+    if (!c.ok()) return c;
+    if (c.value()->width() != node.output_schema_size()) {
+      return BadPlan(node, "child " + std::to_string(i) + " has " + std::to_string(c.value()->width()) +
+                               " columns, the node " + std::to_string(node.output_schema_size()));
+    }
+    children.push_back(std::move(c).value());
+  }
+  return ExecPtr(std::make_unique<SetOperationExecutor>(kind, node.output_schema_size(), std::move(children)));
 }
 
 Result<ExecPtr> Builder::SeqScan(const proto::PlanNode& node) {
@@ -276,8 +302,10 @@ Result<ExecPtr> Builder::Aggregate(const proto::PlanNode& node) {
     if (!proto::AggregateKind_IsValid(a.kind()) || a.kind() == proto::AGGREGATE_KIND_UNSPECIFIED) {
       return BadPlan(node, "unknown aggregate kind " + std::to_string(a.kind()));
     }
-    if (a.kind() == proto::AGGREGATE_KIND_COUNT_DISTINCT && phase != proto::AGGREGATE_PHASE_COMPLETE) {
-      return BadPlan(node, "COUNT(DISTINCT) cannot be split into partial and merge phases");
+    const bool distinct = a.kind() == proto::AGGREGATE_KIND_COUNT_DISTINCT ||
+                          a.kind() == proto::AGGREGATE_KIND_SUM_DISTINCT || a.kind() == proto::AGGREGATE_KIND_AVG_DISTINCT;
+    if (distinct && phase != proto::AGGREGATE_PHASE_COMPLETE) {
+      return BadPlan(node, "a DISTINCT aggregate cannot be split into partial and merge phases");
     }
     const bool needs_argument = a.kind() != proto::AGGREGATE_KIND_COUNT_STAR && phase != proto::AGGREGATE_PHASE_MERGE;
     if (needs_argument && !a.has_argument()) return BadPlan(node, "aggregate without an argument");

@@ -44,7 +44,9 @@ final class AggregateCollector {
   }
 
   boolean hasDistinctAggregate() {
-    return aggregates.stream().anyMatch(a -> a.getKind() == org.partita.proto.AggregateKind.AGGREGATE_KIND_COUNT_DISTINCT);
+    return aggregates.stream().anyMatch(a -> a.getKind() == org.partita.proto.AggregateKind.AGGREGATE_KIND_COUNT_DISTINCT
+        || a.getKind() == org.partita.proto.AggregateKind.AGGREGATE_KIND_SUM_DISTINCT
+        || a.getKind() == org.partita.proto.AggregateKind.AGGREGATE_KIND_AVG_DISTINCT);
   }
 
   /** Types of the output row. */

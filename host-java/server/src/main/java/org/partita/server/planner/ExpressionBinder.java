@@ -271,14 +271,13 @@ final class ExpressionBinder {
       case "COUNT" -> aggregate
           .setKind(f.isDistinct() ? AggregateKind.AGGREGATE_KIND_COUNT_DISTINCT : AggregateKind.AGGREGATE_KIND_COUNT)
           .setValueType(ValueType.VALUE_TYPE_BIGINT);
-      case "SUM" -> aggregate.setKind(AggregateKind.AGGREGATE_KIND_SUM).setValueType(TypeRules.sum(argType));
-      case "AVG" -> aggregate.setKind(AggregateKind.AGGREGATE_KIND_AVG).setValueType(TypeRules.avg(argType));
+      case "SUM" -> aggregate.setKind(f.isDistinct() ? AggregateKind.AGGREGATE_KIND_SUM_DISTINCT
+          : AggregateKind.AGGREGATE_KIND_SUM).setValueType(TypeRules.sum(argType));
+      case "AVG" -> aggregate.setKind(f.isDistinct() ? AggregateKind.AGGREGATE_KIND_AVG_DISTINCT
+          : AggregateKind.AGGREGATE_KIND_AVG).setValueType(TypeRules.avg(argType));
       case "MIN" -> aggregate.setKind(AggregateKind.AGGREGATE_KIND_MIN).setValueType(argType);
       case "MAX" -> aggregate.setKind(AggregateKind.AGGREGATE_KIND_MAX).setValueType(argType);
       default -> throw new PlanningException("unknown aggregate function " + name);
-    }
-    if (f.isDistinct() && !name.equals("COUNT") && !name.equals("MIN") && !name.equals("MAX")) {
-      throw new PlanningException(name + "(DISTINCT ...) is not supported; only COUNT(DISTINCT ...) is");
     }
     if (TypeRules.isNull(argType) && !name.equals("COUNT")) {
       aggregate.setValueType(name.equals("AVG") ? ValueType.VALUE_TYPE_DECIMAL : ValueType.VALUE_TYPE_BIGINT);

@@ -11,6 +11,7 @@ import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import org.partita.proto.Expression;
@@ -89,16 +90,21 @@ final class SelectPlanner {
     if (select.getFromItem() == null) {
       return;
     }
-    addTable(select.getFromItem(), false, scope, tables);
-    if (select.getJoins() == null) {
+    addFromItem(select.getFromItem(), false, scope, tables, binder);
+    addJoins(select.getJoins(), scope, tables, binder);
+  }
+
+  private void addJoins(List<Join> joins, Scope scope, List<FromTable> tables, ExpressionBinder binder)
+      throws PlanningException {
+    if (joins == null) {
       return;
     }
-    for (Join join : select.getJoins()) {
+    for (Join join : joins) {
       if (join.isRight() || join.isFull() || join.isNatural() || join.isSemi() || join.isApply()) {
         throw new PlanningException("unsupported join: " + join + " (Partita has INNER, LEFT and CROSS joins)");
       }
       final boolean left = join.isLeft();
-      addTable(join.getRightItem(), left, scope, tables);
+      addFromItem(join.getRightItem(), left, scope, tables, binder);
       final List<Expression> on = new ArrayList<>();
       for (net.sf.jsqlparser.expression.Expression e : join.getOnExpressions()) {
         on.addAll(Exprs.conjuncts(binder.bindCondition(e, "ON")));
@@ -112,6 +118,26 @@ final class SelectPlanner {
       final FromTable last = tables.remove(tables.size() - 1);
       tables.add(new FromTable(last.qualifier(), last.table(), last.offset(), left, on));
     }
+  }
+
+  /**
+   * A FROM item: a table, or a parenthesized join without an alias, which is
+   * flattened into the FROM list. That keeps its meaning because joins are
+   * planned left-deep and {@code x [INNER|CROSS] JOIN (a ⋈ b)} equals
+   * {@code (x JOIN a) ⋈ b} when b's conditions read only a and b; a
+   * parenthesized join on the right of a LEFT JOIN does not flatten.
+   */
+  private void addFromItem(FromItem item, boolean left, Scope scope, List<FromTable> tables,
+      ExpressionBinder binder) throws PlanningException {
+    if (item instanceof ParenthesedFromItem group && group.getAlias() == null) {
+      if (left) {
+        throw new PlanningException("a parenthesized join on the right of LEFT JOIN is not supported: " + item);
+      }
+      addFromItem(group.getFromItem(), false, scope, tables, binder);
+      addJoins(group.getJoins(), scope, tables, binder);
+      return;
+    }
+    addTable(item, left, scope, tables);
   }
 
   private void addTable(FromItem item, boolean left, Scope scope, List<FromTable> tables) throws PlanningException {

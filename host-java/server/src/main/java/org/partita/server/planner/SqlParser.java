@@ -36,13 +36,12 @@ final class SqlParser {
   static Statement parse(String sql) throws ParseException, PlanningException {
     try {
       return CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(false).Statement();
-    } catch (ParseException simpleFailed) {
-      return parseComplex(sql, simpleFailed);
+    } catch (ParseException | RuntimeException | Error simpleFailed) {
+      return parseComplex(sql);
     }
   }
 
-  private static Statement parseComplex(String sql, ParseException simpleFailed)
-      throws ParseException, PlanningException {
+  private static Statement parseComplex(String sql) throws ParseException, PlanningException {
     final CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(true);
     final Future<Statement> result = COMPLEX.submit(parser::Statement);
     try {
@@ -53,8 +52,8 @@ final class SqlParser {
       throw new PlanningException("statement too complex to parse within " + COMPLEX_PARSE_MILLIS
           + " ms (simplify its nesting): " + abbreviate(sql));
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof ParseException) {
-        throw simpleFailed;
+      if (e.getCause() instanceof ParseException p) {
+        throw p;
       }
       throw new PlanningException("cannot parse: " + abbreviate(sql) + " (" + e.getCause() + ")", e.getCause());
     } catch (InterruptedException e) {

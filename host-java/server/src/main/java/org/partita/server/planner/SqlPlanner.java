@@ -9,8 +9,10 @@ import net.sf.jsqlparser.parser.Token;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.upsert.Upsert;
 import org.partita.proto.Aggregate;
@@ -38,10 +40,19 @@ public final class SqlPlanner {
     this.schema = schema;
   }
 
-  /** Parses SQL text; a syntax error names the line, column and token. */
+  /**
+   * Parses SQL text; a syntax error names the line, column and token.
+   *
+   * <p>The parser's simple mode comes first: its "complex parsing" (needed by
+   * a few constructs) backtracks exponentially on nested parentheses — tens
+   * of seconds for a WHERE clause ten levels deep — so it is only the
+   * fallback when the simple mode rejects the text, and bounded in time
+   * ({@link SqlParser}).
+   */
   public static Statement parse(String sql) throws PlanningException {
+    final String text = ParserWorkarounds.rewrite(sql);
     try {
-      return SqlParser.parse(ParserWorkarounds.rewrite(sql));
+      return SqlParser.parse(text);
     } catch (ParseException e) {
       final Token token = e.currentToken == null ? null : e.currentToken.next;
       if (token == null) {
@@ -90,11 +101,16 @@ public final class SqlPlanner {
   PlannedStatement plan(String sql, Statement statement) throws PlanningException {
     final ParameterTypes parameters = new ParameterTypes();
     final PlannedStatement untyped;
+    if (statement instanceof ParenthesedSelect p && p.getOrderByElements() == null && p.getLimit() == null
+        && p.getOffset() == null && p.getWithItemsList() == null) {
+      return plan(sql, p.getSelect());
+    }
     if (statement instanceof PlainSelect select) {
       untyped = planSelect(sql, select, parameters);
+    } else if (statement instanceof SetOperationList list && list.getWithItemsList() == null) {
+      untyped = planSetOperation(sql, list, parameters);
     } else if (statement instanceof Select) {
-      throw new PlanningException("UNION, INTERSECT, EXCEPT, WITH and parenthesized queries are not supported yet: "
-          + sql);
+      throw new PlanningException("WITH and this form of parenthesized query are not supported yet: " + sql);
     } else if (statement instanceof Insert insert) {
       untyped = planWrite(sql, new DmlPlanner(schema, parameters).insert(insert, false));
     } else if (statement instanceof Upsert upsert) {
@@ -116,6 +132,19 @@ public final class SqlPlanner {
     }
     return new PlannedStatement(p.sql(), p.distribution(), ParameterRetyper.retype(p.plan(), types), fragments,
         types, p.readOnly(), p.partitionParameter(), p.partitionValue());
+  }
+
+  /** A set operation runs in one place: anywhere over replicated tables, else on the coordinator. */
+  private PlannedStatement planSetOperation(String sql, SetOperationList list, ParameterTypes parameters)
+      throws PlanningException {
+    final SubqueryContext local = new SubqueryContext(schema, false);
+    final PlanNode plan = new SetOperationPlanner(schema, parameters, local).plan(list);
+    if (!local.needsRemote()) {
+      return statement(sql, Distribution.ANY_PARTITION, plan, List.of(), true, null);
+    }
+    final SubqueryContext remote = new SubqueryContext(schema, true);
+    final PlanNode coordinator = new SetOperationPlanner(schema, parameters, remote).plan(list);
+    return statement(sql, Distribution.EVERY_PARTITION, coordinator, remote.fragments(), true, null);
   }
 
   private PlannedStatement planSelect(String sql, PlainSelect select, ParameterTypes parameters)
@@ -219,7 +248,11 @@ public final class SqlPlanner {
         && value.getValueType() == target;
   }
 
-  /** The partitioning value of an INSERT's rows, which must all go to one partition. */
+  /**
+   * The partitioning value of an INSERT's rows, which must all go to one
+   * partition. A NULL value is allowed: NULL belongs to partition 0 (the
+   * partition hash specification, PartitionHash).
+   */
   private static Expression insertKey(DmlPlanner.Write write) throws PlanningException {
     final Expression key = write.partitionKeys().get(0);
     final String column = write.table().columns().get(write.table().partitionColumn()).name();

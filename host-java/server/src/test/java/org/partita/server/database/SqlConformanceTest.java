@@ -122,4 +122,50 @@ class SqlConformanceTest {
     ok("INSERT INTO t4 SELECT b, a FROM t1 WHERE b IS NOT NULL ORDER BY a LIMIT 2");
     assertEquals(List.of("10|1", "20|2"), sortedRows("SELECT * FROM t4"));
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldSumAndAverageDistinctValues(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(List.of("30|15.000000000000|3"), sortedRows("SELECT SUM(DISTINCT b), AVG(DISTINCT b * 1.0), COUNT(b) FROM t1"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldFlattenParenthesizedInnerJoins(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(List.of("1|1|20", "2|1|20"),
+        sortedRows("SELECT t1.a, t2.id, t2.x FROM (t1 CROSS JOIN t2) WHERE t1.a < 3 AND t2.x = 20"));
+    assertEquals(List.of("2"), sortedRows("SELECT count(*) FROM t2 AS y JOIN (t1 CROSS JOIN t2) ON y.id = t2.id"
+        + " WHERE t1.a = 1"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldStoreRowsWhosePartitioningValueIsNull(int partitions) throws Exception {
+    open(partitions);
+    ok("CREATE TABLE n (k INTEGER, v INTEGER)");
+    if (partitions > 1) {
+      ok("PARTITION TABLE n ON COLUMN k");
+    }
+    ok("INSERT INTO n VALUES (NULL, 1)");
+    ok("INSERT INTO n VALUES (2, 2)");
+    assertEquals(List.of("NULL|1"), sortedRows("SELECT * FROM n WHERE k IS NULL"));
+    assertEquals(List.of("2"), sortedRows("SELECT count(*) FROM n"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldCombineQueriesWithSetOperations(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(List.of("10", "20", "20", "20", "NULL", "NULL"),
+        sortedRows("SELECT b FROM t1 UNION ALL SELECT x FROM t2"));
+    assertEquals(List.of("10", "20", "NULL"), sortedRows("SELECT b FROM t1 UNION SELECT x FROM t2"));
+    assertEquals(List.of("20", "NULL"), sortedRows("SELECT b FROM t1 INTERSECT SELECT x FROM t2"));
+    assertEquals(List.of("10"), sortedRows("SELECT b FROM t1 EXCEPT SELECT x FROM t2"));
+    // INTERSECT first: {1} UNION ({2, 3} INTERSECT {3}).
+    assertEquals(List.of("1", "3"), sortedRows("SELECT 1 UNION SELECT a FROM t1 WHERE a IN (2, 3)"
+        + " INTERSECT SELECT 3"));
+    assertEquals(List.of("4"), sortedRows("SELECT a FROM t1 UNION SELECT id FROM t2 ORDER BY 1 DESC LIMIT 1"));
+  }
 }
