@@ -168,4 +168,14 @@ class SqlConformanceTest {
         + " INTERSECT SELECT 3"));
     assertEquals(List.of("4"), sortedRows("SELECT a FROM t1 UNION SELECT id FROM t2 ORDER BY 1 DESC LIMIT 1"));
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldKeepTheHalfOfABetweenThatAnIndexRangeDoesNotUse(int partitions) throws Exception {
+    open(partitions);
+    ok("CREATE INDEX t1_b ON t1 (b)");
+    assertEquals(List.of(), sortedRows("SELECT a FROM t1 WHERE b < 92 AND b BETWEEN 32 AND 15"));
+    assertEquals(List.of("1"), sortedRows("SELECT a FROM t1 WHERE b < 15 AND b BETWEEN 5 AND 30"));
+    assertEquals(List.of("1"), sortedRows("SELECT a FROM t1 WHERE b > 5 AND b BETWEEN 0 AND 15"));
+  }
 }
