@@ -193,4 +193,11 @@ class SqlConformanceTest {
     assertFalse(db.adHocSync("SELECT * FROM big_keys").ok());
     assertFalse(db.adHocSync("CREATE VIEW bad AS SELECT nope FROM t1").ok());
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1})
+  void shouldReadHexLiteralsFollowedBySpaces(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(1, sortedRows("SELECT x'303132' ").size());
+  }
 }
