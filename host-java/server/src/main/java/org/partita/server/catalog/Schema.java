@@ -9,17 +9,33 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The tables, views and indexes of a database, by upper-case name. Mutable
+ * The tables, views (materialized, and plain: {@link QueryViewDef}) and
+ * indexes of a database, by upper-case name. Mutable
  * while a DDL script compiles; {@link #copy} gives the compiler a scratch
  * copy so that a failed script leaves the original untouched.
  */
 public final class Schema {
   private final Map<String, TableDef> tables = new LinkedHashMap<>();
+  private final Map<String, QueryViewDef> queryViews = new LinkedHashMap<>();
 
   public Schema copy() {
     final Schema copy = new Schema();
     copy.tables.putAll(tables);
+    copy.queryViews.putAll(queryViews);
     return copy;
+  }
+
+  /** The plain view called {@code name}, if any. */
+  public Optional<QueryViewDef> queryView(String name) {
+    return Optional.ofNullable(queryViews.get(name));
+  }
+
+  public void putQueryView(QueryViewDef view) {
+    queryViews.put(view.name(), view);
+  }
+
+  public void removeQueryView(String name) {
+    queryViews.remove(name);
   }
 
   public Optional<TableDef> table(String name) {

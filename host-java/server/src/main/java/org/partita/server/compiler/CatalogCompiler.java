@@ -139,7 +139,11 @@ public final class CatalogCompiler {
       if (create.isOrReplace()) {
         throw new PlanningException("CREATE OR REPLACE VIEW is not supported; DROP VIEW then CREATE VIEW");
       }
-      schema.put(ViewCompiler.compile(schema, create, statement.text().strip()));
+      if (QueryViewCompiler.isQueryView(create)) {
+        schema.putQueryView(QueryViewCompiler.compile(schema, create));
+      } else {
+        schema.put(ViewCompiler.compile(schema, create, statement.text().strip()));
+      }
     } else {
       throw new PlanningException("a schema holds DDL only (CREATE/DROP TABLE, INDEX, VIEW, PROCEDURE and"
           + " PARTITION TABLE); found: " + firstLine(statement.text()));

@@ -221,8 +221,12 @@ final class SchemaEditor {
   }
 
   private void dropTable(DropObject.Kind kind, String name, boolean ifExists) throws PlanningException {
-    final TableDef table = schema.table(name).orElse(null);
     final boolean wantView = kind == DropObject.Kind.VIEW;
+    if (wantView && schema.queryView(name).isPresent()) {
+      schema.removeQueryView(name);
+      return;
+    }
+    final TableDef table = schema.table(name).orElse(null);
     if (table == null || table.isView() != wantView) {
       if (ifExists && table == null) {
         return;

@@ -103,7 +103,9 @@ final class AccessPathChooser {
         final IndexBound.Builder b = IndexBound.newBuilder().addAllKey(key).setInclusive(lower == null || lower.inclusive);
         if (lower != null) {
           b.addKey(lower.key);
-          used.add(lower.source);
+          if (enforcedWhole(lower, upper)) {
+            used.add(lower.source);
+          }
         }
         scan.setLower(b);
       }
@@ -111,7 +113,7 @@ final class AccessPathChooser {
         final IndexBound.Builder b = IndexBound.newBuilder().addAllKey(key).setInclusive(upper == null || upper.inclusive);
         if (upper != null) {
           b.addKey(upper.key);
-          if (!used.contains(upper.source)) {
+          if (!used.contains(upper.source) && enforcedWhole(upper, lower)) {
             used.add(upper.source);
           }
         }
@@ -223,5 +225,16 @@ final class AccessPathChooser {
         .addAllOutputSchema(PlanNodes.tableColumns(table))
         .setIndexScan(scan)
         .build();
+  }
+
+  /**
+   * Whether the index range enforces all of {@code bound}'s conjunct: a
+   * BETWEEN gives both bounds, and is enforced only when the range uses both
+   * (a tighter-looking bound of another conjunct may have taken the other
+   * side); otherwise it stays a residual filter.
+   */
+  private static boolean enforcedWhole(Bound bound, Bound other) {
+    return bound.source.getKind() != ExpressionKind.EXPRESSION_KIND_BETWEEN
+        || (other != null && other.source == bound.source);
   }
 }

@@ -563,7 +563,7 @@ final class ExpressionBinder {
         return Exprs.constant(Exprs.nullOf(ValueType.VALUE_TYPE_NULL));
       }
       if (e instanceof HexValue h) {
-        String digits = h.getValue();
+        String digits = h.getValue().strip();
         if (digits.length() >= 3 && (digits.startsWith("X'") || digits.startsWith("x'"))) {
           digits = digits.substring(2, digits.length() - 1);
         } else if (digits.startsWith("0x") || digits.startsWith("0X")) {

@@ -2,6 +2,7 @@ package org.partita.server.planner;
 
 import java.util.List;
 import org.partita.proto.Expression;
+import org.partita.proto.PlanNode;
 import org.partita.server.catalog.TableDef;
 
 /**
@@ -10,8 +11,20 @@ import org.partita.server.catalog.TableDef;
  *
  * @param leftJoin whether it is the right side of a LEFT [OUTER] JOIN
  * @param on the bound ON conjuncts (global positions); empty for none
+ * @param derived for a subquery in FROM or a plain view: its plan, whose
+ *     output {@code table} describes (no indexes, replicated); null for a
+ *     table of the schema
  */
-record FromTable(String qualifier, TableDef table, int offset, boolean leftJoin, List<Expression> on) {
+record FromTable(String qualifier, TableDef table, int offset, boolean leftJoin, List<Expression> on,
+    PlanNode derived) {
+  FromTable(String qualifier, TableDef table, int offset, boolean leftJoin, List<Expression> on) {
+    this(qualifier, table, offset, leftJoin, on, null);
+  }
+
+  FromTable withJoin(boolean isLeftJoin, List<Expression> conditions) {
+    return new FromTable(qualifier, table, offset, isLeftJoin, conditions, derived);
+  }
+
   int width() {
     return table.columns().size();
   }

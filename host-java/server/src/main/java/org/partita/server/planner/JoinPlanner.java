@@ -81,6 +81,9 @@ final class JoinPlanner {
 
   /** A scan of the table with the given conjuncts (over the global row), or a RECEIVE of one. */
   private PlanNode access(FromTable t, List<Expression> conjuncts) {
+    if (t.derived() != null) {
+      return PlanNodes.filter(t.derived(), local(Exprs.and(conjuncts), t));
+    }
     if (remote.contains(t)) {
       final boolean merge = ViewMerge.needed(t.table(), partitionedViews);
       final List<Expression> own = new ArrayList<>();

@@ -12,6 +12,7 @@ import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import org.partita.proto.Expression;
@@ -20,6 +21,8 @@ import org.partita.proto.PlanNodeKind;
 import org.partita.proto.SortKey;
 import org.partita.proto.ValueType;
 import org.partita.proto.ValuesNode;
+import org.partita.server.catalog.ColumnDef;
+import org.partita.server.catalog.QueryViewDef;
 import org.partita.server.catalog.Schema;
 import org.partita.server.catalog.TableDef;
 
@@ -116,7 +119,7 @@ final class SelectPlanner {
         throw new PlanningException("LEFT JOIN needs an ON condition: " + join);
       }
       final FromTable last = tables.remove(tables.size() - 1);
-      tables.add(new FromTable(last.qualifier(), last.table(), last.offset(), left, on));
+      tables.add(last.withJoin(left, on));
     }
   }
 
@@ -141,10 +144,28 @@ final class SelectPlanner {
   }
 
   private void addTable(FromItem item, boolean left, Scope scope, List<FromTable> tables) throws PlanningException {
+    if (item instanceof ParenthesedSelect sub) {
+      if (sub.getAlias() == null) {
+        throw new PlanningException("a subquery in FROM needs an alias: " + item);
+      }
+      addDerived(Names.normalize(sub.getAlias().getName()), derivedPlan(sub.getSelect(), List.of()), left, scope,
+          tables);
+      return;
+    }
     if (!(item instanceof Table t)) {
-      throw new PlanningException("subqueries in FROM are not supported yet: " + item);
+      throw new PlanningException("unsupported FROM item: " + item);
     }
     final String name = Names.normalize(t.getName());
+    final java.util.Optional<QueryViewDef> view = schema.queryView(name);
+    if (view.isPresent()) {
+      final String qualifier = t.getAlias() == null ? name : Names.normalize(t.getAlias().getName());
+      final net.sf.jsqlparser.statement.Statement parsed = SqlPlanner.parse(view.get().select());
+      if (!(parsed instanceof net.sf.jsqlparser.statement.select.Select select)) {
+        throw new PlanningException("view " + name + " is not a query");
+      }
+      addDerived(qualifier, derivedPlan(select, view.get().columnNames()), left, scope, tables);
+      return;
+    }
     final TableDef table = schema.table(name)
         .orElseThrow(() -> new PlanningException("unknown table " + name));
     final Alias alias = t.getAlias();
@@ -152,6 +173,45 @@ final class SelectPlanner {
     final int offset = scope.size();
     scope.addTable(qualifier, table);
     tables.add(new FromTable(qualifier, table, offset, left, List.of()));
+  }
+
+  /**
+   * The plan of a subquery in FROM or a plain view's query, planned like a
+   * subquery (no correlation); its columns renamed to {@code names} when
+   * given.
+   */
+  private PlanNode derivedPlan(net.sf.jsqlparser.statement.select.Select select, List<String> names)
+      throws PlanningException {
+    if (subqueries == null) {
+      throw new PlanningException("subqueries and views are not supported here: " + select);
+    }
+    PlanNode plan;
+    if (select instanceof net.sf.jsqlparser.statement.select.SetOperationList list) {
+      plan = new SetOperationPlanner(schema, parameters, subqueries).plan(list);
+    } else {
+      plan = subqueries.assembleSubquery(
+          new SelectPlanner(schema, parameters, subqueries, null).plan(SubqueryBinder.select(select)));
+    }
+    if (names.isEmpty()) {
+      return plan;
+    }
+    final PlanNode.Builder renamed = plan.toBuilder().clearOutputSchema();
+    for (int i = 0; i < names.size(); i++) {
+      renamed.addOutputSchema(plan.getOutputSchema(i).toBuilder().setName(names.get(i)));
+    }
+    return renamed.build();
+  }
+
+  private static void addDerived(String qualifier, PlanNode plan, boolean left, Scope scope, List<FromTable> tables)
+      throws PlanningException {
+    final List<ColumnDef> columns = new ArrayList<>();
+    for (org.partita.proto.OutputColumn c : plan.getOutputSchemaList()) {
+      columns.add(new ColumnDef(c.getName(), c.getType(), 0, true, null));
+    }
+    final TableDef table = new TableDef(qualifier, columns, List.of(), TableDef.REPLICATED, null);
+    final int offset = scope.size();
+    scope.addTable(qualifier, table);
+    tables.add(new FromTable(qualifier, table, offset, left, List.of(), plan));
   }
 
   private static List<Expression> usingConditions(List<Column> columns, List<FromTable> tables, Scope scope)

@@ -56,7 +56,7 @@ final class SubqueryBinder {
       type = plan.getOutputSchema(0).getType();
     }
     if (kind == SubqueryKind.SUBQUERY_KIND_IN) {
-      ExpressionBinder.coerceComparable(tested, Exprs.column(0, type), tested + " IN " + select);
+      ExpressionBinder.coerceComparable(tested, Exprs.column(0, type), "IN " + select);
       type = ValueType.VALUE_TYPE_BOOLEAN;
     }
     final Expression.Builder out = Expression.newBuilder()

@@ -168,4 +168,36 @@ class SqlConformanceTest {
         + " INTERSECT SELECT 3"));
     assertEquals(List.of("4"), sortedRows("SELECT a FROM t1 UNION SELECT id FROM t2 ORDER BY 1 DESC LIMIT 1"));
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldKeepTheHalfOfABetweenThatAnIndexRangeDoesNotUse(int partitions) throws Exception {
+    open(partitions);
+    ok("CREATE INDEX t1_b ON t1 (b)");
+    assertEquals(List.of(), sortedRows("SELECT a FROM t1 WHERE b < 92 AND b BETWEEN 32 AND 15"));
+    assertEquals(List.of("1"), sortedRows("SELECT a FROM t1 WHERE b < 15 AND b BETWEEN 5 AND 30"));
+    assertEquals(List.of("1"), sortedRows("SELECT a FROM t1 WHERE b > 5 AND b BETWEEN 0 AND 15"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldReadPlainViewsAndSubqueriesInFrom(int partitions) throws Exception {
+    open(partitions);
+    ok("CREATE VIEW big (k, v) AS SELECT a, b FROM t1 WHERE b >= 20");
+    ok("CREATE VIEW big_keys AS SELECT k FROM big");
+    assertEquals(List.of("2|20", "4|20"), sortedRows("SELECT * FROM big"));
+    assertEquals(List.of("2", "4"), sortedRows("SELECT k FROM big_keys"));
+    assertEquals(List.of("2|1"), sortedRows("SELECT big.k, t2.id FROM big JOIN t2 ON big.v = t2.x WHERE big.k < 3"));
+    assertEquals(List.of("3"), sortedRows("SELECT count(*) FROM (SELECT a FROM t1 WHERE a > 1) AS s"));
+    assertFalse(db.adHocSync("DROP VIEW big_keys").ok() == false);
+    assertFalse(db.adHocSync("SELECT * FROM big_keys").ok());
+    assertFalse(db.adHocSync("CREATE VIEW bad AS SELECT nope FROM t1").ok());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1})
+  void shouldReadHexLiteralsFollowedBySpaces(int partitions) throws Exception {
+    open(partitions);
+    assertEquals(1, sortedRows("SELECT x'303132' ").size());
+  }
 }
