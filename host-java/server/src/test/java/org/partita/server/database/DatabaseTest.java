@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.client.ClientResponse;
-import org.partita.client.ResultTable;
 
 class DatabaseTest {
   private Database db;
@@ -24,31 +21,17 @@ class DatabaseTest {
   }
 
   private ClientResponse ok(String sql, Object... params) {
-    final ClientResponse r = db.adHocSync(sql, params);
-    assertTrue(r.ok(), () -> sql + " -> " + r);
-    return r;
+    return SqlRows.ok(db, sql, params);
   }
 
   private List<String> rows(String sql, Object... params) {
-    final ResultTable t = ok(sql, params).results().get(0);
-    final List<String> rows = new ArrayList<>();
-    t.resetRowPosition();
-    while (t.advanceRow()) {
-      final StringBuilder row = new StringBuilder();
-      for (int c = 0; c < t.columnCount(); c++) {
-        final Object v = t.getObject(c);
-        row.append(c == 0 ? "" : "|").append(t.wasNull() ? "NULL" : v);
-      }
-      rows.add(row.toString());
-    }
-    return rows;
+    return SqlRows.rows(db, sql, params);
   }
 
   private List<String> sortedRows(String sql, Object... params) {
-    final List<String> r = rows(sql, params);
-    Collections.sort(r);
-    return r;
+    return SqlRows.sortedRows(db, sql, params);
   }
+
 
   private void openWithItems(int partitions) throws Exception {
     db = Database.openEmpty(partitions);

@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.client.ClientResponse;
-import org.partita.client.ResultTable;
 
 /**
  * SQL the sqllogictest corpus exercises (subqueries, SELECT without FROM,
@@ -29,26 +26,13 @@ class SqlConformanceTest {
   }
 
   private ClientResponse ok(String sql) {
-    final ClientResponse r = db.adHocSync(sql);
-    assertTrue(r.ok(), () -> sql + " -> " + r);
-    return r;
+    return SqlRows.ok(db, sql);
   }
 
   private List<String> sortedRows(String sql) {
-    final ResultTable t = ok(sql).results().get(0);
-    final List<String> rows = new ArrayList<>();
-    t.resetRowPosition();
-    while (t.advanceRow()) {
-      final StringBuilder row = new StringBuilder();
-      for (int c = 0; c < t.columnCount(); c++) {
-        final Object v = t.getObject(c);
-        row.append(c == 0 ? "" : "|").append(t.wasNull() ? "NULL" : v);
-      }
-      rows.add(row.toString());
-    }
-    Collections.sort(rows);
-    return rows;
+    return SqlRows.sortedRows(db, sql);
   }
+
 
   /** t1(a, b): 1|10 2|20 3|NULL 4|20; t2(id, x): 1|20 2|NULL; partitioned on the first column when asked. */
   private void open(int partitions) throws Exception {
