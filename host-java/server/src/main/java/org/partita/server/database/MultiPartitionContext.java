@@ -72,6 +72,8 @@ final class MultiPartitionContext implements ProcedureContext {
         return one(participants.get(partitionOf(s, parameters)), s, parameters);
       case ANY_PARTITION:
         return one(participants.get(0), s, parameters);
+      case ROUTED_INSERT:
+        return RoutedInsert.run(participants, s, parameters, timestamp);
       case REPLICATED_WRITE: {
         final List<CompletableFuture<ByteBuffer>> all = new ArrayList<>();
         for (Participant participant : participants) {

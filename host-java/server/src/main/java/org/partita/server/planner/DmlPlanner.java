@@ -61,7 +61,7 @@ final class DmlPlanner {
     }
     final Select select = insert.getSelect();
     if (select instanceof Values values) {
-      return insertValues(table, targets, rows(values), upsert);
+      return insertValues(table, targets, rows(values, targets.size()), upsert);
     }
     if (select == null) {
       throw new PlanningException("INSERT needs VALUES or a SELECT");
@@ -105,12 +105,21 @@ final class DmlPlanner {
     return new Write(table, plan, List.of(), List.of(), new SelectSource(parts, partitionValue));
   }
 
-  private static List<ExpressionList<?>> rows(Values values) {
+  /**
+   * The rows of VALUES. The parser gives {@code (1, 2), (3, 4)} as a list of
+   * lists, {@code (1, 2)} as one list, and, for one column, {@code (1), (2)}
+   * as a list of parenthesized values — each of which is then a row.
+   */
+  private static List<ExpressionList<?>> rows(Values values, int columns) {
     final ExpressionList<?> list = values.getExpressions();
     final List<ExpressionList<?>> rows = new ArrayList<>();
     final boolean multiRow = !list.isEmpty() && list.stream().allMatch(e -> e instanceof ExpressionList<?>);
+    final boolean oneColumnRows = columns == 1 && list.size() > 1
+        && list.stream().allMatch(e -> e instanceof net.sf.jsqlparser.expression.Parenthesis);
     if (multiRow) {
       list.forEach(e -> rows.add((ExpressionList<?>) e));
+    } else if (oneColumnRows) {
+      list.forEach(e -> rows.add(new ExpressionList<>(((net.sf.jsqlparser.expression.Parenthesis) e).getExpression())));
     } else {
       rows.add(list);
     }

@@ -35,7 +35,17 @@ public record PlannedStatement(
     Value partitionValue) {
 
   /** Where a statement runs; see the class comment. */
-  public enum Distribution { SINGLE_PARTITION, ANY_PARTITION, EVERY_PARTITION, REPLICATED_WRITE }
+  public enum Distribution {
+    SINGLE_PARTITION, ANY_PARTITION, EVERY_PARTITION, REPLICATED_WRITE,
+    /**
+     * An INSERT ... VALUES into a partitioned table whose rows belong to
+     * different partitions: {@code plan} is run by each partition with only
+     * its own rows, and the answer sums their counts. For this distribution
+     * {@code partitionParameter} holds the partitioning column's position in
+     * the VALUES rows.
+     */
+    ROUTED_INSERT
+  }
 
   public static final int NO_PARAMETER = -1;
 

@@ -82,7 +82,8 @@ public final class SqlPlanner {
       throw new PlanningException("internal error while planning (" + e + "): " + sql, e);
     }
     if (singlePartitionProcedure && (planned.distribution() == Distribution.EVERY_PARTITION
-        || planned.distribution() == Distribution.REPLICATED_WRITE)) {
+        || planned.distribution() == Distribution.REPLICATED_WRITE
+        || planned.distribution() == Distribution.ROUTED_INSERT)) {
       throw new PlanningException(singlePartitionExplanation(planned));
     }
     return planned;
@@ -190,8 +191,12 @@ public final class SqlPlanner {
       return statement(sql, Distribution.REPLICATED_WRITE, write.plan(), List.of(), false, null);
     }
     if (!write.partitionKeys().isEmpty()) {
-      return statement(sql, Distribution.SINGLE_PARTITION, write.plan(), List.of(), false,
-          insertKey(write));
+      final Expression key = insertKey(write);
+      if (key == null) {
+        return new PlannedStatement(sql, Distribution.ROUTED_INSERT, write.plan(), List.of(), List.of(), false,
+            write.table().partitionColumn(), null);
+      }
+      return statement(sql, Distribution.SINGLE_PARTITION, write.plan(), List.of(), false, key);
     }
     final FromTable from = new FromTable(write.table().name(), write.table(), 0, false, List.of());
     final PartitionAnalyzer.Result where = PartitionAnalyzer.analyze(schema, List.of(from), write.where());
@@ -249,9 +254,10 @@ public final class SqlPlanner {
   }
 
   /**
-   * The partitioning value of an INSERT's rows, which must all go to one
-   * partition. A NULL value is allowed: NULL belongs to partition 0 (the
-   * partition hash specification, PartitionHash).
+   * The partitioning value shared by all of an INSERT's rows, or null when
+   * the rows have different ones (they are then routed row by row). Each must
+   * be a constant or a parameter. A NULL value is allowed: NULL belongs to
+   * partition 0 (the partition hash specification, PartitionHash).
    */
   private static Expression insertKey(DmlPlanner.Write write) throws PlanningException {
     final Expression key = write.partitionKeys().get(0);
@@ -261,9 +267,10 @@ public final class SqlPlanner {
         throw new PlanningException("the partitioning column " + write.table().name() + "." + column
             + " must be given as a constant or a parameter");
       }
+    }
+    for (Expression k : write.partitionKeys()) {
       if (!k.equals(key)) {
-        throw new PlanningException("an INSERT of several rows into partitioned table " + write.table().name()
-            + " must give them the same " + column + "; insert rows of different partitions separately");
+        return null;  // rows of several partitions: routed row by row (ROUTED_INSERT)
       }
     }
     return key;

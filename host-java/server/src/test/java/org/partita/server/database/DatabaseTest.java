@@ -62,6 +62,20 @@ class DatabaseTest {
 
   @ParameterizedTest
   @ValueSource(ints = {1, 4})
+  void shouldRouteEachRowOfAMultiRowInsertToItsPartition(int partitions) throws Exception {
+    openWithItems(partitions);
+    assertEquals(List.of("3"), rows("INSERT INTO items (id, name) VALUES (101, 'a'), (?, 'b'), (103, ?)", 102L, "c"));
+    assertEquals(List.of("101|a", "102|b", "103|c"), sortedRows("SELECT id, name FROM items WHERE id > 100"));
+    for (long id = 101; id <= 103; id++) {
+      assertEquals(1, rows("SELECT name FROM items WHERE id = ?", id).size(), "row " + id + " on its partition");
+    }
+    final ClientResponse duplicate = db.adHocSync("INSERT INTO items (id) VALUES (201), (202), (5), (203)");
+    assertEquals("CONSTRAINT_VIOLATION", duplicate.errorName());
+    assertEquals(List.of("23"), rows("SELECT COUNT(*) FROM items"), "no row of the failed INSERT remains");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
   void shouldRollBackEveryPartitionWhenAWriteFails(int partitions) throws Exception {
     openWithItems(partitions);
     assertEquals(List.of("20"), rows("UPDATE items SET grp = grp + 10"));

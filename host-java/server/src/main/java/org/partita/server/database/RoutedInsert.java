@@ -1,0 +1,88 @@
+package org.partita.server.database;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.partita.client.PartitionHash;
+import org.partita.client.ResultTable;
+import org.partita.proto.Expression;
+import org.partita.proto.ExpressionKind;
+import org.partita.proto.PlanNode;
+import org.partita.proto.Statement;
+import org.partita.proto.ValuesNode;
+import org.partita.server.engine.BatchRequestWriter;
+import org.partita.server.planner.PlannedStatement;
+
+/**
+ * An INSERT ... VALUES whose rows belong to several partitions (ROUTED_INSERT):
+ * each row goes to the partition of its partitioning value, each partition
+ * inserts its rows with one engine call, and the answer is the total count.
+ * Runs inside a multi-partition transaction, so all rows commit or none.
+ */
+final class RoutedInsert {
+  private RoutedInsert() {}
+
+  static ResultTable run(List<Participant> participants, ExecutableStatement s, Object[] parameters, long timestamp) {
+    final PlannedStatement planned = s.planned();
+    final PlanNode plan = planned.plan();
+    final ValuesNode values = plan.getChildren(0).getValues();
+    final Map<Integer, List<ValuesNode.Row>> rowsByPartition = new TreeMap<>();
+    for (ValuesNode.Row row : values.getRowsList()) {
+      final int partition = partitionOf(row.getColumns(planned.partitionParameter()), planned, parameters,
+          participants.size(), s.name());
+      rowsByPartition.computeIfAbsent(partition, p -> new ArrayList<>()).add(row);
+    }
+    final List<CompletableFuture<Long>> counts = new ArrayList<>();
+    for (Map.Entry<Integer, List<ValuesNode.Row>> part : rowsByPartition.entrySet()) {
+      final byte[] statement = statementWithRows(planned, plan, part.getValue());
+      counts.add(participants.get(part.getKey()).call(engine -> {
+        final BatchRequestWriter writer = engine.request().begin(false, timestamp);
+        writer.addAdHocCall(statement);
+        s.addParameters(writer, parameters);
+        final ResultTable t = ResultSets.tables(ResultSets.copy(engine.execute()))[0];
+        t.advanceRow();
+        return t.getLong(0);
+      }));
+    }
+    long total = 0;
+    RuntimeException failure = null;
+    for (CompletableFuture<Long> c : counts) {
+      try {
+        total += c.join();
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return ResultSets.longTable(plan.getOutputSchema(0).getName(), total);
+  }
+
+  private static int partitionOf(Expression key, PlannedStatement planned, Object[] parameters, int partitions,
+      String name) {
+    final Object value;
+    if (key.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER) {
+      final int index = key.getParameterIndex();
+      value = ParameterConverter.partitionValue(parameters[index], planned.parameterTypes().get(index), name,
+          index + 1);
+    } else {
+      value = ConstantKeys.canonical(key.getConstant());
+    }
+    return PartitionHash.partition(value, partitions);
+  }
+
+  private static byte[] statementWithRows(PlannedStatement planned, PlanNode plan, List<ValuesNode.Row> rows) {
+    final PlanNode.Builder insert = plan.toBuilder();
+    insert.getChildrenBuilder(0).getValuesBuilder().clearRows().addAllRows(rows);
+    return Statement.newBuilder()
+        .setName("routed insert")
+        .setSql(planned.sql())
+        .setPlan(insert)
+        .addAllParameterTypes(planned.parameterTypes())
+        .build()
+        .toByteArray();
+  }
+}
