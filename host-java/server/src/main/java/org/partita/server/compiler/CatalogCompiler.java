@@ -155,7 +155,7 @@ public final class CatalogCompiler {
     final ProcedureCompiler compiler = new ProcedureCompiler(schema, loader);
     final Catalog.Builder catalog = Catalog.newBuilder().setFormatVersion(1);
     schema.tables().forEach(t -> catalog.addTables(t.toProto()));
-    final Map<String, CompiledProcedure> procedures = new TreeMap<>();
+    final Map<String, CompiledProcedure> procedures = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     for (ProcedureDeclaration d : declarations) {
       final ProcedureCompiler.Checked checked;
       try {
@@ -163,8 +163,9 @@ public final class CatalogCompiler {
       } catch (PlanningException e) {
         throw new DdlException(d.position(), e.getMessage());
       }
-      procedures.put(ProcedureCompiler.upper(d.name()), EngineStatements.register(checked, catalog));
+      procedures.put(d.name(), EngineStatements.register(checked, catalog));
     }
-    return new CompiledCatalog(schema, procedures, List.copyOf(declarations), catalog.build(), loader);
+    return new CompiledCatalog(schema, java.util.Collections.unmodifiableMap(procedures), List.copyOf(declarations),
+        catalog.build(), loader);
   }
 }

@@ -12,7 +12,6 @@ import org.partita.client.ResultTable;
 import org.partita.proto.ValueType;
 import org.partita.server.catalog.Schema;
 import org.partita.server.catalog.TableDef;
-import org.partita.server.planner.Names;
 import org.partita.server.planner.PlannedStatement;
 import org.partita.server.planner.PlanningException;
 import org.partita.server.planner.SqlPlanner;
@@ -204,9 +203,5 @@ final class ProcedureCompiler {
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       throw new PlanningException("procedure class " + className + " cannot be instantiated: " + e);
     }
-  }
-
-  static String upper(String name) {
-    return Names.normalize(name);
   }
 }

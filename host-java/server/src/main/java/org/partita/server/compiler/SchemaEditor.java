@@ -11,7 +11,6 @@ import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.create.table.ForeignKeyIndex;
 import net.sf.jsqlparser.statement.create.table.Index;
 import org.partita.proto.IndexKind;
-import org.partita.proto.Value;
 import org.partita.proto.ValueType;
 import org.partita.server.catalog.ColumnDef;
 import org.partita.server.catalog.IndexDef;
@@ -272,9 +271,5 @@ final class SchemaEditor {
         }
       }
     }
-  }
-
-  static Value defaultOf(ColumnSpecs specs) {
-    return specs.defaultValue();
   }
 }

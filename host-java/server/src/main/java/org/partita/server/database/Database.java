@@ -171,14 +171,8 @@ public final class Database implements AutoCloseable {
     switch (planned.distribution()) {
       case ANY_PARTITION:
         return sites.get(0);
-      case SINGLE_PARTITION: {
-        final int index = planned.partitionParameter();
-        final Object key = index >= 0
-            ? ParameterConverter.partitionValue(parameters.length > index ? parameters[index] : null,
-                planned.parameterTypes().get(index), "statement", index + 1)
-            : ConstantKeys.canonical(planned.partitionValue());
-        return sites.get(PartitionHash.partition(key, sites.size()));
-      }
+      case SINGLE_PARTITION:
+        return sites.get(StatementPartitions.partition(planned, parameters, "statement", sites.size()));
       default:
         return null;
     }

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import org.partita.client.PartitionHash;
 import org.partita.client.ResultTable;
 import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.engine.PartitionEngine;
@@ -88,12 +87,7 @@ final class MultiPartitionContext implements ProcedureContext {
   }
 
   private int partitionOf(ExecutableStatement s, Object[] parameters) {
-    final PlannedStatement p = s.planned();
-    final Object key = p.partitionParameter() >= 0
-        ? ParameterConverter.partitionValue(parameters[p.partitionParameter()],
-            p.parameterTypes().get(p.partitionParameter()), s.name(), p.partitionParameter() + 1)
-        : ConstantKeys.canonical(p.partitionValue());
-    return PartitionHash.partition(key, participants.size());
+    return StatementPartitions.partition(s.planned(), parameters, s.name(), participants.size());
   }
 
   private ResultTable one(Participant participant, ExecutableStatement s, Object[] parameters) {

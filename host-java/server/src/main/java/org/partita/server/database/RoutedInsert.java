@@ -63,15 +63,9 @@ final class RoutedInsert {
 
   private static int partitionOf(Expression key, PlannedStatement planned, Object[] parameters, int partitions,
       String name) {
-    final Object value;
-    if (key.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER) {
-      final int index = key.getParameterIndex();
-      value = ParameterConverter.partitionValue(parameters[index], planned.parameterTypes().get(index), name,
-          index + 1);
-    } else {
-      value = ConstantKeys.canonical(key.getConstant());
-    }
-    return PartitionHash.partition(value, partitions);
+    final boolean parameter = key.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER;
+    return PartitionHash.partition(StatementPartitions.key(parameter ? key.getParameterIndex() : -1,
+        parameter ? null : key.getConstant(), planned.parameterTypes(), parameters, name), partitions);
   }
 
   private static byte[] statementWithRows(PlannedStatement planned, PlanNode plan, List<ValuesNode.Row> rows) {

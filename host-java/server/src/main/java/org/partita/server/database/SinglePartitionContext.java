@@ -120,10 +120,7 @@ final class SinglePartitionContext implements ProcedureContext {
     if (p.distribution() != PlannedStatement.Distribution.SINGLE_PARTITION) {
       return;
     }
-    final Object key = p.partitionParameter() >= 0
-        ? ParameterConverter.partitionValue(parameters[p.partitionParameter()],
-            p.parameterTypes().get(p.partitionParameter()), statement.name(), p.partitionParameter() + 1)
-        : ConstantKeys.canonical(p.partitionValue());
+    final Object key = StatementPartitions.key(p, parameters, statement.name());
     final int partition = PartitionHash.partition(key, site.partitionCount());
     if (partition != site.partition()) {
       throw new Failures.SqlError("WRONG_PARTITION", "statement " + statement.name() + " reads or writes partition "

@@ -59,10 +59,6 @@ final class Site implements Runnable {
     queue.add(task);
   }
 
-  int queueDepth() {
-    return queue.size();
-  }
-
   /** REQUIRES: on the site thread. */
   PartitionEngine engine() {
     return engine;

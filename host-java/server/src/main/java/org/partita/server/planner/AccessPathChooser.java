@@ -41,7 +41,7 @@ final class AccessPathChooser {
 
   private record Bound(Expression key, boolean inclusive, Expression source) {}
 
-  static Choice choose(TableDef table, int offset, List<Expression> conjuncts, boolean wantOrderOn) {
+  static Choice choose(TableDef table, int offset, List<Expression> conjuncts) {
     final Facts facts = new Facts();
     final int end = offset + table.columns().size();
     for (Expression c : conjuncts) {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.partita.proto.Aggregate;
 import org.partita.proto.Expression;
-import org.partita.proto.ValueType;
 
 /**
  * The GROUP BY expressions and aggregate calls of one query block. The
@@ -47,13 +46,5 @@ final class AggregateCollector {
     return aggregates.stream().anyMatch(a -> a.getKind() == org.partita.proto.AggregateKind.AGGREGATE_KIND_COUNT_DISTINCT
         || a.getKind() == org.partita.proto.AggregateKind.AGGREGATE_KIND_SUM_DISTINCT
         || a.getKind() == org.partita.proto.AggregateKind.AGGREGATE_KIND_AVG_DISTINCT);
-  }
-
-  /** Types of the output row. */
-  List<ValueType> outputTypes() {
-    final List<ValueType> types = new ArrayList<>();
-    groupBy.forEach(g -> types.add(g.getValueType()));
-    aggregates.forEach(a -> types.add(a.getValueType()));
-    return types;
   }
 }

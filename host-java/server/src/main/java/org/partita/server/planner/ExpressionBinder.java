@@ -321,45 +321,29 @@ final class ExpressionBinder {
     return Exprs.op(ExpressionKind.EXPRESSION_KIND_NOT, ValueType.VALUE_TYPE_BOOLEAN, e);
   }
 
+  private static final java.util.Map<Class<?>, ExpressionKind> ARITHMETIC = java.util.Map.of(
+      Addition.class, ExpressionKind.EXPRESSION_KIND_ADD,
+      Subtraction.class, ExpressionKind.EXPRESSION_KIND_SUBTRACT,
+      Multiplication.class, ExpressionKind.EXPRESSION_KIND_MULTIPLY,
+      Division.class, ExpressionKind.EXPRESSION_KIND_DIVIDE,
+      Modulo.class, ExpressionKind.EXPRESSION_KIND_MODULO);
+
+  private static final java.util.Map<Class<?>, ExpressionKind> COMPARISON = java.util.Map.of(
+      EqualsTo.class, ExpressionKind.EXPRESSION_KIND_EQUAL,
+      NotEqualsTo.class, ExpressionKind.EXPRESSION_KIND_NOT_EQUAL,
+      MinorThan.class, ExpressionKind.EXPRESSION_KIND_LESS,
+      MinorThanEquals.class, ExpressionKind.EXPRESSION_KIND_LESS_EQUAL,
+      GreaterThan.class, ExpressionKind.EXPRESSION_KIND_GREATER,
+      GreaterThanEquals.class, ExpressionKind.EXPRESSION_KIND_GREATER_EQUAL);
+
+  /** The arithmetic kind of {@code b}, or null when it is not + - * / %. */
   private static ExpressionKind arithmeticKind(BinaryExpression b) {
-    if (b instanceof Addition) {
-      return ExpressionKind.EXPRESSION_KIND_ADD;
-    }
-    if (b instanceof Subtraction) {
-      return ExpressionKind.EXPRESSION_KIND_SUBTRACT;
-    }
-    if (b instanceof Multiplication) {
-      return ExpressionKind.EXPRESSION_KIND_MULTIPLY;
-    }
-    if (b instanceof Division d && !d.toString().contains(" DIV ")) {
-      return ExpressionKind.EXPRESSION_KIND_DIVIDE;
-    }
-    if (b instanceof Modulo) {
-      return ExpressionKind.EXPRESSION_KIND_MODULO;
-    }
-    return null;
+    return ARITHMETIC.get(b.getClass());
   }
 
+  /** The comparison kind of {@code b}, or null when it is not one. */
   private static ExpressionKind comparisonKind(BinaryExpression b) {
-    if (b instanceof EqualsTo) {
-      return ExpressionKind.EXPRESSION_KIND_EQUAL;
-    }
-    if (b instanceof NotEqualsTo) {
-      return ExpressionKind.EXPRESSION_KIND_NOT_EQUAL;
-    }
-    if (b instanceof MinorThan) {
-      return ExpressionKind.EXPRESSION_KIND_LESS;
-    }
-    if (b instanceof MinorThanEquals) {
-      return ExpressionKind.EXPRESSION_KIND_LESS_EQUAL;
-    }
-    if (b instanceof GreaterThan) {
-      return ExpressionKind.EXPRESSION_KIND_GREATER;
-    }
-    if (b instanceof GreaterThanEquals) {
-      return ExpressionKind.EXPRESSION_KIND_GREATER_EQUAL;
-    }
-    return null;
+    return COMPARISON.get(b.getClass());
   }
 
   private Expression arithmetic(ExpressionKind kind, BinaryExpression b, ValueType hint) throws PlanningException {
@@ -547,14 +531,14 @@ final class ExpressionBinder {
         if (big.bitLength() < 64) {
           return Exprs.constant(Exprs.bigint(big.longValue()));
         }
-        return decimalConstant(new BigDecimal(big), e);
+        return decimalConstant(new BigDecimal(big));
       }
       if (e instanceof DoubleValue v) {
         final String text = v.toString();
         if (text.contains("e") || text.contains("E")) {
           return Exprs.constant(Exprs.floatValue(v.getValue()));
         }
-        return decimalConstant(new BigDecimal(text), e);
+        return decimalConstant(new BigDecimal(text));
       }
       if (e instanceof StringValue s) {
         return Exprs.constant(Exprs.varchar(s.getValue().replace("''", "'")));
@@ -578,15 +562,16 @@ final class ExpressionBinder {
       return null;
     }
 
-    private static Expression decimalConstant(BigDecimal value, net.sf.jsqlparser.expression.Expression e)
-        throws PlanningException {
-      if (value.scale() > 12 || value.precision() - value.scale() > 26) {
-        if (value.precision() - value.scale() > 26) {
-          return Exprs.constant(Exprs.floatValue(value.doubleValue()));
-        }
-        value = value.setScale(12, java.math.RoundingMode.HALF_EVEN);
+    /**
+     * A numeric literal as DECIMAL(38, 12): more than 26 integer digits makes
+     * it a FLOAT, more than 12 fraction digits are rounded half-even.
+     */
+    private static Expression decimalConstant(BigDecimal value) {
+      if (value.precision() - value.scale() > 26) {
+        return Exprs.constant(Exprs.floatValue(value.doubleValue()));
       }
-      return Exprs.constant(Exprs.decimal(value));
+      final BigDecimal fitted = value.scale() > 12 ? value.setScale(12, java.math.RoundingMode.HALF_EVEN) : value;
+      return Exprs.constant(Exprs.decimal(fitted));
     }
 
     /** -constant folded, or null. */

@@ -136,13 +136,6 @@ final class Exprs {
     return e.getChildrenList().stream().anyMatch(Exprs::needsStatementContext);
   }
 
-  static boolean usesParameters(Expression e) {
-    if (e.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER) {
-      return true;
-    }
-    return e.getChildrenList().stream().anyMatch(Exprs::usesParameters);
-  }
-
   /** Whether the expression reads no column (constants and parameters only). */
   static boolean isRowIndependent(Expression e) {
     return columnsUsed(e).isEmpty();

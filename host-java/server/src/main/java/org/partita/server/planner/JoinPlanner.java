@@ -107,7 +107,7 @@ final class JoinPlanner {
   }
 
   private static PlanNode scan(FromTable t, List<Expression> conjuncts) {
-    final AccessPathChooser.Choice choice = AccessPathChooser.choose(t.table(), t.offset(), conjuncts, false);
+    final AccessPathChooser.Choice choice = AccessPathChooser.choose(t.table(), t.offset(), conjuncts);
     final Expression residual = local(Exprs.and(choice.residual()), t);
     if (choice.indexScan() == null) {
       return AccessPathChooser.seqScan(t.table(), residual);
@@ -123,7 +123,7 @@ final class JoinPlanner {
     }
     final List<Expression> all = new ArrayList<>(innerOnly);
     all.addAll(crossing);
-    final AccessPathChooser.Choice indexed = AccessPathChooser.choose(t.table(), t.offset(), all, false);
+    final AccessPathChooser.Choice indexed = AccessPathChooser.choose(t.table(), t.offset(), all);
     if (indexed.indexScan() != null && indexed.readsOuterRow() && !remote.contains(t)) {
       return indexJoin(outer, t, indexed, type);
     }

@@ -1,7 +1,6 @@
 package org.partita.server.planner;
 
 import java.util.List;
-import org.partita.proto.OutputColumn;
 import org.partita.proto.PlanNode;
 import org.partita.proto.Value;
 import org.partita.proto.ValueType;
@@ -54,7 +53,4 @@ public record PlannedStatement(
     parameterTypes = List.copyOf(parameterTypes);
   }
 
-  public List<OutputColumn> outputSchema() {
-    return plan.getOutputSchemaList();
-  }
 }

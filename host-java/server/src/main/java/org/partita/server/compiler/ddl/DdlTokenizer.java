@@ -66,15 +66,9 @@ final class DdlTokenizer {
 
   private int skipQuoted(int start) throws DdlException {
     final char quote = text.charAt(start);
-    int i = start + 1;
-    while (i < text.length()) {
-      if (text.charAt(i) != quote) {
-        i++;
-      } else if (i + 1 < text.length() && text.charAt(i + 1) == quote) {
-        i += 2;
-      } else {
-        return i + 1;
-      }
+    final int end = QuotedText.end(text, start);
+    if (end >= 0) {
+      return end;
     }
     throw statement.errorAt(start, "unterminated quoted text: no closing " + quote,
         String.valueOf(quote));

@@ -106,15 +106,9 @@ public final class ScriptSplitter {
   /** Returns the offset just after the string or quoted identifier at {@code start}. */
   private int skipQuoted(int start) throws DdlException {
     final char quote = text.charAt(start);
-    int i = start + 1;
-    while (i < text.length()) {
-      if (text.charAt(i) != quote) {
-        i++;
-      } else if (i + 1 < text.length() && text.charAt(i + 1) == quote) {
-        i += 2;
-      } else {
-        return i + 1;
-      }
+    final int end = QuotedText.end(text, start);
+    if (end >= 0) {
+      return end;
     }
     final String what = quote == '\'' ? "string literal" : "quoted identifier";
     throw source.errorAt(start,

@@ -1,0 +1,55 @@
+package org.partita.server.database;
+
+import java.math.BigDecimal;
+import java.util.List;
+import org.partita.client.PartitionHash;
+import org.partita.proto.Value;
+import org.partita.proto.ValueType;
+import org.partita.server.planner.PlannedStatement;
+
+/**
+ * The partition a planned statement (or one row of a routed INSERT) belongs
+ * to: its partitioning value — a call parameter or a constant of the plan —
+ * in the canonical form of PartitionHash, hashed over the partition count.
+ */
+final class StatementPartitions {
+  private StatementPartitions() {}
+
+  /** The canonical partitioning value of a single-partition statement's call. */
+  static Object key(PlannedStatement planned, Object[] parameters, String name) {
+    return key(planned.partitionParameter(), planned.partitionValue(), planned.parameterTypes(), parameters, name);
+  }
+
+  static int partition(PlannedStatement planned, Object[] parameters, String name, int partitions) {
+    return PartitionHash.partition(key(planned, parameters, name), partitions);
+  }
+
+  /**
+   * The canonical value of parameter {@code parameterIndex} (converted to its
+   * declared type), or of {@code constant} when the index is negative. A
+   * missing parameter reads as NULL here; the parameter count is checked when
+   * the call is written.
+   */
+  static Object key(int parameterIndex, Value constant, List<ValueType> types, Object[] parameters, String name) {
+    if (parameterIndex >= 0) {
+      final Object value = parameters != null && parameters.length > parameterIndex ? parameters[parameterIndex] : null;
+      return ParameterConverter.partitionValue(value, types.get(parameterIndex), name, parameterIndex + 1);
+    }
+    return canonical(constant);
+  }
+
+  /** The canonical partitioning value of a constant. */
+  private static Object canonical(Value v) {
+    if (v == null) {
+      return null;
+    }
+    return switch (v.getValueCase()) {
+      case INT_VALUE -> v.getIntValue();
+      case STRING_VALUE -> v.getStringValue();
+      case BYTES_VALUE -> v.getBytesValue().toByteArray();
+      case DECIMAL_VALUE -> new BigDecimal(v.getDecimalValue()).longValueExact();
+      case FLOAT_VALUE -> (long) v.getFloatValue();
+      default -> null;
+    };
+  }
+}
