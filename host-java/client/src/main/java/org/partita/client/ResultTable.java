@@ -37,6 +37,7 @@ public final class ResultTable {
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS").withZone(ZoneOffset.UTC);
 
   private final ByteBuffer buf;
+  private final int start;
   private final ValueType[] types;
   // Column names are decoded on first use: the hot path (a procedure reading
   // values by position) never builds them.
@@ -49,8 +50,9 @@ public final class ResultTable {
   private boolean lastWasNull;
   private Map<String, Integer> columnsByName;
 
-  private ResultTable(ByteBuffer buf, ValueType[] types, int[] nameOffsets, int[] rowOffsets) {
+  private ResultTable(ByteBuffer buf, int start, ValueType[] types, int[] nameOffsets, int[] rowOffsets) {
     this.buf = buf;
+    this.start = start;
     this.types = types;
     this.names = new String[types.length];
     this.nameOffsets = nameOffsets;
@@ -115,7 +117,7 @@ public final class ResultTable {
     }
     source.position(end);
     in.limit(end);
-    return new ResultTable(in, types, nameOffsets, rowOffsets);
+    return new ResultTable(in, start, types, nameOffsets, rowOffsets);
   }
 
   private static void need(ByteBuffer in, int bytes, String what, int index) {
@@ -162,6 +164,22 @@ public final class ResultTable {
     if (p != end) {
       throw new ResultFormatException(p, "row " + r + " has " + (end - p) + " bytes after its last value");
     }
+  }
+
+  /**
+   * The table's bytes exactly as read: {@code u32 table_size} and the table
+   * (docs/engine-formats.md), for forwarding without re-encoding. A new
+   * read-only view over the same memory; the table's cursor is unaffected.
+   */
+  public ByteBuffer bytes() {
+    final ByteBuffer b = buf.asReadOnlyBuffer();
+    b.limit(buf.limit()).position(start);
+    return b.slice().order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** The size in bytes of {@link #bytes()}. */
+  public int byteSize() {
+    return buf.limit() - start;
   }
 
   public int columnCount() {

@@ -9,11 +9,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
 import org.partita.client.ClientResponse.Status;
 import org.partita.client.PartitionHash;
+import org.partita.proto.TableStatsList;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.CompiledProcedure;
@@ -36,30 +39,51 @@ import org.partita.server.planner.SqlPlanner;
  */
 public final class Database implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Database.class.getName());
+  /** Default bound of multi-partition work waiting for the coordinator. */
+  public static final int DEFAULT_COORDINATOR_CAPACITY = 1024;
 
   private final List<Site> sites = new ArrayList<>();
   private final ExecutorService coordinator =
       Executors.newSingleThreadExecutor(r -> new Thread(r, "partita-coordinator"));
   private final AtomicLong lastTimestamp = new AtomicLong();
+  // Multi-partition work accepted by offer* and not yet finished.
+  private final AtomicInteger coordinatorBacklog = new AtomicInteger();
+  private final int coordinatorCapacity;
   // Written by the coordinator thread only; read by any caller.
   private volatile CompiledCatalog catalog;
   // Coordinator-confined.
   private final Map<CompiledProcedure, ProcedureInstance> coordinatorInstances = new IdentityHashMap<>();
 
-  private Database(CompiledCatalog catalog) {
+  private Database(CompiledCatalog catalog, int coordinatorCapacity) {
     this.catalog = catalog;
+    this.coordinatorCapacity = coordinatorCapacity;
   }
 
-  /** Opens {@code partitions} partitions of {@code catalog} (empty tables). */
+  /** Opens {@code partitions} partitions of {@code catalog} (empty tables) with default queue bounds. */
   public static Database open(CompiledCatalog catalog, int partitions) throws InterruptedException {
+    return open(catalog, partitions, Site.DEFAULT_QUEUE_CAPACITY, DEFAULT_COORDINATOR_CAPACITY);
+  }
+
+  /**
+   * Opens {@code partitions} partitions of {@code catalog} (empty tables);
+   * each site queue holds at most {@code siteQueueCapacity} tasks (rounded
+   * up to a power of two) and at most {@code coordinatorCapacity}
+   * multi-partition calls wait for the coordinator.
+   */
+  public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity,
+      int coordinatorCapacity) throws InterruptedException {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
-    final Database db = new Database(catalog);
+    if (siteQueueCapacity < 2 || coordinatorCapacity < 1) {
+      throw new IllegalArgumentException("queue capacities must be positive, got " + siteQueueCapacity + " and "
+          + coordinatorCapacity);
+    }
+    final Database db = new Database(catalog, coordinatorCapacity);
     final byte[] bytes = catalog.engineCatalog().toByteArray();
     try {
       for (int p = 0; p < partitions; p++) {
-        final Site site = new Site(p, partitions, bytes);
+        final Site site = new Site(p, partitions, bytes, siteQueueCapacity);
         site.start();
         db.sites.add(site);
       }
@@ -94,8 +118,7 @@ public final class Database implements AutoCloseable {
   public CompletableFuture<ClientResponse> call(String procedureName, Object... arguments) {
     final CompiledProcedure procedure = catalog.procedure(procedureName).orElse(null);
     if (procedure == null) {
-      return CompletableFuture.completedFuture(ClientResponse.failure(Status.REJECTED, "NOT_FOUND",
-          "procedure " + procedureName + " does not exist"));
+      return CompletableFuture.completedFuture(unknownProcedure(procedureName));
     }
     if (!procedure.singlePartition()) {
       return onCoordinator(() -> runMultiPartition(procedure, arguments));
@@ -112,6 +135,129 @@ public final class Database implements AutoCloseable {
     final long timestamp = nextTimestamp();
     site.submit(() -> response.complete(site.context().run(procedure, arguments, timestamp)));
     return response;
+  }
+
+  /**
+   * Routes a call without blocking: a single-partition call is offered to
+   * its partition's queue, a multi-partition one to the coordinator. Returns
+   * false iff that queue is full, in which case nothing was run and
+   * {@code done} is not called (the caller retries later: backpressure).
+   * Otherwise {@code done} gets the response exactly once, on a site or
+   * coordinator thread, or at once on this thread when the call is rejected
+   * before running (unknown procedure, bad partitioning parameter).
+   */
+  public boolean offerCall(String procedureName, Object[] arguments, Consumer<ClientResponse> done) {
+    final CompiledProcedure procedure = catalog.procedure(procedureName).orElse(null);
+    if (procedure == null) {
+      done.accept(unknownProcedure(procedureName));
+      return true;
+    }
+    if (!procedure.singlePartition()) {
+      return offerToCoordinator(() -> runMultiPartition(procedure, arguments), done);
+    }
+    final int partition;
+    try {
+      partition = partitionOfCall(procedure, arguments);
+    } catch (ParameterConverter.BadParameterException e) {
+      done.accept(ClientResponse.failure(Status.REJECTED, "BAD_PARAMETER", e.getMessage()));
+      return true;
+    }
+    final Site site = sites.get(partition);
+    final long timestamp = nextTimestamp();
+    return site.offer(() -> done.accept(site.context().run(procedure, arguments, timestamp)));
+  }
+
+  /**
+   * Runs one SQL statement as its own transaction, like {@link #adHoc}, but
+   * without blocking: returns false iff the queue it needs is full (nothing
+   * was run, {@code done} is not called).
+   */
+  public boolean offerAdHoc(String sql, Object[] parameters, Consumer<ClientResponse> done) {
+    if (isDdl(sql)) {
+      return offerToCoordinator(() -> changeSchema(sql), done);
+    }
+    final PlannedStatement planned;
+    try {
+      planned = new SqlPlanner(catalog.schema()).plan(sql, false);
+    } catch (PlanningException e) {
+      done.accept(ClientResponse.failure(Status.GRACEFUL_FAILURE, "SQL_ERROR", e.getMessage()));
+      return true;
+    }
+    final ExecutableStatement statement = ExecutableStatement.adHoc(planned);
+    final Site site;
+    try {
+      site = localSite(planned, parameters);
+    } catch (ParameterConverter.BadParameterException e) {
+      done.accept(Failures.response(e));
+      return true;
+    }
+    if (site == null) {
+      return offerToCoordinator(() -> runMultiPartition(statement, parameters), done);
+    }
+    final long timestamp = nextTimestamp();
+    return site.offer(() -> done.accept(site.context().runStatement(statement, parameters, timestamp)));
+  }
+
+  private boolean offerToCoordinator(java.util.function.Supplier<ClientResponse> work, Consumer<ClientResponse> done) {
+    if (coordinatorBacklog.incrementAndGet() > coordinatorCapacity) {
+      coordinatorBacklog.decrementAndGet();
+      return false;
+    }
+    try {
+      coordinator.execute(() -> {
+        ClientResponse response;
+        try {
+          response = work.get();
+        } catch (RuntimeException e) {
+          response = Failures.response(e);
+        }
+        coordinatorBacklog.decrementAndGet();
+        done.accept(response);
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      coordinatorBacklog.decrementAndGet();
+      done.accept(ClientResponse.failure(Status.REJECTED, "SHUTTING_DOWN", "the database is closing"));
+    }
+    return true;
+  }
+
+  private static ClientResponse unknownProcedure(String name) {
+    return ClientResponse.failure(Status.REJECTED, "NOT_FOUND", "procedure " + name + " does not exist");
+  }
+
+  /** Queue depth, capacity, busy time and tasks run of one partition's site; any thread. */
+  public record PartitionStatus(int partition, int queueDepth, int queueCapacity, long busyNanos, long tasksRun) {}
+
+  /** The status of every partition, in partition order. */
+  public List<PartitionStatus> partitionStatuses() {
+    final List<PartitionStatus> out = new ArrayList<>(sites.size());
+    for (Site s : sites) {
+      out.add(new PartitionStatus(s.partition(), s.queueDepth(), s.queueCapacity(), s.busyNanos(), s.tasksRun()));
+    }
+    return out;
+  }
+
+  /** Multi-partition calls accepted and not yet finished. */
+  public int coordinatorBacklog() {
+    return coordinatorBacklog.get();
+  }
+
+  /** Rows and memory of every table in every partition, read on each site's thread, in partition order. */
+  public CompletableFuture<List<TableStatsList>> tableStats() {
+    final List<CompletableFuture<TableStatsList>> parts = new ArrayList<>();
+    for (Site site : sites) {
+      final CompletableFuture<TableStatsList> part = new CompletableFuture<>();
+      site.submit(() -> {
+        try {
+          part.complete(site.tableStats());
+        } catch (RuntimeException e) {
+          part.completeExceptionally(e);
+        }
+      });
+      parts.add(part);
+    }
+    return CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0]))
+        .thenApply(ignored -> parts.stream().map(CompletableFuture::join).toList());
   }
 
   /** Calls a procedure and waits for its response. */
@@ -231,10 +377,10 @@ public final class Database implements AutoCloseable {
     try {
       final List<org.partita.client.ResultTable> results = body.run(context);
       context.finish(true);
-      return ClientResponse.success(results);
+      return context.withAppStatus(ClientResponse.success(results));
     } catch (Throwable t) {
       context.finish(false);
-      return Failures.response(t);
+      return context.withAppStatus(Failures.response(t));
     } finally {
       participants.forEach(Participant::release);
     }

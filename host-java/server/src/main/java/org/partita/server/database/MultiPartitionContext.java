@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
 import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.engine.PartitionEngine;
@@ -19,6 +20,8 @@ import org.partita.server.procedure.SqlStmt;
  * commits, or every partition rolls back. Confined to the coordinator thread.
  */
 final class MultiPartitionContext implements ProcedureContext {
+  private int appStatus;
+  private String appStatusMessage = "";
   private final List<Participant> participants;
   private final long timestamp;
   private final Random random;
@@ -169,6 +172,17 @@ final class MultiPartitionContext implements ProcedureContext {
       throw first;
     }
     return out;
+  }
+
+  @Override
+  public void setAppStatus(int code, String message) {
+    appStatus = code;
+    appStatusMessage = message;
+  }
+
+  /** {@code response} with the application status the procedure set, if any. */
+  ClientResponse withAppStatus(ClientResponse response) {
+    return appStatus == 0 && appStatusMessage.isEmpty() ? response : response.withAppStatus(appStatus, appStatusMessage);
   }
 
   @Override

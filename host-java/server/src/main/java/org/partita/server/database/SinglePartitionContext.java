@@ -32,6 +32,8 @@ final class SinglePartitionContext implements ProcedureContext {
   // successful non-final batch, cleared by a final one or an engine error
   // (which rolls back). Saves a JNI crossing per transaction.
   private boolean open;
+  private int appStatus;
+  private String appStatusMessage = "";
 
   SinglePartitionContext(Site site) {
     this.site = site;
@@ -47,12 +49,12 @@ final class SinglePartitionContext implements ProcedureContext {
       if (open) {
         engine.commit();
       }
-      return ClientResponse.success(results);
+      return withAppStatus(ClientResponse.success(results));
     } catch (Throwable t) {
       if (open) {
         engine.rollback();
       }
-      return Failures.response(t);
+      return withAppStatus(Failures.response(t));
     } finally {
       instance = null;
     }
@@ -77,8 +79,20 @@ final class SinglePartitionContext implements ProcedureContext {
     }
   }
 
+  private ClientResponse withAppStatus(ClientResponse response) {
+    return appStatus == 0 && appStatusMessage.isEmpty() ? response : response.withAppStatus(appStatus, appStatusMessage);
+  }
+
+  @Override
+  public void setAppStatus(int code, String message) {
+    appStatus = code;
+    appStatusMessage = message;
+  }
+
   private void begin(long txnTimestamp) {
     timestamp = txnTimestamp;
+    appStatus = 0;
+    appStatusMessage = "";
     random.setSeed(txnTimestamp ^ site.partition());
     pendingStatements.clear();
     pendingParameters.clear();

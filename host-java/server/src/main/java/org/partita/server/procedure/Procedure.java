@@ -55,6 +55,15 @@ public abstract class Procedure {
     return context.random();
   }
 
+  /**
+   * Sets the application status returned to the caller with the response,
+   * whether the transaction commits or not (the last call wins). Code 0 with
+   * an empty message means "none".
+   */
+  protected final void setAppStatus(int code, String message) {
+    context.setAppStatus(code, message == null ? "" : message);
+  }
+
   /** Rolls back the transaction and answers the caller with {@code message}. */
   protected final void abort(String message) {
     throw new ProcedureAbortException(message);

@@ -12,4 +12,7 @@ public interface ProcedureContext {
   long transactionTimestampMicros();
 
   Random random();
+
+  /** Records the application status the caller will get with the response (success or failure). */
+  void setAppStatus(int code, String message);
 }
