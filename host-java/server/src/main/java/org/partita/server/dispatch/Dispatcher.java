@@ -6,15 +6,20 @@ package org.partita.server.dispatch;
  * ({@code @AdHoc}, {@code @Statistics}, ...) through their own code.
  *
  * <p>Thread-safe; calls may come from any thread (usually a network event
- * loop) and must not block it.
+ * loop) and never block it.
  */
 public interface Dispatcher {
   /**
-   * Runs {@code procedure(parameters)} and answers {@code handler} exactly
-   * once, on any thread, with a response (never by throwing). Parameters
-   * are Long, Double, BigDecimal, String, byte[], a timestamp (as
-   * {@link java.time.Instant}) or null. Never throws; a call that cannot be
-   * accepted (unknown procedure, shutting down) is answered REJECTED.
+   * Runs {@code procedure(parameters)}. Returns false iff the call cannot be
+   * accepted now because the queue it needs is full: nothing was run and
+   * {@code handler} will not be called; the caller retries later and stops
+   * reading new work meanwhile (backpressure). Otherwise returns true and
+   * answers {@code handler} exactly once, on any thread (possibly this one,
+   * before returning), with a response — failures included, never by
+   * throwing.
+   *
+   * <p>Parameters are Long, Integer, Double, BigDecimal, String, byte[],
+   * {@link java.time.Instant} (timestamps) or null.
    */
-  void dispatch(String procedure, Object[] parameters, ResponseHandler handler);
+  boolean dispatch(String procedure, Object[] parameters, ResponseHandler handler);
 }
