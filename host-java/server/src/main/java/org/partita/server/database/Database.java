@@ -39,6 +39,8 @@ import org.partita.server.planner.SqlPlanner;
  */
 public final class Database implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Database.class.getName());
+  /** Default bound of each site's queue. */
+  public static final int DEFAULT_SITE_QUEUE_CAPACITY = Site.DEFAULT_QUEUE_CAPACITY;
   /** Default bound of multi-partition work waiting for the coordinator. */
   public static final int DEFAULT_COORDINATOR_CAPACITY = 1024;
 
@@ -51,6 +53,8 @@ public final class Database implements AutoCloseable {
   private final int coordinatorCapacity;
   // Written by the coordinator thread only; read by any caller.
   private volatile CompiledCatalog catalog;
+  // Incremented (by the coordinator) each time the schema changes.
+  private volatile long catalogVersion = 1;
   // Coordinator-confined.
   private final Map<CompiledProcedure, ProcedureInstance> coordinatorInstances = new IdentityHashMap<>();
 
@@ -107,6 +111,11 @@ public final class Database implements AutoCloseable {
 
   public CompiledCatalog catalog() {
     return catalog;
+  }
+
+  /** The schema's version: 1 when opened, plus one for each schema change that committed. */
+  public long catalogVersion() {
+    return catalogVersion;
   }
 
   /** The site of a partition (for in-process benchmarks in this package). */
@@ -409,6 +418,7 @@ public final class Database implements AutoCloseable {
         updated.add(participant);
       }
       catalog = next;
+      catalogVersion++;
       coordinatorInstances.clear();
       return ClientResponse.success(List.of());
     } catch (RuntimeException e) {

@@ -1,0 +1,327 @@
+package org.partita.server.network;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.partita.client.ClientResponse;
+import org.partita.client.ClientResponse.Status;
+import org.partita.client.proto.ClientMessage;
+import org.partita.client.proto.Invocation;
+import org.partita.client.proto.LoginRequest;
+import org.partita.client.proto.LoginResponse;
+import org.partita.client.proto.LoginStatus;
+import org.partita.client.proto.ProtocolVersion;
+import org.partita.client.proto.ServerMessage;
+import org.partita.server.dispatch.Dispatcher;
+import org.partita.server.stats.ConnectionSnapshot;
+
+/**
+ * One client connection of the binary protocol (docs/wire-protocol.md):
+ * login, then invocations handed to the {@link Dispatcher}, answers written
+ * back in batches — every response finished since the last turn goes out in
+ * one write and one flush.
+ *
+ * <p>Backpressure: at most {@code maxInFlight} calls of a connection are
+ * dispatched and unanswered; further calls wait in order in {@code backlog},
+ * as do calls the dispatcher refused (a full site queue), which are retried
+ * from the event loop. The connection stops reading from its socket while
+ * the backlog is not empty or the socket's outbound buffer is above its
+ * high-water mark (the client is not reading its answers). Nothing received
+ * is ever dropped; memory per connection stays bounded by maxInFlight
+ * answers plus one socket read.
+ *
+ * <p>Thread model: the Netty handler methods and all fields not marked
+ * otherwise are confined to the channel's event loop; responses arrive on
+ * site threads through {@link #answer}, which only enqueues.
+ */
+final class ClientConnection extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = Logger.getLogger(ClientConnection.class.getName());
+  private static final long RETRY_DELAY_MICROS = 100;
+
+  private final long id;
+  private final Dispatcher dispatcher;
+  private final ServerIdentity identity;
+  private final ConnectionLimits limits;
+  private final ConnectionRegistry registry;
+  private final long connectedAtMillis = System.currentTimeMillis();
+  private Channel channel;
+  private boolean loggedIn;
+  private volatile String clientName = "";
+  private volatile String remote = "?";
+  // Decoded invocations not yet dispatched (in-flight limit reached or the
+  // dispatcher refused: a full queue), oldest first.
+  private final ArrayDeque<PendingCall> backlog = new ArrayDeque<>();
+  private boolean retryScheduled;
+  // Any thread. Calls dispatched and not yet answered.
+  private final AtomicInteger inFlight = new AtomicInteger();
+  // Any thread. backlog.size(), readable off the event loop.
+  private final AtomicInteger backlogSize = new AtomicInteger();
+  private final AtomicLong callsReceived = new AtomicLong();
+  private final AtomicLong bytesRead = new AtomicLong();
+  private final AtomicLong bytesWritten = new AtomicLong();
+  private volatile boolean readsPaused;
+  private final MpscUnboundedXaddArrayQueue<Answer> answers = new MpscUnboundedXaddArrayQueue<>(1024);
+  private final AtomicBoolean flushScheduled = new AtomicBoolean();
+  private final Runnable flushAnswers = this::flushAnswers;
+  private final Runnable retryBacklog = this::retryBacklog;
+
+  /** A decoded invocation waiting to be dispatched. */
+  private record PendingCall(long handle, String procedure, Object[] parameters, long receivedNanos) {}
+
+  /** A finished call waiting to be written. */
+  private record Answer(long handle, ClientResponse response, long receivedNanos) {}
+
+  ClientConnection(long id, Dispatcher dispatcher, ServerIdentity identity, ConnectionLimits limits,
+      ConnectionRegistry registry) {
+    this.id = id;
+    this.dispatcher = dispatcher;
+    this.identity = identity;
+    this.limits = limits;
+    this.registry = registry;
+  }
+
+  long id() {
+    return id;
+  }
+
+  /** Calls received and not yet answered (dispatched or waiting to be). Any thread. */
+  int unanswered() {
+    return inFlight.get() + backlogSize.get();
+  }
+
+  ConnectionSnapshot snapshot() {
+    return new ConnectionSnapshot(id, remote, clientName, connectedAtMillis, callsReceived.get(), unanswered(),
+        bytesRead.get(), bytesWritten.get(), readsPaused);
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    channel = ctx.channel();
+    final SocketAddress address = channel.remoteAddress();
+    remote = String.valueOf(address);
+    registry.opened(this);
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    final int unanswered = unanswered();
+    clearBacklog();
+    registry.closed(this);
+    LOG.info("connection " + id + " from " + remote + " closed" + (unanswered > 0
+        ? " with " + unanswered + " call(s) unanswered (they still run; their answers are dropped)" : ""));
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    final ByteBuf frame = (ByteBuf) msg;
+    try {
+      bytesRead.addAndGet(frame.readableBytes() + 4L);
+      final ClientMessage message = InvocationReader.parse(frame);
+      if (!loggedIn) {
+        login(message);
+      } else {
+        invocation(message);
+      }
+    } catch (ProtocolException e) {
+      closeForProtocolError(e.getMessage());
+    } finally {
+      frame.release();
+    }
+  }
+
+  private void login(ClientMessage message) throws ProtocolException {
+    if (message.getKindCase() != ClientMessage.KindCase.LOGIN) {
+      throw new ProtocolException("the first frame must be a login, got " + message.getKindCase());
+    }
+    final LoginRequest request = message.getLogin();
+    clientName = request.getClientName();
+    final LoginResponse answer;
+    if (request.getProtocolVersion() != ProtocolVersion.PROTOCOL_VERSION_1_VALUE) {
+      answer = refusal(LoginStatus.LOGIN_STATUS_BAD_VERSION, "protocol version " + request.getProtocolVersion()
+          + " is not supported; this server speaks version " + ProtocolVersion.PROTOCOL_VERSION_1_VALUE);
+    } else if (registry.shuttingDown()) {
+      answer = refusal(LoginStatus.LOGIN_STATUS_SHUTTING_DOWN, "the server is shutting down");
+    } else {
+      answer = identity.successfulLogin(id);
+    }
+    final ByteBuf out = channel.alloc().buffer();
+    ResponseWriter.writeMessage(out, ServerMessage.newBuilder().setLogin(answer).build());
+    bytesWritten.addAndGet(out.readableBytes());
+    if (answer.getStatus() != LoginStatus.LOGIN_STATUS_OK) {
+      LOG.warning("connection " + id + " from " + remote + ": login refused: " + answer.getMessage());
+      channel.writeAndFlush(out).addListener(f -> channel.close());
+      return;
+    }
+    loggedIn = true;
+    channel.writeAndFlush(out);
+    LOG.info("connection " + id + " from " + remote + " logged in" + (clientName.isEmpty() ? "" : " as " + clientName));
+  }
+
+  private static LoginResponse refusal(LoginStatus status, String message) {
+    return LoginResponse.newBuilder().setStatus(status).setMessage(message)
+        .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE).build();
+  }
+
+  private void invocation(ClientMessage message) throws ProtocolException {
+    if (message.getKindCase() != ClientMessage.KindCase.INVOCATION) {
+      throw new ProtocolException("expected an invocation after login, got " + message.getKindCase());
+    }
+    final long received = System.nanoTime();
+    final Invocation call = message.getInvocation();
+    callsReceived.incrementAndGet();
+    Object[] parameters;
+    try {
+      parameters = InvocationReader.parameters(call.getProcedure(), call.getParametersList());
+    } catch (InvocationReader.BadParameterException e) {
+      inFlight.incrementAndGet();
+      answer(call.getClientHandle(), ClientResponse.failure(Status.REJECTED, "BAD_PARAMETER", e.getMessage()), received);
+      return;
+    }
+    backlog.add(new PendingCall(call.getClientHandle(), call.getProcedure(), parameters, received));
+    backlogSize.incrementAndGet();
+    drainBacklog();
+    updateReading();
+  }
+
+  /**
+   * Dispatches waiting calls in order while the in-flight limit allows;
+   * when the dispatcher refuses one (a full queue), retries later.
+   */
+  private void drainBacklog() {
+    while (!backlog.isEmpty() && inFlight.get() < limits.maxInFlight()) {
+      inFlight.incrementAndGet();
+      if (!dispatch(backlog.peek())) {
+        inFlight.decrementAndGet();
+        scheduleRetry();
+        return;
+      }
+      backlog.poll();
+      backlogSize.decrementAndGet();
+    }
+  }
+
+  private boolean dispatch(PendingCall call) {
+    if (registry.shuttingDown()) {
+      answer(call.handle, ClientResponse.failure(Status.REJECTED, "SHUTTING_DOWN",
+          "the server is shutting down and accepts no new calls"), call.receivedNanos);
+      return true;
+    }
+    return dispatcher.dispatch(call.procedure, call.parameters,
+        response -> answer(call.handle, response, call.receivedNanos));
+  }
+
+  private void scheduleRetry() {
+    if (!retryScheduled) {
+      retryScheduled = true;
+      channel.eventLoop().schedule(retryBacklog, RETRY_DELAY_MICROS, TimeUnit.MICROSECONDS);
+    }
+  }
+
+  private void retryBacklog() {
+    retryScheduled = false;
+    if (!channel.isActive()) {
+      clearBacklog();
+      return;
+    }
+    drainBacklog();
+    updateReading();
+  }
+
+  private void clearBacklog() {
+    backlogSize.addAndGet(-backlog.size());
+    backlog.clear();
+  }
+
+  /** Queues the answer to one call and makes sure a flush runs on the event loop. Any thread. */
+  private void answer(long handle, ClientResponse response, long receivedNanos) {
+    answers.offer(new Answer(handle, response, receivedNanos));
+    if (flushScheduled.compareAndSet(false, true)) {
+      channel.eventLoop().execute(flushAnswers);
+    }
+  }
+
+  /** Writes every queued answer in one buffer with one flush. Event loop. */
+  private void flushAnswers() {
+    flushScheduled.set(false);
+    if (answers.isEmpty()) {
+      return;
+    }
+    final boolean open = channel.isActive();
+    final ByteBuf out = open ? channel.alloc().directBuffer(4096) : null;
+    final long catalogVersion = identity.catalogVersion();
+    int written = 0;
+    for (Answer a = answers.relaxedPoll(); a != null; a = answers.relaxedPoll()) {
+      written++;
+      if (open) {
+        writeAnswer(out, a, catalogVersion);
+      }
+    }
+    inFlight.addAndGet(-written);
+    if (open) {
+      bytesWritten.addAndGet(out.readableBytes());
+      channel.writeAndFlush(out, channel.voidPromise());
+      drainBacklog();
+      updateReading();
+    }
+  }
+
+  private void writeAnswer(ByteBuf out, Answer a, long catalogVersion) {
+    final int mark = out.writerIndex();
+    try {
+      ResponseWriter.write(out, a.handle, a.response, System.nanoTime() - a.receivedNanos, catalogVersion);
+    } catch (RuntimeException e) {
+      out.writerIndex(mark);
+      LOG.log(Level.WARNING, "connection " + id + ": could not encode the answer to call " + a.handle, e);
+      ResponseWriter.write(out, a.handle, ClientResponse.failure(Status.UNEXPECTED_FAILURE, "INTERNAL",
+          "the server could not encode the response: " + e), 0, catalogVersion);
+    }
+  }
+
+  /** Reads iff nothing holds it back (see the class comment). Event loop. */
+  private void updateReading() {
+    final boolean read = backlog.isEmpty() && inFlight.get() < limits.maxInFlight() && channel.isWritable();
+    if (read == channel.config().isAutoRead()) {
+      return;
+    }
+    readsPaused = !read;
+    channel.config().setAutoRead(read);
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    updateReading();
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof TooLongFrameException) {
+      closeForProtocolError("frame larger than the limit of " + limits.maxFrameBytes() + " bytes");
+    } else if (cause instanceof IOException) {
+      LOG.fine("connection " + id + " from " + remote + ": " + cause.getMessage());
+      ctx.close();
+    } else {
+      LOG.log(Level.WARNING, "connection " + id + " from " + remote + ": unexpected error; closing", cause);
+      ctx.close();
+    }
+  }
+
+  private void closeForProtocolError(String why) {
+    LOG.warning("connection " + id + " from " + remote + ": protocol error: " + why + "; closing");
+    clearBacklog();
+    channel.close();
+  }
+}

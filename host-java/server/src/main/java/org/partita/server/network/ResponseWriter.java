@@ -1,0 +1,69 @@
+package org.partita.server.network;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.partita.client.ClientResponse;
+import org.partita.client.ResultTable;
+import org.partita.client.proto.InvocationResponse;
+import org.partita.client.proto.ServerMessage;
+
+/**
+ * Writes one framed {@code ServerMessage{response: InvocationResponse}}
+ * (proto/client.proto) into a buffer: the 4-byte big-endian frame length,
+ * then the message. Result tables are copied byte for byte from the
+ * engine's output into the frame, never decoded or re-encoded. Stateless.
+ */
+final class ResponseWriter {
+  private ResponseWriter() {}
+
+  /** Appends the frame answering {@code clientHandle} with {@code response} to {@code out}. */
+  static void write(ByteBuf out, long clientHandle, ClientResponse response, long serverNanos, long catalogVersion) {
+    final List<ResultTable> results = response.results();
+    final int bodySize = bodySize(clientHandle, response, serverNanos, catalogVersion);
+    final int messageSize = WireFormat.delimitedFieldSize(ServerMessage.RESPONSE_FIELD_NUMBER, bodySize);
+    out.ensureWritable(4 + messageSize);
+    out.writeInt(messageSize);
+    WireFormat.writeDelimitedHeader(out, ServerMessage.RESPONSE_FIELD_NUMBER, bodySize);
+    final int bodyStart = out.writerIndex();
+    WireFormat.writeVarintField(out, InvocationResponse.CLIENT_HANDLE_FIELD_NUMBER, clientHandle);
+    WireFormat.writeVarintField(out, InvocationResponse.STATUS_FIELD_NUMBER, response.status().wireCode());
+    WireFormat.writeStringField(out, InvocationResponse.ERROR_NAME_FIELD_NUMBER, response.errorName());
+    WireFormat.writeStringField(out, InvocationResponse.MESSAGE_FIELD_NUMBER, response.message());
+    WireFormat.writeVarintField(out, InvocationResponse.APP_STATUS_FIELD_NUMBER, WireFormat.zigZag(response.appStatus()));
+    WireFormat.writeStringField(out, InvocationResponse.APP_STATUS_MESSAGE_FIELD_NUMBER, response.appStatusMessage());
+    for (int i = 0; i < results.size(); i++) {
+      final ByteBuffer table = results.get(i).bytes();
+      WireFormat.writeDelimitedHeader(out, InvocationResponse.RESULTS_FIELD_NUMBER, table.remaining());
+      out.writeBytes(table);
+    }
+    WireFormat.writeVarintField(out, InvocationResponse.SERVER_NANOS_FIELD_NUMBER, serverNanos);
+    WireFormat.writeVarintField(out, InvocationResponse.CATALOG_VERSION_FIELD_NUMBER, catalogVersion);
+    if (out.writerIndex() - bodyStart != bodySize) {
+      throw new IllegalStateException("response size computed as " + bodySize + " but wrote "
+          + (out.writerIndex() - bodyStart));
+    }
+  }
+
+  private static int bodySize(long clientHandle, ClientResponse response, long serverNanos, long catalogVersion) {
+    int size = WireFormat.varintFieldSize(InvocationResponse.CLIENT_HANDLE_FIELD_NUMBER, clientHandle)
+        + WireFormat.varintFieldSize(InvocationResponse.STATUS_FIELD_NUMBER, response.status().wireCode())
+        + WireFormat.stringFieldSize(InvocationResponse.ERROR_NAME_FIELD_NUMBER, response.errorName())
+        + WireFormat.stringFieldSize(InvocationResponse.MESSAGE_FIELD_NUMBER, response.message())
+        + WireFormat.varintFieldSize(InvocationResponse.APP_STATUS_FIELD_NUMBER, WireFormat.zigZag(response.appStatus()))
+        + WireFormat.stringFieldSize(InvocationResponse.APP_STATUS_MESSAGE_FIELD_NUMBER, response.appStatusMessage())
+        + WireFormat.varintFieldSize(InvocationResponse.SERVER_NANOS_FIELD_NUMBER, serverNanos)
+        + WireFormat.varintFieldSize(InvocationResponse.CATALOG_VERSION_FIELD_NUMBER, catalogVersion);
+    final List<ResultTable> results = response.results();
+    for (int i = 0; i < results.size(); i++) {
+      size += WireFormat.delimitedFieldSize(InvocationResponse.RESULTS_FIELD_NUMBER, results.get(i).byteSize());
+    }
+    return size;
+  }
+
+  /** Appends a framed message built by protobuf (login answers: not on the hot path). */
+  static void writeMessage(ByteBuf out, ServerMessage message) {
+    final byte[] bytes = message.toByteArray();
+    out.writeInt(bytes.length).writeBytes(bytes);
+  }
+}
