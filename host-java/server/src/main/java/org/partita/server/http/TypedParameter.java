@@ -20,7 +20,7 @@ import java.util.Map;
  *   <li>{@code {"hex": "0a1b"}} and {@code {"base64": "Chs="}}: VARBINARY, to byte[];
  *   <li>{@code {"timestamp": "2026-11-22T10:00:00Z"}} (ISO-8601; without an offset
  *       the time is UTC; "2026-11-22 10:00:00.5" and "2026-11-22" also read) or
- *       {@code {"timestamp": 1795255200000000}} (µs since the epoch): TIMESTAMP, to Instant;
+ *       {@code {"timestamp": 1795341600000000}} (µs since the epoch): TIMESTAMP, to Instant;
  *   <li>{@code {"decimal": "12.345"}}: an exact number given as text (for JSON
  *       writers that would round it), to BigDecimal.
  * </ul>
