@@ -39,6 +39,9 @@ final class StaticFiles {
 
   private final Path root;
 
+  /** A file to serve: its real path, and the content type its requested name implies. */
+  record Found(Path file, String contentType) {}
+
   /**
    * @param root an existing directory
    * @throws IllegalArgumentException if {@code root} is not a readable directory
@@ -60,25 +63,25 @@ final class StaticFiles {
       sink.send(Replies.methodNotAllowed(alloc, method.name(), HttpRouter.abbreviate(rawPath), "GET, HEAD"));
       return;
     }
-    final Path file = resolve(rawPath);
-    if (file == null) {
+    final Found found = resolve(rawPath);
+    if (found == null) {
       sink.send(Replies.notFound(alloc, HttpRouter.abbreviate(rawPath)));
       return;
     }
     final FileChannel channel;
     final long size;
     try {
-      channel = FileChannel.open(file, StandardOpenOption.READ);
+      channel = FileChannel.open(found.file(), StandardOpenOption.READ);
       size = channel.size();
     } catch (IOException e) {
       sink.send(Replies.notFound(alloc, HttpRouter.abbreviate(rawPath)));
       return;
     }
-    sink.send(new FileReply(channel, size, contentType(file)));
+    sink.send(new FileReply(channel, size, found.contentType()));
   }
 
   /** The regular file inside the root that {@code rawPath} names, or null when there is none or it is refused. */
-  Path resolve(String rawPath) {
+  Found resolve(String rawPath) {
     final String path;
     try {
       path = new QueryStringDecoder(rawPath, StandardCharsets.UTF_8).path();
@@ -98,7 +101,7 @@ final class StaticFiles {
     }
     try {
       final Path real = candidate.toRealPath();
-      return real.startsWith(root) && Files.isRegularFile(real) ? real : null;
+      return real.startsWith(root) && Files.isRegularFile(real) ? new Found(real, contentType(candidate)) : null;
     } catch (IOException e) {
       return null;
     }

@@ -134,6 +134,18 @@ class HttpConnectionTest {
   }
 
   @Test
+  void shouldAnswer413WithoutContinueForAnOversizedExpectContinueRequest() throws Exception {
+    start(HttpApiLimits.DEFAULTS.withMaxBodyBytes(100));
+    try (RawHttp raw = new RawHttp(http.port)) {
+      raw.send("POST /api/1.0/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n"
+          + "Expect: 100-continue\r\n\r\n");
+      final RawHttp.Response response = raw.read();
+      assertEquals(413, response.status());
+      assertEquals("REQUEST_TOO_LARGE", HttpFixture.JSON.readTree(response.body()).get("errorName").textValue());
+    }
+  }
+
+  @Test
   void shouldAnswerAPipelinedOversizedRequestInItsTurn() throws Exception {
     start(HttpApiLimits.DEFAULTS.withMaxBodyBytes(100));
     http.dispatcher.answerOn = task -> later.schedule(task, 50, TimeUnit.MILLISECONDS);

@@ -59,6 +59,10 @@ final class HttpFixture implements AutoCloseable {
     return post("/api/1.0/", "application/json", body);
   }
 
+  HttpClient client() {
+    return client;
+  }
+
   HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
     return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
   }

@@ -39,6 +39,16 @@ final class RawHttp implements AutoCloseable {
 
   /** The next response, or null when the server closed the connection before one began. */
   Response read() throws IOException {
+    final Response head = readHead();
+    if (head == null) {
+      return null;
+    }
+    final int length = Integer.parseInt(head.headers().getOrDefault("content-length", "0"));
+    return new Response(head.status(), head.headers(), new String(in.readNBytes(length), StandardCharsets.UTF_8));
+  }
+
+  /** The next response's status and headers only (the answer to a HEAD request has no body). */
+  Response readHead() throws IOException {
     final String statusLine = line();
     if (statusLine == null) {
       return null;
@@ -49,8 +59,7 @@ final class RawHttp implements AutoCloseable {
       final int colon = header.indexOf(':');
       headers.put(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim());
     }
-    final int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
-    return new Response(status, headers, new String(in.readNBytes(length), StandardCharsets.UTF_8));
+    return new Response(status, headers, "");
   }
 
   /** Whether the server has closed the connection (reads end of stream, or the connection is reset). */
