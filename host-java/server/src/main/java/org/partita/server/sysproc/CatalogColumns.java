@@ -1,5 +1,6 @@
 package org.partita.server.sysproc;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.partita.client.ResultTable;
@@ -30,7 +31,7 @@ final class CatalogColumns implements CatalogSelector {
         .column("MAX_LENGTH", ValueType.INTEGER)
         .column("NULLABLE", ValueType.TINYINT)
         .column("DEFAULT_VALUE", ValueType.VARCHAR);
-    final List<String> names = new java.util.ArrayList<>();
+    final List<String> names = new ArrayList<>();
     schema.tables().forEach(t -> names.add(t.name()));
     schema.queryViews().forEach(v -> names.add(v.name()));
     names.sort(Comparator.naturalOrder());

@@ -1,5 +1,6 @@
 package org.partita.server.sysproc;
 
+import java.util.Arrays;
 import org.partita.client.ResultTableBuilder;
 import org.partita.server.planner.ExplainPrinter;
 import org.partita.server.planner.PlannedStatement;
@@ -11,7 +12,7 @@ final class PlanText {
   /** Adds one row per plan line: {@code prefix} values, then the line. */
   static void addRows(ResultTableBuilder table, PlannedStatement statement, Object... prefix) {
     for (String line : ExplainPrinter.explain(statement).split("\n")) {
-      final Object[] row = java.util.Arrays.copyOf(prefix, prefix.length + 1);
+      final Object[] row = Arrays.copyOf(prefix, prefix.length + 1);
       row[prefix.length] = line;
       table.row(row);
     }
