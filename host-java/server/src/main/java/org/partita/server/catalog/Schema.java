@@ -30,6 +30,11 @@ public final class Schema {
     return Optional.ofNullable(queryViews.get(name));
   }
 
+  /** The plain views, in creation order. */
+  public Collection<QueryViewDef> queryViews() {
+    return Collections.unmodifiableCollection(queryViews.values());
+  }
+
   public void putQueryView(QueryViewDef view) {
     queryViews.put(view.name(), view);
   }

@@ -246,6 +246,11 @@ public final class Database implements AutoCloseable {
     return out;
   }
 
+  /** The most multi-partition calls that may wait for the coordinator. */
+  public int coordinatorCapacity() {
+    return coordinatorCapacity;
+  }
+
   /** Multi-partition calls accepted and not yet finished. */
   public int coordinatorBacklog() {
     return coordinatorBacklog.get();

@@ -1,17 +1,18 @@
 package org.partita.server.stats;
 
 /**
- * One client connection as @Statistics CONNECTIONS reports it. Immutable.
+ * The state of one client connection at one moment, as a front end reports
+ * it for {@code @Statistics CONNECTIONS}. Immutable.
  *
- * @param id the connection's id on this host
- * @param remoteAddress the client's address and port
- * @param clientName the name the client gave at login (may be empty)
- * @param connectedAtMillis when the connection was accepted (ms since the epoch)
- * @param callsReceived invocations received so far
+ * @param connectionId the id the login response gave the client
+ * @param remoteAddress the client's address and port ("127.0.0.1:53412")
+ * @param clientName what the client called itself at login ("" when nothing)
+ * @param connectedAtMillis when the connection was accepted, ms since the epoch
+ * @param callsReceived invocations read from the connection so far
  * @param callsInFlight invocations received and not yet answered
  * @param bytesRead bytes read from the socket
  * @param bytesWritten bytes written to the socket
- * @param readsPaused whether the server stopped reading from it (backpressure)
+ * @param readsPaused whether the server stopped reading the socket (backpressure)
  */
-public record ConnectionSnapshot(long id, String remoteAddress, String clientName, long connectedAtMillis,
-    long callsReceived, int callsInFlight, long bytesRead, long bytesWritten, boolean readsPaused) {}
+public record ConnectionSnapshot(long connectionId, String remoteAddress, String clientName, long connectedAtMillis,
+    long callsReceived, long callsInFlight, long bytesRead, long bytesWritten, boolean readsPaused) {}

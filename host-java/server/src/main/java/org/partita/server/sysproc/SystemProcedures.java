@@ -1,0 +1,94 @@
+package org.partita.server.sysproc;
+
+import java.util.List;
+import java.util.function.Supplier;
+import org.partita.server.database.Database;
+import org.partita.server.dispatch.ResponseHandler;
+import org.partita.server.stats.ConnectionSnapshot;
+import org.partita.server.stats.ProcedureStatistics;
+
+/**
+ * The system procedures: every call whose name starts with '@' (docs/system-procedures.md).
+ *
+ * <ul>
+ *   <li>{@code @AdHoc(sql [, parameters...])} — one SQL statement (query, DML or DDL) as its own transaction</li>
+ *   <li>{@code @Explain(sql)}, {@code @ExplainProc(procedure)} — plans as text</li>
+ *   <li>{@code @Statistics(selector [, interval])} — PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY, CONNECTIONS</li>
+ *   <li>{@code @SystemCatalog(selector)} — TABLES, COLUMNS, INDEXES, PROCEDURES, HOSTS</li>
+ *   <li>{@code @Ping}, {@code @Shutdown}</li>
+ * </ul>
+ *
+ * <p>Names match case-insensitively. An unknown name is REJECTED NOT_FOUND
+ * listing the system procedures; a wrong parameter count or type is REJECTED
+ * BAD_PARAMETER naming the procedure, the position and what was expected.
+ *
+ * <p>Thread-safe; calls come from any thread (usually a network event loop)
+ * and do not block it.
+ */
+public final class SystemProcedures {
+  private final Choices<SystemProcedure> procedures = new Choices<>();
+
+  /**
+   * @param database the database calls run against
+   * @param statistics the figures behind {@code @Statistics PROCEDURE} and {@code LATENCY}
+   * @param connections the open client connections, for {@code @Statistics CONNECTIONS}; any thread
+   * @param identity this server's id, address, ports and start, for {@code @Ping} and {@code HOSTS}
+   * @param shutdown stops the server; {@code @Shutdown} runs it once, on a new thread, after answering
+   */
+  public SystemProcedures(Database database, ProcedureStatistics statistics,
+      Supplier<List<ConnectionSnapshot>> connections, Supplier<ServerIdentity> identity, Runnable shutdown) {
+    final Choices<StatisticsSelector> statisticsSelectors = new Choices<StatisticsSelector>()
+        .add("PROCEDURE", new StatsProcedures(statistics))
+        .add("LATENCY", new StatsLatency(statistics))
+        .add("TABLE", new StatsTables(database))
+        .add("PARTITION", new StatsPartitions(database, System::nanoTime))
+        .add("MEMORY", new StatsMemory(database))
+        .add("CONNECTIONS", new StatsConnections(connections));
+    final Choices<CatalogSelector> catalogSelectors = new Choices<CatalogSelector>()
+        .add("TABLES", new CatalogTables())
+        .add("COLUMNS", new CatalogColumns())
+        .add("INDEXES", new CatalogIndexes())
+        .add("PROCEDURES", new CatalogProcedures())
+        .add("HOSTS", new CatalogHosts(database, identity));
+    for (SystemProcedure p : List.of(new AdHoc(database), new Explain(database), new ExplainProc(database),
+        new Statistics(statisticsSelectors), new SystemCatalog(database, catalogSelectors), new Ping(identity),
+        new Shutdown(shutdown))) {
+      procedures.add(p.name(), p);
+    }
+  }
+
+  /** Whether {@code procedure} names a system procedure (starts with '@'), known or not. */
+  public static boolean isSystemProcedure(String procedure) {
+    return procedure != null && procedure.startsWith("@");
+  }
+
+  /**
+   * Runs system procedure {@code name} with the Dispatcher's contract:
+   * returns false iff a queue it needs is full, in which case nothing was run
+   * and {@code handler} is not called (backpressure). Otherwise returns true
+   * and answers {@code handler} exactly once, on any thread (possibly this
+   * one, before returning); failures are responses, never exceptions.
+   */
+  public boolean call(String name, Object[] parameters, ResponseHandler handler) {
+    final SystemProcedure procedure = procedures.find(name);
+    if (procedure == null) {
+      handler.onResponse(Answers.rejected("NOT_FOUND", "system procedure " + name + " does not exist; system"
+          + " procedures: " + procedures.names()));
+      return true;
+    }
+    final OnceHandler once = new OnceHandler(handler);
+    try {
+      return procedure.call(new Parameters(procedure.name(), parameters), once);
+    } catch (BadParameterException e) {
+      once.onResponse(Answers.rejected("BAD_PARAMETER", e.getMessage()));
+    } catch (RuntimeException e) {
+      once.onResponse(Answers.unexpected(procedure.name(), e));
+    }
+    return true;
+  }
+
+  /** The system procedures' names, comma-separated ("@AdHoc, @Explain, ..."). */
+  public String names() {
+    return procedures.names();
+  }
+}
