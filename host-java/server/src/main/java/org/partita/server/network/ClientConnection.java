@@ -52,7 +52,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
   private final long id;
   private final Dispatcher dispatcher;
-  private final ServerIdentity identity;
+  private final LoginInfo identity;
   private final ConnectionLimits limits;
   private final ConnectionRegistry registry;
   private final long connectedAtMillis = System.currentTimeMillis();
@@ -83,7 +83,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   /** A finished call waiting to be written. */
   private record Answer(long handle, ClientResponse response, long receivedNanos) {}
 
-  ClientConnection(long id, Dispatcher dispatcher, ServerIdentity identity, ConnectionLimits limits,
+  ClientConnection(long id, Dispatcher dispatcher, LoginInfo identity, ConnectionLimits limits,
       ConnectionRegistry registry) {
     this.id = id;
     this.dispatcher = dispatcher;

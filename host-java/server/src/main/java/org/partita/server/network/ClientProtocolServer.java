@@ -33,14 +33,14 @@ public final class ClientProtocolServer {
   private static final int HIGH_WATER_MARK = 1024 * 1024;
 
   private final Dispatcher dispatcher;
-  private final ServerIdentity identity;
+  private final LoginInfo identity;
   private final ConnectionLimits limits;
   private final ConnectionRegistry registry = new ConnectionRegistry();
   private final ChannelGroup channels = new DefaultChannelGroup("partita-clients", GlobalEventExecutor.INSTANCE);
   private final AtomicLong nextConnectionId = new AtomicLong(1);
   private Channel listener;
 
-  public ClientProtocolServer(Dispatcher dispatcher, ServerIdentity identity, ConnectionLimits limits) {
+  public ClientProtocolServer(Dispatcher dispatcher, LoginInfo identity, ConnectionLimits limits) {
     this.dispatcher = dispatcher;
     this.identity = identity;
     this.limits = limits;

@@ -14,6 +14,9 @@ import org.partita.client.proto.Parameter;
  * BigDecimal, String, byte[], Instant or null. Stateless.
  */
 final class InvocationReader {
+  /** Largest decimal exponent accepted (FLOAT reaches about 10^308). */
+  static final int MAX_DECIMAL_EXPONENT = 400;
+
   private InvocationReader() {}
 
   /** A parameter the server cannot use (e.g. DECIMAL text that is not a number); answered per call. */
@@ -50,12 +53,7 @@ final class InvocationReader {
       case FLOAT_VALUE:
         return p.getFloatValue();
       case DECIMAL:
-        try {
-          return new BigDecimal(p.getDecimal());
-        } catch (NumberFormatException e) {
-          throw new BadParameterException(procedure + " parameter " + position + ": decimal \"" + abbreviate(p.getDecimal())
-              + "\" is not a number");
-        }
+        return decimal(procedure, p.getDecimal(), position);
       case TEXT:
         return p.getText();
       case BINARY:
@@ -68,6 +66,26 @@ final class InvocationReader {
       default:
         throw new BadParameterException(procedure + " parameter " + position + ": unknown value kind");
     }
+  }
+
+  /**
+   * DECIMAL text as a BigDecimal. An exponent beyond {@link #MAX_DECIMAL_EXPONENT}
+   * is refused here: such a value fits no SQL type, and rescaling it would
+   * take unbounded time and memory.
+   */
+  private static BigDecimal decimal(String procedure, String text, int position) throws BadParameterException {
+    final BigDecimal d;
+    try {
+      d = new BigDecimal(text);
+    } catch (NumberFormatException e) {
+      throw new BadParameterException(procedure + " parameter " + position + ": decimal \"" + abbreviate(text)
+          + "\" is not a number");
+    }
+    if (Math.abs((long) d.precision() - d.scale()) > MAX_DECIMAL_EXPONENT || Math.abs(d.scale()) > MAX_DECIMAL_EXPONENT) {
+      throw new BadParameterException(procedure + " parameter " + position + ": decimal \"" + abbreviate(text)
+          + "\" is out of range");
+    }
+    return d;
   }
 
   private static String abbreviate(String text) {

@@ -44,7 +44,7 @@ class ClientProtocolServerTest {
     return true;
   };
 
-  private static final ServerIdentity IDENTITY = new ServerIdentity() {
+  private static final LoginInfo IDENTITY = new LoginInfo() {
     @Override
     public LoginResponse successfulLogin(long connectionId) {
       return LoginResponse.newBuilder().setStatus(LoginStatus.LOGIN_STATUS_OK).setConnectionId(connectionId)
@@ -157,7 +157,12 @@ class ClientProtocolServerTest {
       assertEquals(CallStatus.CALL_STATUS_REJECTED, r.getStatus());
       assertEquals("BAD_PARAMETER", r.getErrorName());
       assertTrue(r.getMessage().contains("P parameter 1"), r.getMessage());
-      s.call(6, "P");
+      s.send(ClientMessage.newBuilder().setInvocation(Invocation.newBuilder().setClientHandle(6).setProcedure("P")
+          .addParameters(Parameter.newBuilder().setDecimal("1e999999999"))).build());
+      final InvocationResponse huge = s.receive().getResponse();
+      assertEquals("BAD_PARAMETER", huge.getErrorName());
+      assertTrue(huge.getMessage().contains("out of range"), huge.getMessage());
+      s.call(7, "P");
       assertEquals(CallStatus.CALL_STATUS_SUCCESS, s.receive().getResponse().getStatus());
     }
   }

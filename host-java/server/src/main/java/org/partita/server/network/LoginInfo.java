@@ -7,7 +7,7 @@ import org.partita.client.proto.LoginResponse;
  * answer (topology, hash, routes) and the current catalog version.
  * Implemented by the server host; thread-safe.
  */
-public interface ServerIdentity {
+public interface LoginInfo {
   /** A successful login answer for connection {@code connectionId}, with current topology and routes. */
   LoginResponse successfulLogin(long connectionId);
 

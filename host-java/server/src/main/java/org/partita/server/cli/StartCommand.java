@@ -1,0 +1,99 @@
+package org.partita.server.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.partita.server.database.Database;
+import org.partita.server.host.PartitaServer;
+import org.partita.server.host.ServerOptions;
+import org.partita.server.host.StartupException;
+import org.partita.server.network.ConnectionLimits;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code partita start}: compiles the schema, opens the database and serves
+ * clients until SIGTERM, SIGINT or {@code @Shutdown}, then shuts down
+ * gracefully. Prints one line when ready. Exit code 1 when it cannot start.
+ */
+@Command(name = "start", mixinStandardHelpOptions = true,
+    description = {"Start a Partita server on this machine and serve until stopped (SIGTERM, Ctrl-C, "
+        + "'partita stop' or @Shutdown).",
+        "Prints one line starting with 'partita: ready' when it accepts clients."})
+final class StartCommand implements Callable<Integer> {
+  @Option(names = "--schema", paramLabel = "DDL", split = ",",
+      description = "DDL files compiled in order into the schema (default: none, an empty database; "
+          + "build one with @AdHoc DDL)")
+  private List<Path> schema = new ArrayList<>();
+
+  @Option(names = "--classes", paramLabel = "JAR|DIR", split = ",",
+      description = "jars or class directories holding the procedure classes")
+  private List<Path> classes = new ArrayList<>();
+
+  @Option(names = "--sites", paramLabel = "N", description = "partitions (site threads) on this host (default: "
+      + "the number of cores, ${DEFAULT-VALUE})")
+  private int sites = Runtime.getRuntime().availableProcessors();
+
+  @Option(names = "--port", paramLabel = "PORT", description = "client protocol port (default: ${DEFAULT-VALUE}; "
+      + "0 = any free port)")
+  private int port = ServerOptions.DEFAULT_CLIENT_PORT;
+
+  @Option(names = "--http-port", paramLabel = "PORT", description = "HTTP/JSON port (default: ${DEFAULT-VALUE}; "
+      + "0 = any free port; -1 = no HTTP)")
+  private int httpPort = ServerOptions.DEFAULT_HTTP_PORT;
+
+  @Option(names = "--bind", paramLabel = "ADDRESS", description = "address to listen on (default: ${DEFAULT-VALUE})")
+  private String bind = ServerOptions.DEFAULT_BIND;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for the server's process file "
+      + "(server.properties: pid and ports, used by 'partita stop --data-dir'); data itself lives in memory")
+  private Path dataDir;
+
+  @Option(names = "--web-root", paramLabel = "DIR", description = "static files served at / on the HTTP port")
+  private Path webRoot;
+
+  @Option(names = "--max-in-flight", paramLabel = "N", description = "calls a connection may have unanswered "
+      + "before the server stops reading from it (default: ${DEFAULT-VALUE})")
+  private int maxInFlight = ConnectionLimits.DEFAULT_MAX_IN_FLIGHT;
+
+  @Option(names = "--max-frame-bytes", paramLabel = "N", description = "largest client frame accepted "
+      + "(default: ${DEFAULT-VALUE})")
+  private int maxFrameBytes = ConnectionLimits.DEFAULT_MAX_FRAME_BYTES;
+
+  @Option(names = "--site-queue", paramLabel = "N", description = "bound of each site's queue "
+      + "(default: ${DEFAULT-VALUE})")
+  private int siteQueue = Database.DEFAULT_SITE_QUEUE_CAPACITY;
+
+  @Option(names = "--network-threads", paramLabel = "N", description = "event-loop threads for client "
+      + "connections (default: ${DEFAULT-VALUE})")
+  private int networkThreads = 1;
+
+  @Override
+  public Integer call() throws Exception {
+    final ServerOptions options;
+    final PartitaServer server;
+    try {
+      options = new ServerOptions(schema, classes, sites, bind, port, httpPort, dataDir, webRoot,
+          new ConnectionLimits(maxInFlight, maxFrameBytes), siteQueue, networkThreads);
+      server = PartitaServer.start(options);
+    } catch (StartupException | IllegalArgumentException e) {
+      System.err.println("partita start: " + e.getMessage());
+      return 1;
+    }
+    final Thread hook = new Thread(() -> {
+      try {
+        server.shutdown();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "partita-signal");
+    Runtime.getRuntime().addShutdownHook(hook);
+    System.out.println("partita: ready: client port " + bind + ":" + server.clientPort()
+        + (server.httpPort() >= 0 ? ", HTTP port " + bind + ":" + server.httpPort() : "")
+        + ", " + sites + " site(s)");
+    System.out.flush();
+    server.awaitStopped();
+    return 0;
+  }
+}

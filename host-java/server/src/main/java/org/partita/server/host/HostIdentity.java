@@ -1,0 +1,88 @@
+package org.partita.server.host;
+
+import org.partita.client.PartitionHash;
+import org.partita.client.proto.HashSpecification;
+import org.partita.client.proto.Host;
+import org.partita.client.proto.LoginResponse;
+import org.partita.client.proto.LoginStatus;
+import org.partita.client.proto.ProcedureRouting;
+import org.partita.client.proto.ProtocolVersion;
+import org.partita.client.proto.Topology;
+import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.compiler.CompiledProcedure;
+import org.partita.server.database.Database;
+import org.partita.server.network.LoginInfo;
+
+/**
+ * This host as clients see it at login: one host (id 0) leading every
+ * partition, the partition hash, and a route for each procedure of the
+ * current catalog. The shape is the cluster's, so clients need no change
+ * when partitions spread over hosts. Thread-safe.
+ */
+final class HostIdentity implements LoginInfo {
+  static final String SERVER_VERSION = "Partita 0.1";
+  static final String HASH_ALGORITHM = "fnv1a64-fmix64";
+  static final int HOST_ID = 0;
+
+  private final Database database;
+  private final String address;
+  private final int maxFrameBytes;
+  private volatile int clientPort;
+  private volatile int httpPort;
+
+  HostIdentity(Database database, String address, int maxFrameBytes) {
+    this.database = database;
+    this.address = address;
+    this.maxFrameBytes = maxFrameBytes;
+  }
+
+  /** Records the ports the listeners bound (httpPort -1: none). */
+  void bound(int boundClientPort, int boundHttpPort) {
+    this.clientPort = boundClientPort;
+    this.httpPort = boundHttpPort;
+  }
+
+  @Override
+  public LoginResponse successfulLogin(long connectionId) {
+    final long version = database.catalogVersion();
+    final CompiledCatalog catalog = database.catalog();
+    final LoginResponse.Builder answer = LoginResponse.newBuilder()
+        .setStatus(LoginStatus.LOGIN_STATUS_OK)
+        .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE)
+        .setHostId(HOST_ID)
+        .setConnectionId(connectionId)
+        .setTopology(topology())
+        .setHash(HashSpecification.newBuilder().setAlgorithm(HASH_ALGORITHM).setBucketBits(PartitionHash.BUCKET_BITS))
+        .setCatalogVersion(version)
+        .setServerVersion(SERVER_VERSION)
+        .setMaxFrameBytes(maxFrameBytes);
+    for (CompiledProcedure p : catalog.procedures().values()) {
+      answer.addProcedures(route(p));
+    }
+    return answer.build();
+  }
+
+  private Topology topology() {
+    final Topology.Builder t = Topology.newBuilder()
+        .setPartitionCount(database.partitionCount())
+        .addHosts(Host.newBuilder().setHostId(HOST_ID).setAddress(address).setClientPort(clientPort)
+            .setHttpPort(Math.max(httpPort, 0)));
+    for (int p = 0; p < database.partitionCount(); p++) {
+      t.addPartitionLeaders(HOST_ID);
+    }
+    return t.build();
+  }
+
+  private static ProcedureRouting route(CompiledProcedure p) {
+    final ProcedureRouting.Builder r = ProcedureRouting.newBuilder().setName(p.name()).setSinglePartition(p.singlePartition());
+    if (p.singlePartition()) {
+      r.setPartitionParameter(p.partition().parameterIndex()).setPartitionType(p.partition().columnType().getNumber());
+    }
+    return r.build();
+  }
+
+  @Override
+  public long catalogVersion() {
+    return database.catalogVersion();
+  }
+}

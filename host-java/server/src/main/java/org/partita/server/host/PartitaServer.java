@@ -1,0 +1,234 @@
+package org.partita.server.host;
+
+import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+import org.partita.server.compiler.CatalogCompiler;
+import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.compiler.SourceFile;
+import org.partita.server.compiler.ddl.DdlException;
+import org.partita.server.database.Database;
+import org.partita.server.http.HttpApiServer;
+import org.partita.server.network.ClientProtocolServer;
+import org.partita.server.network.Transports;
+import org.partita.server.stats.ProcedureStatistics;
+import org.partita.server.sysproc.ServerIdentity;
+import org.partita.server.sysproc.SystemProcedures;
+
+/**
+ * A running Partita server on one host: the database (sites and
+ * coordinator), the binary client protocol, the HTTP/JSON API and the
+ * system procedures, with their lifecycle. {@link #start} returns once
+ * every listener is bound; {@link #shutdown} (also run by {@code @Shutdown}
+ * and SIGTERM) stops accepting, answers every accepted call, then closes
+ * everything. Thread-safe.
+ */
+public final class PartitaServer implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(PartitaServer.class.getName());
+  private static final long DRAIN_TIMEOUT_SECONDS = 30;
+  static final String PROCESS_FILE = "server.properties";
+
+  private final ServerOptions options;
+  private final Database database;
+  private final ServerDispatcher dispatcher;
+  private final ClientProtocolServer clientServer;
+  private final HttpApiServer httpServer;
+  private final long startedAtMillis = System.currentTimeMillis();
+  private final EventLoopGroup acceptors = Transports.eventLoopGroup(1, "partita-accept");
+  private final EventLoopGroup workers;
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private final HostIdentity identity;
+  private int clientPort;
+  private int httpPort = -1;
+
+  private PartitaServer(ServerOptions options, Database database) {
+    this.options = options;
+    this.database = database;
+    this.workers = Transports.eventLoopGroup(options.networkThreads(), "partita-network");
+    this.identity = new HostIdentity(database, options.bindAddress(), options.limits().maxFrameBytes());
+    final ProcedureStatistics statistics = new ProcedureStatistics();
+    final ClientProtocolServer[] network = new ClientProtocolServer[1];
+    final SystemProcedures systemProcedures = new SystemProcedures(database, statistics,
+        () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground);
+    this.dispatcher = new ServerDispatcher(database, systemProcedures, statistics);
+    this.clientServer = new ClientProtocolServer(dispatcher, identity, options.limits());
+    network[0] = clientServer;
+    this.httpServer = options.httpPort() < 0 ? null : new HttpApiServer(dispatcher, options.webRoot());
+  }
+
+  private ServerIdentity serverIdentity() {
+    return new ServerIdentity(HostIdentity.HOST_ID, options.bindAddress(), clientPort, httpPort, startedAtMillis,
+        HostIdentity.SERVER_VERSION);
+  }
+
+  /** Compiles the schema, opens the database and binds every listener. */
+  public static PartitaServer start(ServerOptions options) throws StartupException, InterruptedException {
+    final long begin = System.nanoTime();
+    final CompiledCatalog catalog = compile(options);
+    final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
+        Database.DEFAULT_COORDINATOR_CAPACITY);
+    final PartitaServer server = new PartitaServer(options, database);
+    try {
+      server.bind();
+    } catch (RuntimeException | InterruptedException | IOException e) {
+      server.close();
+      throw new StartupException("cannot listen on " + options.bindAddress() + ": " + e.getMessage(), e);
+    }
+    LOG.info(server.readyLine(catalog, (System.nanoTime() - begin) / 1_000_000));
+    return server;
+  }
+
+  private static CompiledCatalog compile(ServerOptions options) throws StartupException {
+    final List<SourceFile> files = new ArrayList<>();
+    for (Path p : options.schema()) {
+      try {
+        files.add(new SourceFile(p.toString(), Files.readString(p, StandardCharsets.UTF_8)));
+      } catch (IOException e) {
+        throw new StartupException("cannot read schema file " + p + ": " + e.getMessage(), e);
+      }
+    }
+    try {
+      final URLClassLoader loader = new URLClassLoader(classUrls(options.classes()), PartitaServer.class.getClassLoader());
+      return new CatalogCompiler(loader).compile(files);
+    } catch (DdlException e) {
+      throw new StartupException(e.getMessage(), e);
+    }
+  }
+
+  private static URL[] classUrls(List<Path> classes) throws StartupException {
+    final List<URL> urls = new ArrayList<>();
+    for (Path p : classes) {
+      if (!Files.exists(p)) {
+        throw new StartupException("no such procedure classes jar or directory: " + p, null);
+      }
+      try {
+        urls.add(p.toUri().toURL());
+      } catch (MalformedURLException e) {
+        throw new StartupException("bad classes path " + p + ": " + e.getMessage(), e);
+      }
+    }
+    return urls.toArray(new URL[0]);
+  }
+
+  private void bind() throws InterruptedException, IOException {
+    clientPort = clientServer.start(options.bindAddress(), options.clientPort(), acceptors, workers);
+    if (httpServer != null) {
+      httpPort = httpServer.start(options.bindAddress(), options.httpPort(), acceptors, workers,
+          Transports.serverChannelClass());
+    }
+    identity.bound(clientPort, httpPort);
+    writeProcessFile();
+  }
+
+  private String readyLine(CompiledCatalog catalog, long millis) {
+    return "ready: client port " + options.bindAddress() + ":" + clientPort
+        + (httpPort >= 0 ? ", HTTP port " + options.bindAddress() + ":" + httpPort : ", no HTTP port")
+        + ", " + options.sites() + " site(s), " + catalog.schema().tables().size() + " table(s) and view(s), "
+        + catalog.procedures().size() + " procedure(s), " + (Transports.nativeEpoll() ? "epoll" : "nio")
+        + ", started in " + millis + " ms";
+  }
+
+  private void writeProcessFile() throws IOException {
+    if (options.dataDir() == null) {
+      return;
+    }
+    Files.createDirectories(options.dataDir());
+    final String text = "pid=" + ProcessHandle.current().pid() + "\nhost=" + options.bindAddress()
+        + "\nclientPort=" + clientPort + "\nhttpPort=" + httpPort + "\n";
+    final Path tmp = options.dataDir().resolve(PROCESS_FILE + ".tmp");
+    Files.writeString(tmp, text, StandardCharsets.UTF_8);
+    Files.move(tmp, options.dataDir().resolve(PROCESS_FILE), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  public int clientPort() {
+    return clientPort;
+  }
+
+  /** The HTTP port, or -1 when there is no HTTP listener. */
+  public int httpPort() {
+    return httpPort;
+  }
+
+  public Database database() {
+    return database;
+  }
+
+  private void shutdownInBackground() {
+    final Thread t = new Thread(() -> {
+      try {
+        shutdown();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "partita-shutdown");
+    t.start();
+  }
+
+  /**
+   * Stops accepting connections and calls, waits (up to 30 s) until every
+   * accepted call is answered, then closes connections, the database and
+   * the event loops. Idempotent; a second caller waits for the first.
+   */
+  public void shutdown() throws InterruptedException {
+    if (!stopping.compareAndSet(false, true)) {
+      stopped.await();
+      return;
+    }
+    try {
+      LOG.info("shutting down: no new connections or calls; finishing " + clientServer.unanswered() + " call(s)");
+      clientServer.stopAccepting();
+      if (httpServer != null) {
+        httpServer.setShuttingDown();
+      }
+      dispatcher.beginShutdown();
+      if (!clientServer.awaitQuiet(DRAIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        LOG.warning("shutting down with " + clientServer.unanswered() + " call(s) still unanswered after "
+            + DRAIN_TIMEOUT_SECONDS + " s");
+      }
+      clientServer.closeConnections();
+      if (httpServer != null) {
+        httpServer.close();
+      }
+      database.close();
+      acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      deleteProcessFile();
+      LOG.info("stopped");
+    } finally {
+      stopped.countDown();
+    }
+  }
+
+  private void deleteProcessFile() {
+    if (options.dataDir() != null) {
+      try {
+        Files.deleteIfExists(options.dataDir().resolve(PROCESS_FILE));
+      } catch (IOException e) {
+        LOG.warning("could not delete " + options.dataDir().resolve(PROCESS_FILE) + ": " + e.getMessage());
+      }
+    }
+  }
+
+  /** Blocks until the server has stopped. */
+  public void awaitStopped() throws InterruptedException {
+    stopped.await();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    shutdown();
+  }
+}

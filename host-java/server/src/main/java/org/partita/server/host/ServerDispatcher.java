@@ -1,0 +1,51 @@
+package org.partita.server.host;
+
+import org.partita.client.ClientResponse;
+import org.partita.client.ClientResponse.Status;
+import org.partita.server.database.Database;
+import org.partita.server.dispatch.Dispatcher;
+import org.partita.server.dispatch.ResponseHandler;
+import org.partita.server.stats.ProcedureStatistics;
+import org.partita.server.sysproc.SystemProcedures;
+
+/**
+ * The server's {@link Dispatcher}: names starting with '@' go to the system
+ * procedures, everything else to the database's router (a single-partition
+ * call straight to its site's queue, a multi-partition one to the
+ * coordinator). Every answered call is recorded in the procedure
+ * statistics. Once shutting down, new calls are rejected. Thread-safe.
+ */
+final class ServerDispatcher implements Dispatcher {
+  private final Database database;
+  private final SystemProcedures systemProcedures;
+  private final ProcedureStatistics statistics;
+  private volatile boolean shuttingDown;
+
+  ServerDispatcher(Database database, SystemProcedures systemProcedures, ProcedureStatistics statistics) {
+    this.database = database;
+    this.systemProcedures = systemProcedures;
+    this.statistics = statistics;
+  }
+
+  void beginShutdown() {
+    shuttingDown = true;
+  }
+
+  @Override
+  public boolean dispatch(String procedure, Object[] parameters, ResponseHandler handler) {
+    if (shuttingDown) {
+      handler.onResponse(ClientResponse.failure(Status.REJECTED, "SHUTTING_DOWN",
+          "the server is shutting down and accepts no new calls"));
+      return true;
+    }
+    final long start = System.nanoTime();
+    final ResponseHandler recorded = response -> {
+      statistics.record(procedure, response.status(), System.nanoTime() - start);
+      handler.onResponse(response);
+    };
+    if (!procedure.isEmpty() && procedure.charAt(0) == '@') {
+      return systemProcedures.call(procedure, parameters, recorded);
+    }
+    return database.offerCall(procedure, parameters, recorded::onResponse);
+  }
+}
