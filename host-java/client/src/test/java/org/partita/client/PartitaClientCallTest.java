@@ -266,6 +266,16 @@ class PartitaClientCallTest {
 
   @Test
   @Timeout(10)
+  void shouldCallOverTheNioTransportToo() throws Exception {
+    server = FakeServer.started();
+    client = new PartitaClient(testConfig().epoll(false).build());
+    client.connect(server.address());
+    echoFirstParameter();
+    assertEquals(9, client.call("Echo", 9L).appStatus());
+  }
+
+  @Test
+  @Timeout(10)
   void shouldMakeConnectingTwiceToOneServerANoOp() throws Exception {
     start();
     client.connect(server.address());

@@ -120,11 +120,16 @@ public final class Connection {
   }
 
   /**
-   * Takes room for one call, waiting up to {@code timeoutNanos}. Returns
-   * true iff room was taken; the call's completion gives it back.
+   * Takes room for one call, waiting up to {@code timeoutNanos} — but never
+   * on this connection's own event loop (a call made from a callback), which
+   * is the thread that would make room. Returns true iff room was taken; the
+   * call's completion gives it back.
    */
   public boolean acquirePermit(long timeoutNanos) throws InterruptedException {
-    return permits.tryAcquire() || (timeoutNanos > 0 && permits.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS));
+    if (permits.tryAcquire()) {
+      return true;
+    }
+    return timeoutNanos > 0 && !loop.inEventLoop() && permits.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
   }
 
   void releasePermit() {
