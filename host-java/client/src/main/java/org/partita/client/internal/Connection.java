@@ -121,15 +121,15 @@ public final class Connection {
 
   /**
    * Takes room for one call, waiting up to {@code timeoutNanos} — but never
-   * on this connection's own event loop (a call made from a callback), which
-   * is the thread that would make room. Returns true iff room was taken; the
+   * on one of the client's I/O threads (a call made from a callback): those
+   * are the threads that make room. Returns true iff room was taken; the
    * call's completion gives it back.
    */
   public boolean acquirePermit(long timeoutNanos) throws InterruptedException {
     if (permits.tryAcquire()) {
       return true;
     }
-    return timeoutNanos > 0 && !loop.inEventLoop() && permits.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
+    return timeoutNanos > 0 && !transport.inIoThread() && permits.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
   }
 
   void releasePermit() {

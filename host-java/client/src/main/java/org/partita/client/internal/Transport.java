@@ -9,6 +9,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,6 +32,16 @@ public final class Transport implements AutoCloseable {
   /** The event loop a new connection will live on (round-robin). */
   public EventLoop nextLoop() {
     return group.next();
+  }
+
+  /** Whether the calling thread is one of this transport's I/O threads. */
+  public boolean inIoThread() {
+    for (EventExecutor loop : group) {
+      if (loop.inEventLoop()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public Class<? extends SocketChannel> channelClass() {
