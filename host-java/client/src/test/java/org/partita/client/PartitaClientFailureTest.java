@@ -157,6 +157,26 @@ class PartitaClientFailureTest {
 
   @Test
   @Timeout(10)
+  void shouldNotWaitForRoomOnAnIoThread() throws Exception {
+    start(testConfig().maxInFlightPerConnection(2).backpressureTimeout(Duration.ofSeconds(30)).build());
+    server.onInvocation = (s, inv) -> {
+      if (inv.getProcedure().equals("Answered")) {
+        s.respond(FakeServer.success(inv.getClientHandle()));
+      }
+    };
+    client.callAsync("Never");
+    final CompletableFuture<Throwable> fromCallback = new CompletableFuture<>();
+
+    client.callAsync((response, failure) -> {
+      client.callAsync("Never");
+      client.callAsync((r, e) -> fromCallback.complete(e), "Never");
+    }, "Answered");
+
+    assertInstanceOf(BackpressureException.class, fromCallback.get(5, TimeUnit.SECONDS));
+  }
+
+  @Test
+  @Timeout(10)
   void shouldCloseTheConnectionOnAGarbageFrame() throws Exception {
     start(testConfig().reconnect(false).build());
     server.onInvocation = (s, inv) -> s.send(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x01});
