@@ -91,8 +91,9 @@ public final class PartitaClient implements AutoCloseable {
   /**
    * Connects to the server at {@code hostAndPort} ("host", "host:port",
    * "[::1]:port"; the default port is 21212) and logs in, waiting up to the
-   * connect timeout. Connecting again to an address already connected does
-   * nothing.
+   * connect timeout. Connecting again to an address already connected (or
+   * reconnecting) does nothing; with reconnection off, it reopens a dropped
+   * connection.
    *
    * @throws IllegalArgumentException for a malformed address
    * @throws LoginRefusedException when the server refuses the login (its message says why)
@@ -103,8 +104,14 @@ public final class PartitaClient implements AutoCloseable {
     final ServerAddress address = ServerAddress.parse(hostAndPort, ClientConfig.DEFAULT_PORT);
     synchronized (connectLock) {
       ensureOpen();
-      if (connections.containsKey(address.toString())) {
+      final Connection existing = connections.get(address.toString());
+      if (existing != null && (existing.isUp() || config.reconnect())) {
         return;
+      }
+      if (existing != null) {
+        existing.close();
+        connections.remove(address.toString());
+        router.remove(existing);
       }
       final Connection connection = new Connection(address, transport, config, events);
       connections.put(address.toString(), connection);

@@ -98,6 +98,19 @@ class PartitaClientFailureTest {
   }
 
   @Test
+  @Timeout(10)
+  void shouldReopenADroppedConnectionOnConnectWhenReconnectIsOff() throws Exception {
+    start(testConfig().reconnect(false).build());
+    server.dropConnections();
+    eventually("the connection is down", () -> client.connectedServers().isEmpty());
+
+    client.connect(server.address());
+
+    assertEquals(ClientResponse.Status.SUCCESS, client.call("Vote", 1L).status());
+    assertEquals(2, server.logins.size());
+  }
+
+  @Test
   @Timeout(20)
   void shouldReconnectWhenTheServerComesBack() throws Exception {
     start(testConfig().build());

@@ -268,8 +268,9 @@ public final class Connection {
   private void closeWith(Channel ch, String reason, Throwable cause) {
     if (ch == channel && downReason == null) {
       downReason = reason;
-      LOG.log(state == State.CLOSED ? Level.FINE : Level.WARNING, "closing connection to " + address + ": " + reason,
-          cause);
+      if (cause != null) {
+        LOG.log(Level.FINE, "closing connection to " + address + ": " + reason, cause);
+      }
     }
     ch.close();
   }
@@ -295,6 +296,8 @@ public final class Connection {
     if (wasUp) {
       LOG.warning("connection to " + address + " lost: " + reason);
       listener.wentDown(this);
+    } else {
+      LOG.info("connection to " + address + " closed before login: " + reason);
     }
     if (config.reconnect()) {
       scheduleReconnect();
