@@ -1,0 +1,232 @@
+package org.partita.client;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link PartitaClient} behaves: timeouts, limits, reconnection and
+ * transport. Immutable; made with {@link #builder()}.
+ *
+ * <pre>{@code
+ * ClientConfig config = ClientConfig.builder()
+ *     .clientName("voter-driver")
+ *     .callTimeout(Duration.ofSeconds(10))
+ *     .rateLimitPerSecond(50_000)
+ *     .build();
+ * }</pre>
+ */
+public final class ClientConfig {
+  /** The client port a "host" without ":port" means. */
+  public static final int DEFAULT_PORT = 21212;
+
+  private final String clientName;
+  private final Duration connectTimeout;
+  private final Duration callTimeout;
+  private final int maxInFlightPerConnection;
+  private final Duration backpressureTimeout;
+  private final long rateLimitPerSecond;
+  private final boolean reconnect;
+  private final Duration reconnectInitialBackoff;
+  private final Duration reconnectMaxBackoff;
+  private final boolean epoll;
+  private final int ioThreads;
+  private final int maxResponseFrameBytes;
+
+  private ClientConfig(Builder b) {
+    this.clientName = b.clientName;
+    this.connectTimeout = b.connectTimeout;
+    this.callTimeout = b.callTimeout;
+    this.maxInFlightPerConnection = b.maxInFlightPerConnection;
+    this.backpressureTimeout = b.backpressureTimeout;
+    this.rateLimitPerSecond = b.rateLimitPerSecond;
+    this.reconnect = b.reconnect;
+    this.reconnectInitialBackoff = b.reconnectInitialBackoff;
+    this.reconnectMaxBackoff = b.reconnectMaxBackoff;
+    this.epoll = b.epoll;
+    this.ioThreads = b.ioThreads;
+    this.maxResponseFrameBytes = b.maxResponseFrameBytes;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The defaults: every builder setting left alone. */
+  public static ClientConfig defaults() {
+    return builder().build();
+  }
+
+  /** Sent at login, shown in the server's logs and connection statistics. Default "partita-java". */
+  public String clientName() {
+    return clientName;
+  }
+
+  /** How long connect() waits for the TCP connection and the login answer. Default 10 s. */
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  /** The timeout of calls made without an explicit one. Default 2 min. */
+  public Duration callTimeout() {
+    return callTimeout;
+  }
+
+  /** Calls in flight on one connection before new calls wait for room. Default 4,096. */
+  public int maxInFlightPerConnection() {
+    return maxInFlightPerConnection;
+  }
+
+  /** How long a call waits for room before failing with BackpressureException. Default 10 s. */
+  public Duration backpressureTimeout() {
+    return backpressureTimeout;
+  }
+
+  /** Calls per second the whole client may start; 0 = unlimited (the default). */
+  public long rateLimitPerSecond() {
+    return rateLimitPerSecond;
+  }
+
+  /** Whether a dropped connection is reopened in the background. Default true. */
+  public boolean reconnect() {
+    return reconnect;
+  }
+
+  /** The first wait before reconnecting; doubled after each failure. Default 100 ms. */
+  public Duration reconnectInitialBackoff() {
+    return reconnectInitialBackoff;
+  }
+
+  /** The longest wait between reconnection attempts. Default 5 s. */
+  public Duration reconnectMaxBackoff() {
+    return reconnectMaxBackoff;
+  }
+
+  /** Whether to use Linux's native epoll transport when it is available (else NIO). Default true. */
+  public boolean epoll() {
+    return epoll;
+  }
+
+  /** I/O threads shared by all connections. Default: min(4, available processors). */
+  public int ioThreads() {
+    return ioThreads;
+  }
+
+  /** The largest server frame accepted; a larger one closes the connection. Default 256 MiB. */
+  public int maxResponseFrameBytes() {
+    return maxResponseFrameBytes;
+  }
+
+  @Override
+  public String toString() {
+    return "ClientConfig{clientName=" + clientName + ", connectTimeout=" + connectTimeout + ", callTimeout="
+        + callTimeout + ", maxInFlightPerConnection=" + maxInFlightPerConnection + ", backpressureTimeout="
+        + backpressureTimeout + ", rateLimitPerSecond=" + rateLimitPerSecond + ", reconnect=" + reconnect
+        + ", epoll=" + epoll + ", ioThreads=" + ioThreads + ", maxResponseFrameBytes=" + maxResponseFrameBytes + "}";
+  }
+
+  /** Builds a {@link ClientConfig}; each setter checks its argument. Not thread-safe. */
+  public static final class Builder {
+    private String clientName = "partita-java";
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration callTimeout = Duration.ofMinutes(2);
+    private int maxInFlightPerConnection = 4096;
+    private Duration backpressureTimeout = Duration.ofSeconds(10);
+    private long rateLimitPerSecond;
+    private boolean reconnect = true;
+    private Duration reconnectInitialBackoff = Duration.ofMillis(100);
+    private Duration reconnectMaxBackoff = Duration.ofSeconds(5);
+    private boolean epoll = true;
+    private int ioThreads = Math.min(4, Runtime.getRuntime().availableProcessors());
+    private int maxResponseFrameBytes = 256 << 20;
+
+    private Builder() {}
+
+    public Builder clientName(String name) {
+      this.clientName = Objects.requireNonNull(name, "clientName");
+      return this;
+    }
+
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = positive(timeout, "connectTimeout");
+      return this;
+    }
+
+    public Builder callTimeout(Duration timeout) {
+      this.callTimeout = positive(timeout, "callTimeout");
+      return this;
+    }
+
+    public Builder maxInFlightPerConnection(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxInFlightPerConnection must be at least 1, got " + max);
+      }
+      this.maxInFlightPerConnection = max;
+      return this;
+    }
+
+    /** Zero means: fail at once when there is no room. */
+    public Builder backpressureTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "backpressureTimeout");
+      if (timeout.isNegative()) {
+        throw new IllegalArgumentException("backpressureTimeout must not be negative, got " + timeout);
+      }
+      this.backpressureTimeout = timeout;
+      return this;
+    }
+
+    public Builder rateLimitPerSecond(long callsPerSecond) {
+      if (callsPerSecond < 0) {
+        throw new IllegalArgumentException("rateLimitPerSecond must be 0 (unlimited) or positive, got " + callsPerSecond);
+      }
+      this.rateLimitPerSecond = callsPerSecond;
+      return this;
+    }
+
+    public Builder reconnect(boolean on) {
+      this.reconnect = on;
+      return this;
+    }
+
+    public Builder reconnectBackoff(Duration initial, Duration max) {
+      this.reconnectInitialBackoff = positive(initial, "reconnect initial backoff");
+      this.reconnectMaxBackoff = positive(max, "reconnect max backoff");
+      if (max.compareTo(initial) < 0) {
+        throw new IllegalArgumentException("reconnect max backoff " + max + " is shorter than the initial " + initial);
+      }
+      return this;
+    }
+
+    public Builder epoll(boolean on) {
+      this.epoll = on;
+      return this;
+    }
+
+    public Builder ioThreads(int threads) {
+      if (threads < 1) {
+        throw new IllegalArgumentException("ioThreads must be at least 1, got " + threads);
+      }
+      this.ioThreads = threads;
+      return this;
+    }
+
+    public Builder maxResponseFrameBytes(int bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("maxResponseFrameBytes must be at least 1024, got " + bytes);
+      }
+      this.maxResponseFrameBytes = bytes;
+      return this;
+    }
+
+    public ClientConfig build() {
+      return new ClientConfig(this);
+    }
+
+    private static Duration positive(Duration d, String what) {
+      Objects.requireNonNull(d, what);
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(what + " must be positive, got " + d);
+      }
+      return d;
+    }
+  }
+}

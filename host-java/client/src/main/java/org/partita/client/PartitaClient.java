@@ -1,0 +1,416 @@
+package org.partita.client;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.partita.client.internal.CallStats;
+import org.partita.client.internal.CallTracker;
+import org.partita.client.internal.Connection;
+import org.partita.client.internal.ConnectionListener;
+import org.partita.client.internal.PendingCall;
+import org.partita.client.internal.RateLimiter;
+import org.partita.client.internal.Router;
+import org.partita.client.internal.Routes;
+import org.partita.client.internal.ServerAddress;
+import org.partita.client.internal.StatsRegistry;
+import org.partita.client.internal.Transport;
+import org.partita.client.proto.LoginResponse;
+
+/**
+ * A client of one or more Partita servers (docs/java-client.md): one TCP
+ * connection per server, calls routed to the partition's leader, answers
+ * matched to calls in any order.
+ *
+ * <pre>{@code
+ * try (PartitaClient client = new PartitaClient(ClientConfig.defaults())) {
+ *   client.connect("localhost:21212");
+ *   ClientResponse r = client.call("Vote", 6175551234L, 3, 2L);
+ *   client.callAsync("Vote", 2125550100L, 1, 2L).thenAccept(a -> System.out.println(a.firstLong()));
+ *   client.drain();
+ * }
+ * }</pre>
+ *
+ * <p>Asynchronous calls complete normally with every answer of the server,
+ * failures included (look at {@link ClientResponse#status()}); they complete
+ * exceptionally only for client-side failures ({@link PartitaClientException}
+ * subclasses). The synchronous {@link #call} throws {@link
+ * ProcedureCallException} for an answer other than SUCCESS.
+ *
+ * <p>Thread model: thread-safe; any number of threads may call at once.
+ * Futures complete and callbacks run on the client's I/O threads: code
+ * chained to them must not block (in particular, must not make synchronous
+ * calls). {@link #close()} releases every thread.
+ */
+public final class PartitaClient implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(PartitaClient.class.getName());
+  private static final String SYSTEM_CATALOG = "@SystemCatalog";
+
+  private final ClientConfig config;
+  private final Transport transport;
+  private final Router router = new Router();
+  private final StatsRegistry stats = new StatsRegistry();
+  private final ClientStatistics statistics = new ClientStatistics(stats);
+  private final CallTracker tracker = new CallTracker();
+  private final RateLimiter rateLimiter;
+  private final AtomicLong handles = new AtomicLong();
+  private final AtomicLong refreshedVersion = new AtomicLong(-1);
+  private final Map<String, Connection> connections = new ConcurrentHashMap<>();
+  private final Object connectLock = new Object();
+  private final long defaultTimeoutNanos;
+  private final long backpressureNanos;
+  private final Events events = new Events();
+  private volatile boolean closed;
+
+  /** A client with the default configuration. */
+  public PartitaClient() {
+    this(ClientConfig.defaults());
+  }
+
+  public PartitaClient(ClientConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.transport = new Transport(config.epoll(), config.ioThreads());
+    this.rateLimiter = config.rateLimitPerSecond() > 0 ? new RateLimiter(config.rateLimitPerSecond()) : null;
+    this.defaultTimeoutNanos = saturatedNanos(config.callTimeout());
+    this.backpressureNanos = saturatedNanos(config.backpressureTimeout());
+  }
+
+  public ClientConfig config() {
+    return config;
+  }
+
+  /**
+   * Connects to the server at {@code hostAndPort} ("host", "host:port",
+   * "[::1]:port"; the default port is 21212) and logs in, waiting up to the
+   * connect timeout. Connecting again to an address already connected (or
+   * reconnecting) does nothing; with reconnection off, it reopens a dropped
+   * connection.
+   *
+   * @throws IllegalArgumentException for a malformed address
+   * @throws LoginRefusedException when the server refuses the login (its message says why)
+   * @throws PartitaClientException when the server cannot be reached or does not answer in time
+   */
+  public void connect(String hostAndPort) {
+    ensureOpen();
+    final ServerAddress address = ServerAddress.parse(hostAndPort, ClientConfig.DEFAULT_PORT);
+    synchronized (connectLock) {
+      ensureOpen();
+      final Connection existing = connections.get(address.toString());
+      if (existing != null && (existing.isUp() || config.reconnect())) {
+        return;
+      }
+      if (existing != null) {
+        existing.close();
+        connections.remove(address.toString());
+        router.remove(existing);
+      }
+      final Connection connection = new Connection(address, transport, config, events);
+      connections.put(address.toString(), connection);
+      router.add(connection);
+      boolean opened = false;
+      try {
+        awaitLogin(connection);
+        opened = true;
+      } finally {
+        if (!opened) {
+          connection.close();
+          connections.remove(address.toString());
+          router.remove(connection);
+        }
+      }
+    }
+  }
+
+  private void awaitLogin(Connection connection) {
+    final long timeout = config.connectTimeout().toMillis();
+    try {
+      connection.open().get(timeout, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new PartitaClientException("no login answer from " + connection.address() + " within " + timeout + " ms");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new PartitaClientException("interrupted while connecting to " + connection.address(), e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof PartitaClientException p ? p
+          : new PartitaClientException("cannot connect to " + connection.address() + ": " + e.getCause(), e.getCause());
+    }
+  }
+
+  /**
+   * Calls {@code procedure} with the default timeout. The future completes
+   * with the server's answer, whatever its status, or exceptionally with a
+   * {@link PartitaClientException} for a client-side failure.
+   *
+   * <p>Parameters: Long, Integer, Short, Byte, Double, Float, BigDecimal,
+   * String, byte[], java.time.Instant, or null (SQL NULL).
+   *
+   * @throws IllegalArgumentException for a parameter of another type (nothing is sent)
+   * @throws IllegalStateException when the client is closed
+   */
+  public CompletableFuture<ClientResponse> callAsync(String procedure, Object... parameters) {
+    return callAsync(defaultTimeoutNanos, procedure, parameters);
+  }
+
+  /** {@link #callAsync(String, Object...)} with its own timeout. */
+  public CompletableFuture<ClientResponse> callAsync(Duration timeout, String procedure, Object... parameters) {
+    return callAsync(timeoutNanos(timeout), procedure, parameters);
+  }
+
+  /**
+   * Calls {@code procedure} with the default timeout and hands the outcome
+   * to {@code callback} (on an I/O thread, or on this thread when the call
+   * fails before being sent).
+   *
+   * @throws IllegalArgumentException for a parameter of an unsupported type (nothing is sent)
+   */
+  public void callAsync(ProcedureCallback callback, String procedure, Object... parameters) {
+    callAsync(callback, config.callTimeout(), procedure, parameters);
+  }
+
+  /** {@link #callAsync(ProcedureCallback, String, Object...)} with its own timeout. */
+  public void callAsync(ProcedureCallback callback, Duration timeout, String procedure, Object... parameters) {
+    Objects.requireNonNull(callback, "callback");
+    ensureOpen();
+    start(newCall(timeoutNanos(timeout), procedure, parameters, null, callback), false);
+  }
+
+  /**
+   * Calls {@code procedure} and waits for the answer.
+   *
+   * @return the answer, whose status is SUCCESS
+   * @throws ProcedureCallException when the server answered with another status
+   * @throws PartitaClientException for a client-side failure (a {@link RetriableException} when worth retrying)
+   * @throws IllegalArgumentException for a parameter of an unsupported type (nothing is sent)
+   */
+  public ClientResponse call(String procedure, Object... parameters) {
+    return await(procedure, callAsync(procedure, parameters));
+  }
+
+  /** {@link #call(String, Object...)} with its own timeout. */
+  public ClientResponse call(Duration timeout, String procedure, Object... parameters) {
+    return await(procedure, callAsync(timeout, procedure, parameters));
+  }
+
+  /** Waits until no call of this client is in flight. */
+  public void drain() throws InterruptedException {
+    tracker.awaitIdle();
+  }
+
+  /** The client's live statistics. */
+  public ClientStatistics statistics() {
+    return statistics;
+  }
+
+  /** The cluster layout and routing table as last learnt. */
+  public ClusterTopology topology() {
+    return router.topology();
+  }
+
+  /** The servers ("host:port") whose connection is up now. */
+  public List<String> connectedServers() {
+    return router.connectedServers();
+  }
+
+  /**
+   * Closes every connection: calls still in flight fail with
+   * ConnectionLostException, reconnection stops, and the I/O threads end.
+   * Idempotent.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    final List<CompletableFuture<Void>> closing = new ArrayList<>();
+    connections.values().forEach(c -> closing.add(c.close()));
+    for (CompletableFuture<Void> f : closing) {
+      try {
+        f.get(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (ExecutionException | TimeoutException e) {
+        LOG.log(Level.WARNING, "a connection did not close cleanly", e);
+      }
+    }
+    transport.close();
+    connections.values().forEach(Connection::close);
+  }
+
+  // ---- starting a call ----
+
+  private CompletableFuture<ClientResponse> callAsync(long timeoutNanos, String procedure, Object[] parameters) {
+    ensureOpen();
+    final CompletableFuture<ClientResponse> future = new CompletableFuture<>();
+    start(newCall(timeoutNanos, procedure, parameters, future, null), false);
+    return future;
+  }
+
+  private PendingCall newCall(long timeoutNanos, String procedure, Object[] parameters,
+      CompletableFuture<ClientResponse> future, ProcedureCallback callback) {
+    Objects.requireNonNull(procedure, "procedure");
+    if (procedure.isEmpty()) {
+      throw new IllegalArgumentException("procedure name is empty");
+    }
+    // call("P", null) passes a null array: one NULL parameter is what was meant.
+    final Object[] values = parameters == null ? new Object[] {null} : parameters;
+    return new PendingCall(handles.incrementAndGet(), procedure, values, timeoutNanos, stats.of(procedure), tracker,
+        future, callback);
+  }
+
+  /** Routes {@code call}, waits for room, and hands it to its connection; or fails it. */
+  private void start(PendingCall call, boolean internal) {
+    if (rateLimiter != null && !internal) {
+      rateLimiter.acquire();
+    }
+    final Connection connection = router.choose(call);
+    if (connection == null) {
+      call.fail(new NoConnectionsException(noConnectionMessage(call.procedure())), CallStats.Outcome.REJECTED_BY_CLIENT);
+      return;
+    }
+    final int messageBytes = call.messageBytes();
+    if (messageBytes > connection.maxFrameBytes()) {
+      call.fail(new FrameTooLargeException("the call to " + call.procedure() + " encodes to " + messageBytes
+          + " bytes; the server at " + connection.address() + " accepts at most " + connection.maxFrameBytes()),
+          CallStats.Outcome.REJECTED_BY_CLIENT);
+      return;
+    }
+    if (!acquireRoom(connection, call, internal)) {
+      return;
+    }
+    connection.submit(call);
+  }
+
+  private boolean acquireRoom(Connection connection, PendingCall call, boolean internal) {
+    try {
+      if (connection.acquirePermit(internal ? 0 : backpressureNanos)) {
+        return true;
+      }
+      call.fail(new BackpressureException("no room for the call to " + call.procedure() + ": "
+          + config.maxInFlightPerConnection() + " calls in flight on " + connection.address() + " and none finished within "
+          + config.backpressureTimeout().toMillis() + " ms"), CallStats.Outcome.REJECTED_BY_CLIENT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      call.fail(new PartitaClientException("interrupted while waiting for room for the call to " + call.procedure(), e),
+          CallStats.Outcome.REJECTED_BY_CLIENT);
+    }
+    return false;
+  }
+
+  private String noConnectionMessage(String procedure) {
+    if (connections.isEmpty()) {
+      return "no connection to a Partita server (call connect() first); the call to " + procedure + " was not sent";
+    }
+    return "no connection to a Partita server is up (" + String.join(", ", connections.keySet())
+        + (config.reconnect() ? " reconnecting" : " down, reconnect is off") + "); the call to " + procedure
+        + " was not sent";
+  }
+
+  private static ClientResponse await(String procedure, CompletableFuture<ClientResponse> future) {
+    final ClientResponse response;
+    try {
+      response = future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new PartitaClientException("interrupted while waiting for the answer to " + procedure, e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof PartitaClientException p ? p
+          : new PartitaClientException("the call to " + procedure + " failed: " + e.getCause(), e.getCause());
+    }
+    if (!response.ok()) {
+      throw new ProcedureCallException(procedure, response);
+    }
+    return response;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("the client is closed");
+    }
+  }
+
+  private static long timeoutNanos(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+    }
+    return saturatedNanos(timeout);
+  }
+
+  /** The duration in nanoseconds, capped at about 73 years so that deadlines never overflow. */
+  private static long saturatedNanos(Duration d) {
+    try {
+      return Math.min(d.toNanos(), Long.MAX_VALUE / 4);
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE / 4;
+    }
+  }
+
+  // ---- routes refresh ----
+
+  /** Asks the server for the routes of {@code version} once; on failure the old routes stay. */
+  private void refreshRoutes(long version) {
+    final long asked = refreshedVersion.get();
+    if (version <= asked || closed || !refreshedVersion.compareAndSet(asked, version)) {
+      return;
+    }
+    final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
+    final PendingCall call = new PendingCall(handles.incrementAndGet(), SYSTEM_CATALOG, new Object[] {"PROCEDURES"},
+        defaultTimeoutNanos, null, tracker, answer, null);
+    answer.whenComplete((response, failure) -> routesAnswered(version, asked, response, failure));
+    start(call, true);
+  }
+
+  private void routesAnswered(long version, long asked, ClientResponse response, Throwable failure) {
+    if (failure != null || !response.ok() || response.results().isEmpty()) {
+      LOG.fine(() -> "keeping the routes of catalog version " + router.catalogVersion() + ": " + SYSTEM_CATALOG
+          + " failed: " + (failure != null ? failure.getMessage() : response));
+      if (failure instanceof RetriableException) {
+        refreshedVersion.compareAndSet(version, asked);
+      }
+      return;
+    }
+    try {
+      router.install(Routes.fromTable(response.results().get(0), version));
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "keeping the old routes: the " + SYSTEM_CATALOG + " PROCEDURES table is unreadable", e);
+    }
+  }
+
+  /** What the connections report; runs on their event loops. */
+  private final class Events implements ConnectionListener {
+    @Override
+    public void loggedIn(Connection connection, LoginResponse login) {
+      router.loggedIn(login);
+    }
+
+    @Override
+    public void wentDown(Connection connection) {
+      router.rebuildConnections();
+    }
+
+    @Override
+    public void catalogVersionSeen(long version) {
+      if (version > router.catalogVersion()) {
+        refreshRoutes(version);
+      }
+    }
+
+    @Override
+    public void lateResponse() {
+      stats.lateResponse();
+    }
+  }
+}

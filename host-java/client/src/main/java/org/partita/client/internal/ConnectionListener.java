@@ -1,0 +1,18 @@
+package org.partita.client.internal;
+
+import org.partita.client.proto.LoginResponse;
+
+/** What a {@link Connection} tells its client; called on the connection's event loop. */
+public interface ConnectionListener {
+  /** The connection logged in (first time or after reconnecting) and is up. */
+  void loggedIn(Connection connection, LoginResponse login);
+
+  /** The connection went down (it may come back when reconnecting is on). */
+  void wentDown(Connection connection);
+
+  /** An answer reported the catalog version its call ran against. */
+  void catalogVersionSeen(long version);
+
+  /** An answer matched no call in flight and was dropped. */
+  void lateResponse();
+}

@@ -1,0 +1,161 @@
+package org.partita.client.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.partita.client.ClusterTopology;
+import org.partita.client.PartitionHash;
+import org.partita.client.proto.Host;
+import org.partita.client.proto.LoginResponse;
+
+/**
+ * Chooses the connection for each call. A single-partition procedure's call
+ * goes to the connection of the host leading the partition its partitioning
+ * parameter hashes to (docs/partition-hash.md); every other call — and any
+ * call whose partition or leader connection is unknown — goes round-robin to
+ * any connection that is up. Routing is an optimisation: the server always
+ * checks and forwards.
+ *
+ * <p>Thread model: {@link #choose} is lock-free and reads immutable
+ * snapshots through volatile fields; updates (logins, connections going up
+ * or down, new routes) are synchronized and replace the snapshots.
+ */
+public final class Router {
+  private static final String HASH_ALGORITHM = "fnv1a64-fmix64";
+  private static final Connection[] NONE = new Connection[0];
+  /** Host ids at or above this are not indexed (their calls go round-robin). */
+  private static final int MAX_HOST_ID = 4096;
+
+  private final CopyOnWriteArrayList<Connection> all = new CopyOnWriteArrayList<>();
+  private final AtomicInteger roundRobin = new AtomicInteger();
+  private volatile Routes routes = Routes.EMPTY;
+  // Partition → leader host id; empty when the client cannot route.
+  private volatile int[] leaders = new int[0];
+  private volatile Map<Integer, String> hosts = Map.of();
+  private volatile Connection[] up = NONE;
+  private volatile Connection[] byHostId = NONE;
+
+  /**
+   * The connection for {@code call}, or null when no connection is up. Fixes
+   * the call's routed partition either way.
+   */
+  public Connection choose(PendingCall call) {
+    final Connection[] live = up;
+    if (live.length == 0) {
+      call.route(0);
+      return null;
+    }
+    final int[] leaderIds = leaders;
+    final int partition = partitionOf(call.procedure, call.parameters, leaderIds.length);
+    if (partition >= 0) {
+      final int leader = leaderIds[partition];
+      final Connection[] hostConnections = byHostId;
+      if (leader >= 0 && leader < hostConnections.length && hostConnections[leader] != null && hostConnections[leader].isUp()) {
+        call.route(partition + 1);
+        return hostConnections[leader];
+      }
+    }
+    call.route(partition + 1);
+    return live[Math.floorMod(roundRobin.getAndIncrement(), live.length)];
+  }
+
+  /** The partition (of {@code count}) {@code procedure}'s call with {@code parameters} runs on, or -1. */
+  int partitionOf(String procedure, Object[] parameters, int count) {
+    if (count == 0 || procedure.startsWith("@")) {
+      return -1;
+    }
+    final ProcedureRoute route = routes.find(procedure);
+    if (route == null || !route.singlePartition() || route.parameterIndex() >= parameters.length) {
+      return -1;
+    }
+    final int p = PartitionKey.partition(parameters[route.parameterIndex()], route.partitionType(), count);
+    return p == PartitionKey.UNROUTABLE ? -1 : p;
+  }
+
+  public long catalogVersion() {
+    return routes.catalogVersion();
+  }
+
+  public void add(Connection c) {
+    all.add(c);
+  }
+
+  public synchronized void remove(Connection c) {
+    all.remove(c);
+    rebuildConnections();
+  }
+
+  /** A connection logged in: its topology becomes the client's, and its routes too unless older. */
+  public synchronized void loggedIn(LoginResponse login) {
+    final var topology = login.getTopology();
+    final boolean hashKnown = HASH_ALGORITHM.equals(login.getHash().getAlgorithm())
+        && login.getHash().getBucketBits() == PartitionHash.BUCKET_BITS;
+    final int count = topology.getPartitionCount();
+    final boolean usable = hashKnown && count > 0 && topology.getPartitionLeadersCount() == count;
+    final int[] leaderIds = new int[usable ? count : 0];
+    for (int p = 0; p < leaderIds.length; p++) {
+      leaderIds[p] = topology.getPartitionLeaders(p);
+    }
+    final Map<Integer, String> hostMap = new HashMap<>();
+    for (Host h : topology.getHostsList()) {
+      hostMap.put(h.getHostId(), h.getAddress() + ":" + h.getClientPort());
+    }
+    leaders = leaderIds;
+    hosts = hostMap;
+    install(Routes.fromLogin(login.getProceduresList(), login.getCatalogVersion()));
+    rebuildConnections();
+  }
+
+  /** Replaces the routes iff {@code newer} belongs to a newer catalog version (or the same). */
+  public synchronized void install(Routes newer) {
+    if (newer.catalogVersion() >= routes.catalogVersion()) {
+      routes = newer;
+    }
+  }
+
+  /** Recomputes which connections are up and which host each reaches. */
+  public synchronized void rebuildConnections() {
+    final List<Connection> live = new ArrayList<>();
+    int maxHost = -1;
+    for (Connection c : all) {
+      if (c.isUp()) {
+        live.add(c);
+        if (c.hostId() >= 0 && c.hostId() < MAX_HOST_ID) {
+          maxHost = Math.max(maxHost, c.hostId());
+        }
+      }
+    }
+    final Connection[] hostsToConnections = new Connection[maxHost + 1];
+    for (Connection c : live) {
+      if (c.hostId() >= 0 && c.hostId() <= maxHost) {
+        hostsToConnections[c.hostId()] = c;
+      }
+    }
+    byHostId = hostsToConnections;
+    up = live.toArray(NONE);
+  }
+
+  public boolean anyUp() {
+    return up.length > 0;
+  }
+
+  public List<String> connectedServers() {
+    final List<String> names = new ArrayList<>();
+    for (Connection c : up) {
+      names.add(c.address().toString());
+    }
+    return names;
+  }
+
+  public ClusterTopology topology() {
+    final List<Integer> leaderList = new ArrayList<>();
+    for (int id : leaders) {
+      leaderList.add(id);
+    }
+    final Routes r = routes;
+    return new ClusterTopology(leaderList.size(), leaderList, hosts, r.catalogVersion(), r.size());
+  }
+}

@@ -1,0 +1,209 @@
+package org.partita.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.partita.client.ClientTestSupport.closeQuietly;
+import static org.partita.client.ClientTestSupport.eventually;
+import static org.partita.client.ClientTestSupport.route;
+import static org.partita.client.ClientTestSupport.testConfig;
+
+import com.google.protobuf.ByteString;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.partita.client.proto.CallStatus;
+import org.partita.client.proto.Host;
+import org.partita.client.proto.Invocation;
+import org.partita.client.proto.LoginResponse;
+import org.partita.client.proto.ProcedureRouting;
+
+/**
+ * Two fake servers are hosts 0 and 1 of a 4-partition cluster whose
+ * partitions 0 and 2 are led by host 0 and 1 and 3 by host 1.
+ */
+class PartitaClientRoutingTest {
+  private static final Path VECTORS = Path.of("../../tests/vectors/partition_hash.tsv");
+  private static final List<Integer> LEADERS = List.of(0, 1, 0, 1);
+  private static final int OF_4_COLUMN = 6;
+  private static final List<ProcedureRouting> ROUTES = List.of(
+      route("Vote", true, 0, ValueType.BIGINT),
+      route("ByKey", true, 1, ValueType.VARCHAR),
+      route("ByBytes", true, 0, ValueType.VARBINARY),
+      route("Everywhere", false, 0, ValueType.INTEGER));
+
+  private final FakeServer[] hosts = new FakeServer[2];
+  private PartitaClient client;
+
+  @AfterEach
+  void tearDown() {
+    closeQuietly(client, hosts[0], hosts[1]);
+  }
+
+  private void startHosts() throws Exception {
+    for (int h = 0; h < 2; h++) {
+      hosts[h] = new FakeServer(cluster(h, ROUTES));
+      hosts[h].start(0);
+    }
+    client = new PartitaClient(testConfig().build());
+    client.connect(hosts[0].address());
+    client.connect(hosts[1].address());
+  }
+
+  private static LoginResponse cluster(int hostId, List<ProcedureRouting> routes) {
+    return FakeServer.loginResponse(hostId, 4, LEADERS, routes).toBuilder().clearTopology()
+        .setTopology(FakeServer.loginResponse(hostId, 4, LEADERS, routes).getTopology().toBuilder().clearHosts()
+            .addHosts(Host.newBuilder().setHostId(0).setAddress("127.0.0.1").setClientPort(1))
+            .addHosts(Host.newBuilder().setHostId(1).setAddress("127.0.0.1").setClientPort(2)))
+        .build();
+  }
+
+  /** The host that received the one invocation just sent, and the invocation. */
+  private FakeServer.Received landed(int[] host) throws InterruptedException {
+    for (int h = 0; h < 2; h++) {
+      final FakeServer.Received r = hosts[h].received.poll();
+      if (r != null) {
+        host[0] = h;
+        assertNull(hosts[1 - h].received.poll(), "one call arrived at both hosts");
+        return r;
+      }
+    }
+    throw new AssertionError("the call arrived nowhere");
+  }
+
+  private void assertRoutedTo(int partition, String procedure, Object... parameters) throws InterruptedException {
+    client.call(procedure, parameters);
+    final int[] host = new int[1];
+    final Invocation inv = landed(host).invocation();
+    assertEquals(LEADERS.get(partition), host[0], procedure + " partition " + partition);
+    assertEquals(partition + 1, inv.getRoutedPartitionPlusOne(), procedure);
+  }
+
+  @Test
+  @Timeout(20)
+  void shouldSendEachCallToTheLeaderOfItsPartition() throws Exception {
+    startHosts();
+    int checked = 0;
+    for (String line : Files.readAllLines(VECTORS, StandardCharsets.UTF_8)) {
+      if (line.startsWith("#") || line.isBlank()) {
+        continue;
+      }
+      final String[] f = line.split("\t", -1);
+      final int partition = Integer.parseInt(f[OF_4_COLUMN]);
+      switch (f[0]) {
+        case "BIGINT" -> assertRoutedTo(partition, "Vote", Long.parseLong(f[1]), "other");
+        case "VARCHAR" -> assertRoutedTo(partition, "ByKey", 0L, unescape(f[1]));
+        default -> assertRoutedTo(partition, "ByBytes", HexFormat.of().parseHex(f[1]));
+      }
+      checked++;
+    }
+    assertEquals(19, checked);
+  }
+
+  @Test
+  @Timeout(10)
+  void shouldHashIntegersOfEveryWidthAndCaseAlike() throws Exception {
+    startHosts();
+    // 6175551234 is in partition 1 of 4, 42 in partition 1, 0 in partition 0 (shared vectors).
+    assertRoutedTo(1, "vote", 6175551234L);
+    assertRoutedTo(1, "VOTE", 42);
+    assertRoutedTo(1, "Vote", (short) 42);
+    assertRoutedTo(0, "Vote", (byte) 0);
+    assertRoutedTo(1, "Vote", new java.math.BigDecimal("42"));
+  }
+
+  @Test
+  @Timeout(10)
+  void shouldSendUnroutableCallsRoundRobin() throws Exception {
+    startHosts();
+    final int[] perHost = new int[2];
+    final Object[][] calls = {{"Everywhere", 1L}, {"Everywhere", 2L}, {"@AdHoc", "SELECT 1"}, {"Unknown", 5L},
+        {"Vote", "not a number"}, {"Vote", 1.5}};
+    for (Object[] call : calls) {
+      client.call((String) call[0], call[1]);
+      final int[] host = new int[1];
+      assertEquals(0, landed(host).invocation().getRoutedPartitionPlusOne(), (String) call[0]);
+      perHost[host[0]]++;
+    }
+    assertEquals(3, perHost[0]);
+    assertEquals(3, perHost[1]);
+  }
+
+  @Test
+  @Timeout(10)
+  void shouldSendToAnotherHostWhenTheLeaderIsNotConnected() throws Exception {
+    hosts[0] = new FakeServer(cluster(0, ROUTES));
+    hosts[0].start(0);
+    client = new PartitaClient(testConfig().build());
+    client.connect(hosts[0].address());
+
+    client.call("Vote", 42L);
+
+    final Invocation inv = hosts[0].next().invocation();
+    assertEquals(2, inv.getRoutedPartitionPlusOne());
+  }
+
+  @Test
+  @Timeout(10)
+  void shouldRefreshRoutesWhenAnAnswerCarriesANewerCatalogVersion() throws Exception {
+    hosts[0] = new FakeServer(FakeServer.loginResponse(0, 4, List.of(0, 0, 0, 0), List.of()));
+    hosts[0].onInvocation = (s, inv) -> s.respond(answer(inv, true));
+    hosts[0].start(0);
+    client = new PartitaClient(testConfig().build());
+    client.connect(hosts[0].address());
+
+    client.call("NewProc", 42L);
+    assertEquals(0, hosts[0].next().invocation().getRoutedPartitionPlusOne());
+    eventually("routes of catalog version 2", () -> client.topology().catalogVersion() == 2);
+    final Invocation refresh = hosts[0].next().invocation();
+    assertEquals("@SystemCatalog", refresh.getProcedure());
+    assertEquals("PROCEDURES", refresh.getParameters(0).getText());
+
+    client.call("NewProc", 42L);
+    assertEquals(2, hosts[0].next().invocation().getRoutedPartitionPlusOne());
+    assertNull(client.statistics().snapshot().procedure("@SystemCatalog"), "internal calls are not counted");
+  }
+
+  @Test
+  @Timeout(10)
+  void shouldKeepTheOldRoutesWhenTheRefreshFails() throws Exception {
+    hosts[0] = new FakeServer(FakeServer.loginResponse(0, 4, List.of(0, 0, 0, 0),
+        List.of(route("Vote", true, 0, ValueType.BIGINT))));
+    hosts[0].onInvocation = (s, inv) -> s.respond(answer(inv, false));
+    hosts[0].start(0);
+    client = new PartitaClient(testConfig().build());
+    client.connect(hosts[0].address());
+
+    client.call("Vote", 42L);
+    hosts[0].next();
+    assertEquals("@SystemCatalog", hosts[0].next().invocation().getProcedure());
+
+    assertEquals(1, client.topology().catalogVersion());
+    client.call("Vote", 42L);
+    assertEquals(2, hosts[0].next().invocation().getRoutedPartitionPlusOne());
+  }
+
+  /** Answers at catalog version 2; @SystemCatalog PROCEDURES with NewProc's route, or refused. */
+  private static org.partita.client.proto.InvocationResponse.Builder answer(Invocation inv, boolean serveCatalog) {
+    final var response = FakeServer.success(inv.getClientHandle()).setCatalogVersion(2);
+    if (!inv.getProcedure().equals("@SystemCatalog")) {
+      return response;
+    }
+    if (!serveCatalog) {
+      return response.setStatus(CallStatus.CALL_STATUS_REJECTED).setErrorName("NOT_FOUND").setMessage("no catalog");
+    }
+    final ResultTable table = new ResultTableBuilder().column("PROCEDURE_NAME", ValueType.VARCHAR)
+        .column("SINGLE_PARTITION", ValueType.TINYINT).column("PARTITION_PARAMETER", ValueType.INTEGER)
+        .column("PARTITION_TYPE", ValueType.INTEGER).row("NewProc", 1, 0, ValueType.BIGINT.code())
+        .row("Multi", 0, 0, 0).build();
+    return response.addResults(ByteString.copyFrom(table.bytes()));
+  }
+
+  private static String unescape(String s) {
+    return s.replace("\\t", "\t").replace("\\n", "\n").replace("\\\\", "\\");
+  }
+}
