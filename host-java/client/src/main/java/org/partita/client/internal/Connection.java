@@ -13,7 +13,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.util.collection.LongObjectHashMap;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
@@ -73,7 +72,7 @@ public final class Connection {
   private final Runnable flushTask = this::flush;
   private final CompletableFuture<LoginResponse> firstLogin = new CompletableFuture<>();
   // Confined to the event loop.
-  private final LongObjectHashMap<PendingCall> inFlight = new LongObjectHashMap<>();
+  private final InFlightCalls inFlight = new InFlightCalls();
   private final ArrayList<PendingCall> batch = new ArrayList<>();
   private final ScheduledFuture<?> sweep;
   private long backoffNanos;
@@ -347,7 +346,7 @@ public final class Connection {
     PendingCall call;
     while (bytes < BATCH_BYTES && (call = outbound.poll()) != null) {
       batch.add(call);
-      inFlight.put(call.handle, call);
+      inFlight.put(call);
       bytes += call.frameBytes();
     }
     if (batch.isEmpty()) {
@@ -402,7 +401,7 @@ public final class Connection {
     try {
       response = Responses.toClientResponse(r);
     } catch (ResultFormatException e) {
-      inFlight.put(call.handle, call);
+      inFlight.put(call);
       closeWith(ch, "malformed result table in the answer to " + call.procedure + ": " + e.getMessage(), null);
       return;
     }

@@ -1,0 +1,103 @@
+package org.partita.bench.voter.network;
+
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import org.partita.bench.voter.AreaCodes;
+import org.partita.client.CallStatistics;
+import org.partita.client.ClientConfig;
+import org.partita.client.ClientResponse;
+import org.partita.client.PartitaClient;
+import org.partita.client.ProcedureCallback;
+import org.partita.client.ResultTable;
+
+/**
+ * The Voter {@code Vote} procedure over the network with the Java client:
+ * asynchronous calls from one thread, either as fast as the server takes
+ * them (firehose; the client's in-flight bound and the server's
+ * backpressure pace it) or at a fixed rate (the client's rate limiter).
+ * Prints throughput and latency after a warm-up.
+ *
+ * <p>Usage: {@code NetworkVoterBenchmark host:port [seconds] [rate]}; rate 0
+ * (the default) is the firehose. The server must run the Voter schema
+ * (bench/voter/ddl.sql); this program calls Initialize first.
+ */
+public final class NetworkVoterBenchmark {
+  private static final int CONTESTANTS = 6;
+  private static final long MAX_VOTES = 2;
+  private static final int VOTE_RING = 1 << 20;
+  private static final String NAMES = "Edwina Burnam,Tabatha Gehling,Kelly Clauss,Jessie Alloway,"
+      + "Alana Bregman,Jessie Eichman";
+
+  private final PartitaClient client;
+  private final Object[][] votes = votes();
+  private final AtomicLong failures = new AtomicLong();
+  private final ProcedureCallback counter = (response, failure) -> {
+    if (failure != null || !response.ok()) {
+      failures.incrementAndGet();
+    }
+  };
+
+  private NetworkVoterBenchmark(PartitaClient client) {
+    this.client = client;
+  }
+
+  public static void main(String[] args) throws Exception {
+    final String server = args.length > 0 ? args[0] : "127.0.0.1:21212";
+    final double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 20;
+    final long rate = args.length > 2 ? Long.parseLong(args[2]) : 0;
+    final ClientConfig config = ClientConfig.builder().clientName("voter-benchmark")
+        .maxInFlightPerConnection(4096).rateLimitPerSecond(rate).build();
+    try (PartitaClient client = new PartitaClient(config)) {
+      client.connect(server);
+      client.call("Initialize", CONTESTANTS, NAMES);
+      final NetworkVoterBenchmark bench = new NetworkVoterBenchmark(client);
+      final String mode = rate == 0 ? "async firehose" : "fixed rate " + rate + "/s";
+      System.out.printf("voter: %s against %s, warm-up %.0f s then %.0f s measured%n", mode, server,
+          seconds / 4, seconds);
+      bench.run(seconds / 4);
+      client.drain();
+      client.statistics().snapshotAndReset();
+      final long start = System.nanoTime();
+      bench.run(seconds);
+      client.drain();
+      final double elapsed = (System.nanoTime() - start) / 1e9;
+      final CallStatistics vote = client.statistics().snapshotAndReset().procedure("Vote");
+      System.out.printf("voter: %,d Vote in %.1f s = %,.0f TPS; latency µs mean %.0f p50 %d p95 %d p99 %d"
+          + " p99.9 %d max %d; failures %d%n", vote.calls(), elapsed, vote.calls() / elapsed,
+          vote.latency().meanMicros(), vote.latency().p50Micros(), vote.latency().p95Micros(),
+          vote.latency().p99Micros(), vote.latency().p999Micros(), vote.latency().maxMicros(),
+          bench.failures.get());
+      final ClientResponse results = client.call("Results");
+      final ResultTable standings = results.results().get(0);
+      System.out.println("voter: standings\n" + standings);
+      if (bench.failures.get() > 0) {
+        System.exit(1);
+      }
+    }
+  }
+
+  /** Calls Vote asynchronously for {@code seconds}. */
+  private void run(double seconds) {
+    final long end = System.nanoTime() + (long) (seconds * 1e9);
+    int next = 0;
+    while (System.nanoTime() < end) {
+      for (int i = 0; i < 64; i++) {
+        final Object[] vote = votes[next];
+        next = (next + 1) & (VOTE_RING - 1);
+        client.callAsync(counter, "Vote", vote);
+      }
+    }
+  }
+
+  private static Object[][] votes() {
+    final Random random = new Random(42);
+    final Object[][] votes = new Object[VOTE_RING][];
+    for (int i = 0; i < VOTE_RING; i++) {
+      final long areaCode = AreaCodes.CODES[random.nextInt(AreaCodes.CODES.length)];
+      final long phone = areaCode * 10_000_000L + random.nextInt(10_000_000);
+      votes[i] = new Object[] {phone, 1 + random.nextInt(CONTESTANTS), MAX_VOTES};
+    }
+    return votes;
+  }
+}
