@@ -163,7 +163,8 @@ class StatisticsTest {
       inIntervals += tasksRun(1);
     }
     assertTrue(inIntervals >= 5, "the five inserts ran after the first interval read: " + inIntervals);
-    assertTrue(tasksRun(0) >= 3 + 1 + inIntervals, "since start counts every task, interval reads reset nothing");
+    // The three first inserts may be counted late, inside the intervals: since start holds at least both sets.
+    assertTrue(tasksRun(0) >= Math.max(inIntervals, 3 + 5), "since start counts every task, interval reads reset nothing");
   }
 
   @Test
