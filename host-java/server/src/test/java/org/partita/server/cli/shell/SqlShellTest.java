@@ -264,6 +264,23 @@ class SqlShellTest {
   }
 
   @Test
+  void shouldTimeStatementsAndConfirmDdlWhenInteractive() {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    final SqlShell shell = new SqlShell(client::call, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), true, false);
+    shell.accept("CREATE TABLE typed (id BIGINT NOT NULL);");
+    shell.accept("SELECT nope");
+    assertTrue(shell.continuing());
+    shell.cancelStatement();
+    assertFalse(shell.continuing());
+    shell.accept("SELECT nope FROM typed;");
+    assertTrue(out.toString(StandardCharsets.UTF_8).matches("OK\nTime: [0-9]+\\.[0-9]{3} ms\n"),
+        out.toString(StandardCharsets.UTF_8));
+    assertEquals("ERROR: SQL_ERROR: unknown column NOPE\n", err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
   void shouldTreatCommandWordsInsideAStatementAsSql() throws Exception {
     final Run r = run("SELECT\nexec FROM items;\n");
     assertEquals(1, r.exitCode());
