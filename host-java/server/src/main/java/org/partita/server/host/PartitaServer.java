@@ -37,7 +37,8 @@ import org.partita.server.sysproc.SystemProcedures;
 public final class PartitaServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(PartitaServer.class.getName());
   private static final long DRAIN_TIMEOUT_SECONDS = 30;
-  static final String PROCESS_FILE = "server.properties";
+  /** The process file written in the data directory while the server runs (pid, host, clientPort, httpPort). */
+  public static final String PROCESS_FILE = "server.properties";
 
   private final ServerOptions options;
   private final Database database;
