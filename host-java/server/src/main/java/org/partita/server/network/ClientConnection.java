@@ -18,7 +18,6 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.partita.client.ClientResponse;
 import org.partita.client.ClientResponse.Status;
 import org.partita.client.proto.ClientMessage;
-import org.partita.client.proto.Invocation;
 import org.partita.client.proto.LoginRequest;
 import org.partita.client.proto.LoginResponse;
 import org.partita.client.proto.LoginStatus;
@@ -76,6 +75,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private final AtomicBoolean flushScheduled = new AtomicBoolean();
   private final Runnable flushAnswers = this::flushAnswers;
   private final Runnable retryBacklog = this::retryBacklog;
+  private final InvocationDecoder decoder = new InvocationDecoder();
 
   /** A decoded invocation waiting to be dispatched. */
   private record PendingCall(long handle, String procedure, Object[] parameters, long receivedNanos) {}
@@ -129,11 +129,15 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     final ByteBuf frame = (ByteBuf) msg;
     try {
       bytesRead.addAndGet(frame.readableBytes() + 4L);
+      if (loggedIn && InvocationDecoder.isInvocation(frame)) {
+        invocation(decoder.decode(frame));
+        return;
+      }
       final ClientMessage message = InvocationReader.parse(frame);
       if (!loggedIn) {
         login(message);
       } else {
-        invocation(message);
+        throw new ProtocolException("expected an invocation after login, got " + message.getKindCase());
       }
     } catch (ProtocolException e) {
       closeForProtocolError(e.getMessage());
@@ -175,22 +179,15 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE).build();
   }
 
-  private void invocation(ClientMessage message) throws ProtocolException {
-    if (message.getKindCase() != ClientMessage.KindCase.INVOCATION) {
-      throw new ProtocolException("expected an invocation after login, got " + message.getKindCase());
-    }
+  private void invocation(InvocationDecoder.Call call) {
     final long received = System.nanoTime();
-    final Invocation call = message.getInvocation();
     callsReceived.incrementAndGet();
-    Object[] parameters;
-    try {
-      parameters = InvocationReader.parameters(call.getProcedure(), call.getParametersList());
-    } catch (InvocationReader.BadParameterException e) {
+    if (call.badParameter() != null) {
       inFlight.incrementAndGet();
-      answer(call.getClientHandle(), ClientResponse.failure(Status.REJECTED, "BAD_PARAMETER", e.getMessage()), received);
+      answer(call.handle(), ClientResponse.failure(Status.REJECTED, "BAD_PARAMETER", call.badParameter()), received);
       return;
     }
-    backlog.add(new PendingCall(call.getClientHandle(), call.getProcedure(), parameters, received));
+    backlog.add(new PendingCall(call.handle(), call.procedure(), call.parameters(), received));
     backlogSize.incrementAndGet();
     drainBacklog();
     updateReading();
