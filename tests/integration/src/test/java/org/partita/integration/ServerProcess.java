@@ -47,6 +47,25 @@ final class ServerProcess implements AutoCloseable {
     return start(args);
   }
 
+  /** Starts the schema of test resource {@code resource} (e.g. "/bank.sql") on {@code sites} sites. */
+  static ServerProcess schema(String resource, int sites, String... extraArgs) throws IOException,
+      InterruptedException {
+    final java.net.URL url = ServerProcess.class.getResource(resource);
+    if (url == null) {
+      throw new IllegalArgumentException("no test resource " + resource);
+    }
+    final Path ddl;
+    try {
+      ddl = Path.of(url.toURI());
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException(resource + ": " + e.getMessage(), e);
+    }
+    final List<String> args = new ArrayList<>(List.of("--schema", ddl.toString(), "--sites",
+        Integer.toString(sites)));
+    args.addAll(List.of(extraArgs));
+    return start(args);
+  }
+
   /** Starts {@code partita start --port 0 --http-port 0 ARGS}; returns once it printed its ready line. */
   static ServerProcess start(List<String> args) throws IOException, InterruptedException {
     final List<String> command = new ArrayList<>(partitaCommand());
