@@ -1,14 +1,11 @@
 package org.partita.integration;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,16 +24,15 @@ final class ServerProcess implements AutoCloseable {
   private static final long START_TIMEOUT_SECONDS = 90;
 
   private final Process process;
-  private final StringBuffer output = new StringBuffer();
-  private final CountDownLatch ready = new CountDownLatch(1);
+  /** The process's stdout and stderr go to this file, not a pipe: a pipe's reader can lose the last lines. */
+  private final Path log;
+  private volatile String finalOutput;
   private volatile int clientPort = -1;
   private volatile int httpPort = -1;
 
-  private ServerProcess(Process process) {
+  private ServerProcess(Process process, Path log) {
     this.process = process;
-    final Thread reader = new Thread(this::readOutput, "server-output-" + process.pid());
-    reader.setDaemon(true);
-    reader.start();
+    this.log = log;
   }
 
   /** Starts the Voter schema on {@code sites} sites. */
@@ -47,19 +43,58 @@ final class ServerProcess implements AutoCloseable {
     return start(args);
   }
 
+  /** Starts the schema of test resource {@code resource} (e.g. "/bank.sql") on {@code sites} sites. */
+  static ServerProcess schema(String resource, int sites, String... extraArgs) throws IOException,
+      InterruptedException {
+    final java.net.URL url = ServerProcess.class.getResource(resource);
+    if (url == null) {
+      throw new IllegalArgumentException("no test resource " + resource);
+    }
+    final Path ddl;
+    try {
+      ddl = Path.of(url.toURI());
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException(resource + ": " + e.getMessage(), e);
+    }
+    final List<String> args = new ArrayList<>(List.of("--schema", ddl.toString(), "--sites",
+        Integer.toString(sites)));
+    args.addAll(List.of(extraArgs));
+    return start(args);
+  }
+
   /** Starts {@code partita start --port 0 --http-port 0 ARGS}; returns once it printed its ready line. */
   static ServerProcess start(List<String> args) throws IOException, InterruptedException {
     final List<String> command = new ArrayList<>(partitaCommand());
     command.addAll(List.of("start", "--port", "0", "--http-port", "0", "--bind", "127.0.0.1"));
     command.addAll(args);
-    final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    final ServerProcess server = new ServerProcess(builder.start());
-    if (!server.ready.await(START_TIMEOUT_SECONDS, TimeUnit.SECONDS) || server.clientPort < 0) {
+    final Path log = Files.createTempFile("partita-server-", ".log");
+    final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    final ServerProcess server = new ServerProcess(builder.start(), log);
+    if (!server.awaitReady()) {
       server.close();
       throw new IllegalStateException("server did not become ready in " + START_TIMEOUT_SECONDS + " s:\n"
           + server.output());
     }
     return server;
+  }
+
+  /** Polls the output for the ready line; false if the process ends or the time runs out first. */
+  private boolean awaitReady() throws InterruptedException {
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+    while (System.nanoTime() < deadline) {
+      final Matcher m = READY.matcher(output());
+      if (m.find()) {
+        clientPort = Integer.parseInt(m.group(1));
+        httpPort = m.group(2) == null ? -1 : Integer.parseInt(m.group(2));
+        return true;
+      }
+      if (!process.isAlive()) {
+        return false;
+      }
+      Thread.sleep(20);
+    }
+    return false;
   }
 
   /** The java command line of the partita launcher (what scripts/partita runs). */
@@ -69,25 +104,6 @@ final class ServerProcess implements AutoCloseable {
         + Files.readString(target.resolve("classpath.txt"), StandardCharsets.UTF_8).trim();
     final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     return List.of(java, "-Xmx1g", "-cp", classpath, "org.partita.server.cli.PartitaCli");
-  }
-
-  private void readOutput() {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-        StandardCharsets.UTF_8))) {
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        output.append(line).append('\n');
-        final Matcher m = READY.matcher(line);
-        if (m.find()) {
-          clientPort = Integer.parseInt(m.group(1));
-          httpPort = m.group(2) == null ? -1 : Integer.parseInt(m.group(2));
-          ready.countDown();
-        }
-      }
-    } catch (IOException e) {
-      output.append("(output read failed: ").append(e).append(")\n");
-    } finally {
-      ready.countDown();
-    }
   }
 
   int clientPort() {
@@ -102,8 +118,16 @@ final class ServerProcess implements AutoCloseable {
     return "127.0.0.1:" + clientPort;
   }
 
+  /** Everything the process printed so far (stdout and stderr). */
   String output() {
-    return output.toString();
+    if (finalOutput != null) {
+      return finalOutput;
+    }
+    try {
+      return Files.readString(log, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(cannot read the server's output " + log + ": " + e + ")";
+    }
   }
 
   boolean isAlive() {
@@ -126,6 +150,7 @@ final class ServerProcess implements AutoCloseable {
     return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
   }
 
+  /** Stops the process if it still runs, keeps its output in memory and deletes the output file. */
   @Override
   public void close() throws InterruptedException {
     if (process.isAlive()) {
@@ -133,6 +158,14 @@ final class ServerProcess implements AutoCloseable {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+    if (finalOutput == null) {
+      finalOutput = output();
+      try {
+        Files.deleteIfExists(log);
+      } catch (IOException e) {
+        // a temporary file left behind is harmless
       }
     }
   }
