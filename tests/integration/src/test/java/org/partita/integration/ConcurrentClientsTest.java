@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.partita.client.CallStatistics;
@@ -167,7 +166,6 @@ class ConcurrentClientsTest {
   }
 
   @Test
-  @Disabled("bug: CONNECTIONS REMOTE_ADDRESS is \"/127.0.0.1:port\" (InetSocketAddress.toString), not \"127.0.0.1:port\"")
   void remoteAddressIsAddressAndPortAsDocumented() {
     connectionsDuringTheRun.resetRowPosition();
     while (connectionsDuringTheRun.advanceRow()) {

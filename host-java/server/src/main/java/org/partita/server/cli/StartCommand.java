@@ -81,14 +81,15 @@ final class StartCommand implements Callable<Integer> {
       System.err.println("partita start: " + e.getMessage());
       return 1;
     }
-    final Thread hook = new Thread(() -> {
+    final Runnable shutdown = () -> {
       try {
         server.shutdown();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-    }, "partita-signal");
-    Runtime.getRuntime().addShutdownHook(hook);
+    };
+    StopSignals.install(shutdown);
+    Runtime.getRuntime().addShutdownHook(new Thread(shutdown, "partita-exit"));
     System.out.println("partita: ready: client port " + bind + ":" + server.clientPort()
         + (server.httpPort() >= 0 ? ", HTTP port " + bind + ":" + server.httpPort() : "")
         + ", " + sites + " site(s)");

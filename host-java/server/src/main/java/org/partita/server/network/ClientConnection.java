@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -109,10 +110,18 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
     channel = ctx.channel();
-    final SocketAddress address = channel.remoteAddress();
-    remote = String.valueOf(address);
+    remote = hostAndPort(channel.remoteAddress());
     registry.opened(this);
     ctx.fireChannelActive();
+  }
+
+  /** "127.0.0.1:5000", "[::1]:5000"; anything else as the address prints itself. */
+  static String hostAndPort(SocketAddress address) {
+    if (!(address instanceof InetSocketAddress inet)) {
+      return String.valueOf(address);
+    }
+    final String host = inet.getHostString();
+    return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
   }
 
   @Override
