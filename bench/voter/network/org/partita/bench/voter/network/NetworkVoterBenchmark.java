@@ -1,6 +1,6 @@
 package org.partita.bench.voter.network;
 
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.partita.bench.voter.AreaCodes;
@@ -27,17 +27,20 @@ import org.partita.client.ResultTable;
 public final class NetworkVoterBenchmark {
   private static final int CONTESTANTS = 6;
   private static final long MAX_VOTES = 2;
-  private static final int VOTE_RING = 1 << 20;
   private static final String NAMES = "Edwina Burnam,Tabatha Gehling,Kelly Clauss,Jessie Alloway,"
       + "Alana Bregman,Jessie Eichman";
 
   private final PartitaClient client;
-  private final Object[][] votes = votes();
+  private final SplittableRandom random = new SplittableRandom(42);
   private final AtomicLong failures = new AtomicLong();
+  private final AtomicLong[] outcomes = {new AtomicLong(), new AtomicLong(), new AtomicLong()};
   private final ProcedureCallback counter = (response, failure) -> {
     if (failure != null || !response.ok()) {
       failures.incrementAndGet();
+      return;
     }
+    final long code = response.firstLong();
+    outcomes[(int) Math.min(Math.max(code, 0), 2)].incrementAndGet();
   };
 
   private final long rate;
@@ -73,6 +76,8 @@ public final class NetworkVoterBenchmark {
           vote.latency().meanMicros(), vote.latency().p50Micros(), vote.latency().p95Micros(),
           vote.latency().p99Micros(), vote.latency().p999Micros(), vote.latency().maxMicros(),
           bench.failures.get());
+      System.out.printf("voter: outcomes since start: accepted %,d, invalid contestant %,d, over the vote limit %,d%n",
+          bench.outcomes[0].get(), bench.outcomes[1].get(), bench.outcomes[2].get());
       final ClientResponse results = client.call("Results");
       final ResultTable standings = results.results().get(0);
       System.out.println("voter: standings\n" + standings);
@@ -87,7 +92,6 @@ public final class NetworkVoterBenchmark {
     final long start = System.nanoTime();
     final long end = start + (long) (seconds * 1e9);
     final double interval = rate == 0 ? 0 : 1e9 / rate;
-    int next = 0;
     for (long n = 0; ; n++) {
       final long now = System.nanoTime();
       if (now >= end) {
@@ -96,9 +100,7 @@ public final class NetworkVoterBenchmark {
       if (rate > 0) {
         awaitNanoTime(start + (long) (n * interval));
       }
-      final Object[] vote = votes[next];
-      next = (next + 1) & (VOTE_RING - 1);
-      client.callAsync(counter, "Vote", vote);
+      client.callAsync(counter, "Vote", nextPhoneNumber(), nextContestant(), MAX_VOTES);
     }
   }
 
@@ -114,14 +116,14 @@ public final class NetworkVoterBenchmark {
     }
   }
 
-  private static Object[][] votes() {
-    final Random random = new Random(42);
-    final Object[][] votes = new Object[VOTE_RING][];
-    for (int i = 0; i < VOTE_RING; i++) {
-      final long areaCode = AreaCodes.CODES[random.nextInt(AreaCodes.CODES.length)];
-      final long phone = areaCode * 10_000_000L + random.nextInt(10_000_000);
-      votes[i] = new Object[] {phone, 1 + random.nextInt(CONTESTANTS), MAX_VOTES};
-    }
-    return votes;
+  /** A random known area code × 10^7 + 7 random digits: almost every phone is new, so most votes are accepted. */
+  private long nextPhoneNumber() {
+    final long areaCode = AreaCodes.CODES[random.nextInt(AreaCodes.CODES.length)];
+    return areaCode * 10_000_000L + random.nextInt(10_000_000);
+  }
+
+  /** Contestants 1..6, and 1 in 100 votes for a contestant that does not exist (7). */
+  private int nextContestant() {
+    return random.nextInt(100) == 0 ? CONTESTANTS + 1 : 1 + random.nextInt(CONTESTANTS);
   }
 }
