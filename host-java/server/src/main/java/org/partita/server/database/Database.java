@@ -24,7 +24,6 @@ import org.partita.server.compiler.SourceFile;
 import org.partita.server.compiler.ddl.DdlException;
 import org.partita.server.planner.PlannedStatement;
 import org.partita.server.planner.PlanningException;
-import org.partita.server.planner.SqlPlanner;
 
 /**
  * An in-process Partita database: N partitions, each a site thread owning
@@ -50,6 +49,7 @@ public final class Database implements AutoCloseable {
   private final AtomicLong lastTimestamp = new AtomicLong();
   // Multi-partition work accepted by offer* and not yet finished.
   private final AtomicInteger coordinatorBacklog = new AtomicInteger();
+  private final AdHocPlans adHocPlans = new AdHocPlans();
   private final int coordinatorCapacity;
   // Written by the coordinator thread only; read by any caller.
   private volatile CompiledCatalog catalog;
@@ -185,14 +185,14 @@ public final class Database implements AutoCloseable {
     if (isDdl(sql)) {
       return offerToCoordinator(() -> changeSchema(sql), done);
     }
-    final PlannedStatement planned;
+    final ExecutableStatement statement;
     try {
-      planned = new SqlPlanner(catalog.schema()).plan(sql, false);
+      statement = adHocPlans.plan(sql, catalog);
     } catch (PlanningException e) {
       done.accept(ClientResponse.failure(Status.GRACEFUL_FAILURE, "SQL_ERROR", e.getMessage()));
       return true;
     }
-    final ExecutableStatement statement = ExecutableStatement.adHoc(planned);
+    final PlannedStatement planned = statement.planned();
     final Site site;
     try {
       site = localSite(planned, parameters);
@@ -299,14 +299,14 @@ public final class Database implements AutoCloseable {
     if (isDdl(sql)) {
       return onCoordinator(() -> changeSchema(sql));
     }
-    final PlannedStatement planned;
+    final ExecutableStatement statement;
     try {
-      planned = new SqlPlanner(catalog.schema()).plan(sql, false);
+      statement = adHocPlans.plan(sql, catalog);
     } catch (PlanningException e) {
       return CompletableFuture.completedFuture(ClientResponse.failure(Status.GRACEFUL_FAILURE, "SQL_ERROR",
           e.getMessage()));
     }
-    final ExecutableStatement statement = ExecutableStatement.adHoc(planned);
+    final PlannedStatement planned = statement.planned();
     final long timestamp = nextTimestamp();
     final Site site;
     try {
