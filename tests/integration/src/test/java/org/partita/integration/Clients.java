@@ -63,4 +63,13 @@ final class Clients {
     System.arraycopy(parameters, 0, all, 1, parameters.length);
     return all;
   }
+
+  /** Closes each non-null resource in order (clients before the servers they talk to). */
+  static void closeAll(AutoCloseable... resources) throws Exception {
+    for (AutoCloseable r : resources) {
+      if (r != null) {
+        r.close();
+      }
+    }
+  }
 }

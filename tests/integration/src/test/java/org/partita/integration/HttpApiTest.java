@@ -43,12 +43,7 @@ class HttpApiTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.close();
-    }
+    Clients.closeAll(client, server);
   }
 
   private static URI uri(String pathAndQuery) {

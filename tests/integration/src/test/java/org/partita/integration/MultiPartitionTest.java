@@ -71,12 +71,7 @@ class MultiPartitionTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.close();
-    }
+    Clients.closeAll(client, server);
   }
 
   private static long regionOf(long id) {

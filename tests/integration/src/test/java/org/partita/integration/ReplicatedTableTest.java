@@ -46,12 +46,7 @@ class ReplicatedTableTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.close();
-    }
+    Clients.closeAll(client, server);
   }
 
   private static long firstValueOn(int partition, long from) {

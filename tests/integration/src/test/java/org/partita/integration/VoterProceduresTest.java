@@ -63,12 +63,7 @@ class VoterProceduresTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.close();
-    }
+    Clients.closeAll(client, server);
   }
 
   /** Every phone votes once, all calls in flight together; each answer is checked against the rules. */

@@ -256,18 +256,26 @@ public final class Database implements AutoCloseable {
     return coordinatorBacklog.get();
   }
 
-  /** Rows and memory of every table in every partition, read on each site's thread, in partition order. */
-  public CompletableFuture<List<TableStatsList>> tableStats() {
+  /**
+   * Rows and memory of every table in every partition, read on each site's
+   * thread, in partition order. Never blocks: returns null iff some site's
+   * queue was full (the partitions already asked answer into a future
+   * nobody reads; reading statistics has no effect).
+   */
+  public CompletableFuture<List<TableStatsList>> offerTableStats() {
     final List<CompletableFuture<TableStatsList>> parts = new ArrayList<>();
     for (Site site : sites) {
       final CompletableFuture<TableStatsList> part = new CompletableFuture<>();
-      site.submit(() -> {
+      final Runnable read = () -> {
         try {
           part.complete(site.tableStats());
         } catch (RuntimeException e) {
           part.completeExceptionally(e);
         }
-      });
+      };
+      if (!site.offer(read)) {
+        return null;
+      }
       parts.add(part);
     }
     return CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0]))

@@ -1,6 +1,7 @@
 package org.partita.server.sysproc;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.partita.client.ClientResponse;
 import org.partita.proto.TableStatsList;
@@ -8,7 +9,7 @@ import org.partita.server.database.Database;
 import org.partita.server.dispatch.ResponseHandler;
 
 /**
- * Asks every partition for its table figures ({@link Database#tableStats()},
+ * Asks every partition for its table figures ({@link Database#offerTableStats()},
  * read on the site threads) and answers with a table built from them.
  */
 final class EngineTableStats {
@@ -16,18 +17,17 @@ final class EngineTableStats {
 
   /**
    * Answers {@code handler} with {@code build} applied to every partition's
-   * figures, on the site thread that finishes last. Returns false, doing
-   * nothing, when a partition's queue is full: {@link Database#tableStats()}
-   * would wait for room, and callers must not block.
+   * figures, on the site thread that finishes last. Returns false, and
+   * answers nothing, when a partition's queue is full (callers must not
+   * block).
    */
   static boolean offer(Database database, String procedure, Function<List<TableStatsList>, ClientResponse> build,
       ResponseHandler handler) {
-    for (Database.PartitionStatus status : database.partitionStatuses()) {
-      if (status.queueDepth() >= status.queueCapacity()) {
-        return false;
-      }
+    final CompletableFuture<List<TableStatsList>> figures = database.offerTableStats();
+    if (figures == null) {
+      return false;
     }
-    database.tableStats().whenComplete((lists, failure) -> {
+    figures.whenComplete((lists, failure) -> {
       ClientResponse response;
       try {
         response = failure != null ? Answers.unexpected(procedure, failure) : build.apply(lists);

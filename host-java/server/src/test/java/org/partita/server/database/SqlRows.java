@@ -9,7 +9,7 @@ import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
 
 /** Test helper: runs ad-hoc SQL on a Database and renders result rows as "a|b|NULL" lines. */
-final class SqlRows {
+public final class SqlRows {
   private SqlRows() {}
 
   /** Runs {@code sql}; fails the test when it does not succeed. */
@@ -21,7 +21,11 @@ final class SqlRows {
 
   /** The first result table's rows, in result order. */
   static List<String> rows(Database db, String sql, Object... params) {
-    final ResultTable t = ok(db, sql, params).results().get(0);
+    return rows(ok(db, sql, params).results().get(0));
+  }
+
+  /** The table's rows as "a|b|NULL" lines, in order. */
+  public static List<String> rows(ResultTable t) {
     final List<String> rows = new ArrayList<>();
     t.resetRowPosition();
     while (t.advanceRow()) {

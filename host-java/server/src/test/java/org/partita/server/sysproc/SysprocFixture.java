@@ -14,6 +14,7 @@ import org.partita.client.ResultTable;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.SourceFile;
 import org.partita.server.database.Database;
+import org.partita.server.database.SqlRows;
 import org.partita.server.stats.ConnectionSnapshot;
 import org.partita.server.stats.ProcedureStatistics;
 
@@ -77,17 +78,7 @@ final class SysprocFixture implements AutoCloseable {
 
   /** The table's rows as "a|b|NULL" lines. */
   static List<String> rows(ResultTable t) {
-    final List<String> rows = new ArrayList<>();
-    t.resetRowPosition();
-    while (t.advanceRow()) {
-      final StringBuilder row = new StringBuilder();
-      for (int c = 0; c < t.columnCount(); c++) {
-        final Object v = t.getObject(c);
-        row.append(c == 0 ? "" : "|").append(t.wasNull() ? "NULL" : v);
-      }
-      rows.add(row.toString());
-    }
-    return rows;
+    return SqlRows.rows(t);
   }
 
   /** The table's column names, in order. */
