@@ -72,7 +72,7 @@ class GracefulShutdownTest {
       assertEquals(CALLS, outcomes.values().stream().mapToInt(Integer::intValue).sum(), outcomes.toString());
       assertEquals(List.of(), outcomes.keySet().stream().filter(k -> k.startsWith("UNEXPECTED")).toList(),
           outcomes.toString());
-      assertTrue(outcomes.getOrDefault("accepted", 0) > 0, outcomes.toString());
+      assertTrue(outcomes.getOrDefault("accepted", 0) > 0, outcomes + "\n" + server.output());
       final String output = server.output();
       assertTrue(output.contains("shutting down"), output);
       assertTrue(output.contains("stopped"), output);

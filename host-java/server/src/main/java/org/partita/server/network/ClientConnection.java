@@ -1,9 +1,11 @@
 package org.partita.server.network;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -77,6 +79,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private final Runnable flushAnswers = this::flushAnswers;
   private final Runnable retryBacklog = this::retryBacklog;
   private final InvocationDecoder decoder = new InvocationDecoder();
+  // Set by closeGracefully: reads are discarded until the client closes.
+  private boolean draining;
 
   /** A decoded invocation waiting to be dispatched. */
   private record PendingCall(long handle, String procedure, Object[] parameters, long receivedNanos) {}
@@ -136,6 +140,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     final ByteBuf frame = (ByteBuf) msg;
+    if (draining) {
+      frame.release();
+      return;
+    }
     try {
       bytesRead.addAndGet(frame.readableBytes() + 4L);
       if (loggedIn && InvocationDecoder.isInvocation(frame)) {
@@ -296,8 +304,40 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /**
+   * Ends the connection without losing answers already written: flushes,
+   * half-closes (FIN after the last answer), then reads and discards what
+   * the client still sends until it closes its side or {@code timeoutMillis}
+   * pass. Closing outright while the client's calls sit unread in the
+   * socket would send a reset, and a reset makes the client's kernel drop
+   * answers it has received but the client has not read yet. Event loop.
+   */
+  /** {@link #closeGracefully} on this connection's event loop. Any thread. */
+  void closeGracefullyLater(long timeoutMillis) {
+    channel.eventLoop().execute(() -> closeGracefully(timeoutMillis));
+  }
+
+  private void closeGracefully(long timeoutMillis) {
+    draining = true;
+    clearBacklog();
+    channel.config().setAutoRead(true);
+    channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written -> {
+      if (channel instanceof DuplexChannel duplex && channel.isActive()) {
+        duplex.shutdownOutput();
+        channel.eventLoop().schedule(() -> {
+          channel.close();
+        }, timeoutMillis, TimeUnit.MILLISECONDS);
+      } else {
+        channel.close();
+      }
+    });
+  }
+
   /** Reads iff nothing holds it back (see the class comment). Event loop. */
   private void updateReading() {
+    if (draining) {
+      return;
+    }
     final boolean read = backlog.isEmpty() && inFlight.get() < limits.maxInFlight() && channel.isWritable();
     if (read == channel.config().isAutoRead()) {
       return;

@@ -1,7 +1,6 @@
 package org.partita.server.network;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -31,6 +30,7 @@ public final class ClientProtocolServer {
   private static final Logger LOG = Logger.getLogger(ClientProtocolServer.class.getName());
   private static final int LOW_WATER_MARK = 256 * 1024;
   private static final int HIGH_WATER_MARK = 1024 * 1024;
+  private static final long CLOSE_WAIT_MILLIS = 2000;
 
   private final Dispatcher dispatcher;
   private final LoginInfo identity;
@@ -82,12 +82,17 @@ public final class ClientProtocolServer {
     return registry.awaitQuiet(timeout, unit);
   }
 
-  /** Flushes what each connection has written and closes it. */
+  /**
+   * Closes every connection once its answers are written: each half-closes
+   * and waits (up to 2 s) for its client to close, so that no written answer
+   * is lost to a TCP reset. Returns when all are closed (at most ~3 s).
+   */
   public void closeConnections() {
-    channels.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> channels.close());
-    channels.newCloseFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    registry.closeAllGracefully(CLOSE_WAIT_MILLIS);
+    channels.newCloseFuture().awaitUninterruptibly(CLOSE_WAIT_MILLIS + 1000);
     if (!channels.isEmpty()) {
-      LOG.warning(channels.size() + " connection(s) did not close in time");
+      LOG.warning(channels.size() + " connection(s) did not close in time; closing them");
+      channels.close().awaitUninterruptibly(1000);
     }
   }
 

@@ -59,6 +59,11 @@ final class ConnectionRegistry {
     return true;
   }
 
+  /** Asks every open connection to close gracefully ({@link ClientConnection#closeGracefully}). */
+  void closeAllGracefully(long timeoutMillis) {
+    open.values().forEach(c -> c.closeGracefullyLater(timeoutMillis));
+  }
+
   List<ConnectionSnapshot> snapshots() {
     final List<ConnectionSnapshot> out = new ArrayList<>();
     open.values().forEach(c -> out.add(c.snapshot()));

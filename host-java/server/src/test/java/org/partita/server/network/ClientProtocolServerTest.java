@@ -242,6 +242,28 @@ class ClientProtocolServerTest {
   }
 
   @Test
+  void shouldNotLoseWrittenAnswersWhenClosingOnAClientThatIsStillSending() throws Exception {
+    final ConcurrentLinkedQueue<ResponseHandler> held = new ConcurrentLinkedQueue<>();
+    start((procedure, parameters, handler) -> held.add(handler), new ConnectionLimits(4, 1 << 20));
+    try (FrameSocket s = FrameSocket.loggedIn(port)) {
+      for (int i = 0; i < 20_000; i++) {
+        s.call(i, "Unread", "padding to fill the socket buffers of both sides");
+      }
+      waitUntil(() -> held.size() == 4);
+      final long before = server.connections().get(0).bytesWritten();
+      for (int i = 0; i < 4; i++) {
+        held.poll().onResponse(ClientResponse.success(List.of()));
+      }
+      waitUntil(() -> server.connections().get(0).bytesWritten() >= before + 4 * 8);
+      server.stopAccepting();
+      server.closeConnections();
+      for (int i = 0; i < 4; i++) {
+        assertEquals(CallStatus.CALL_STATUS_SUCCESS, s.receive().getResponse().getStatus(), "answer " + i);
+      }
+    }
+  }
+
+  @Test
   void shouldForgetAClientThatLeavesWithCallsInFlight() throws Exception {
     final ConcurrentLinkedQueue<ResponseHandler> held = new ConcurrentLinkedQueue<>();
     start((procedure, parameters, handler) -> held.add(handler), ConnectionLimits.defaults());
