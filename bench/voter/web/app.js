@@ -99,6 +99,8 @@ function showError(error) {
   outage.since = outage.since ?? new Date();
   callRate.reset();
   voteRate.reset();
+  setFigure(view.tps, null);
+  setFigure(view.acceptedRate, null);
   const unreachable = error.kind === "unreachable";
   document.body.dataset.status = unreachable ? "offline" : "error";
   view.status.textContent = unreachable ? "offline" : "error";
