@@ -109,7 +109,8 @@ function showError(error) {
     : `The server answered with an error: ${error.message}.`;
   view.bannerTitle.textContent = unreachable ? "Server unreachable." : "Server error.";
   view.bannerText.textContent = `${what} Since ${outage.since.toLocaleTimeString("en-GB")}, `
-    + `${outage.failures} failed attempt(s); retrying every second. The figures below are the last ones read.`;
+    + `${outage.failures} failed attempt(s); retrying every second. `
+    + (refreshes > 0 ? "The figures below are the last ones read." : "Nothing has been read yet.");
   view.banner.dataset.kind = unreachable ? "unreachable" : "error";
   view.banner.hidden = false;
 }

@@ -27,7 +27,8 @@ export const TILE_COUNT = Object.keys(TILES).length;
 export function buildMap(container) {
   for (const [state, [row, column]] of Object.entries(TILES)) {
     const tile = document.createElement("div");
-    tile.className = "tile";
+    tile.className = "tile empty";
+    tile.title = `${state}: no votes`;
     tile.dataset.state = state;
     tile.dataset.votes = "0";
     tile.dataset.leader = "";
