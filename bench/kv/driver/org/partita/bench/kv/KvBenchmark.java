@@ -66,7 +66,7 @@ public final class KvBenchmark {
     final Load load = settings.mode() == KvSettings.Mode.ASYNC
         ? new AsyncLoad(client, operations, settings.rateLimit(), settings.seed())
         : new SyncLoad(operations, settings.threads(), settings.seed());
-    out.printf("kv: %s%s, %.0f%% gets, %s keys, %.0f s warm-up then %.0f s measured%n", settings.modeName(),
+    out.printf("kv: %s%s, %.0f%% gets, %s keys, %.1f s warm-up then %.1f s measured%n", settings.modeName(),
         settings.mode() == KvSettings.Mode.SYNC ? " with " + settings.threads() + " threads" : "",
         settings.getRatio() * 100, settings.keysName(), settings.warmupSeconds(), settings.durationSeconds());
     final Measurements.WindowStats window;
@@ -74,10 +74,9 @@ public final class KvBenchmark {
       if (settings.warmupSeconds() > 0) {
         load.runUntil(System.nanoTime() + (long) (settings.warmupSeconds() * 1e9));
       }
-      measurements.openWindow();
-      progress.phase("measure");
+      progress.openWindow();
       load.runUntil(System.nanoTime() + (long) (settings.durationSeconds() * 1e9));
-      window = measurements.closeWindow();
+      window = progress.closeWindow();
     }
     load.drain();
     return window;
