@@ -1,5 +1,6 @@
 package org.partita.server.database;
 
+import java.lang.invoke.VarHandle;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -23,7 +24,7 @@ import org.partita.server.engine.PartitionEngine;
  * the producer applies backpressure (the network server pauses reading).
  * {@link #submit} waits for room and is for work that must not be refused
  * (coordinator holds, stop). An idle site spins briefly, then parks; a
- * producer unparks it.
+ * producer unparks it (see {@link #wake} for why that cannot be missed).
  */
 final class Site implements Runnable {
   private static final Logger LOG = Logger.getLogger(Site.class.getName());
@@ -32,6 +33,8 @@ final class Site implements Runnable {
   static final int DEFAULT_QUEUE_CAPACITY = 16 * 1024;
   private static final int IDLE_SPINS = 200;
   private static final long FULL_QUEUE_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+  /** An idle site wakes at least this often to look at its queue (a bound on any missed wake-up). */
+  private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   private final int partition;
   private final int partitionCount;
@@ -90,7 +93,15 @@ final class Site implements Runnable {
     wake();
   }
 
+  /**
+   * Unparks the site if it may be parked. The full fence orders the
+   * producer's store of the task before its read of {@code parked} (x86
+   * lets a load pass an earlier store): without it the site could park
+   * having just missed the task while the producer read a stale
+   * {@code parked == false}, and the task would wait for the next one.
+   */
   private void wake() {
+    VarHandle.fullFence();
     if (parked) {
       LockSupport.unpark(thread);
     }
@@ -212,7 +223,7 @@ final class Site implements Runnable {
         parked = false;
         return late;
       }
-      LockSupport.park(this);
+      LockSupport.parkNanos(this, MAX_PARK_NANOS);
       parked = false;
       if (Thread.currentThread().isInterrupted()) {
         return null;
