@@ -34,6 +34,11 @@ bool Router::NoCaseEqual::operator()(std::string_view a, std::string_view b) con
 
 Router::Router() : snapshot_(std::make_shared<const Snapshot>()) {}
 
+std::shared_ptr<const Router::Snapshot> Router::Current() const {
+  std::lock_guard<std::mutex> lock(snapshot_mu_);
+  return snapshot_;
+}
+
 int Router::PartitionOf(const Param& value, uint32_t type, uint32_t count) {
   const Param::Value& v = value.value();
   if (count == 0) return -1;
@@ -65,7 +70,7 @@ int Router::PartitionOfCall(const Snapshot& s, std::string_view procedure, const
 }
 
 Router::Choice Router::Choose(std::string_view procedure, const std::vector<Param>& params) {
-  const std::shared_ptr<const Snapshot> s = snapshot_.load(std::memory_order_acquire);
+  const std::shared_ptr<const Snapshot> s = Current();
   if (s->up.empty()) return {};
   const int partition = PartitionOfCall(*s, procedure, params);
   const uint32_t routed = static_cast<uint32_t>(partition + 1);
@@ -87,12 +92,12 @@ void Router::Add(std::shared_ptr<Connection> connection) {
 void Router::Remove(const Connection* connection) {
   std::lock_guard<std::mutex> lock(mu_);
   std::erase_if(all_, [connection](const auto& c) { return c.get() == connection; });
-  PublishLocked(std::make_shared<Snapshot>(*snapshot_.load()));
+  PublishLocked(std::make_shared<Snapshot>(*Current()));
 }
 
 void Router::LoggedIn(const LoginResponse& login) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto next = std::make_shared<Snapshot>(*snapshot_.load());
+  auto next = std::make_shared<Snapshot>(*Current());
   const Topology& topology = login.topology();
   const bool hash_known = login.hash().algorithm() == PartitionHash::kAlgorithm &&
                           login.hash().bucket_bits() == PartitionHash::kBucketBits;
@@ -113,7 +118,7 @@ void Router::LoggedIn(const LoginResponse& login) {
 
 void Router::Rebuild() {
   std::lock_guard<std::mutex> lock(mu_);
-  PublishLocked(std::make_shared<Snapshot>(*snapshot_.load()));
+  PublishLocked(std::make_shared<Snapshot>(*Current()));
 }
 
 void Router::PublishLocked(std::shared_ptr<Snapshot> next) {
@@ -128,12 +133,17 @@ void Router::PublishLocked(std::shared_ptr<Snapshot> next) {
       next->by_host[host] = c;
     }
   }
-  snapshot_.store(std::move(next), std::memory_order_release);
+  std::shared_ptr<const Snapshot> old;
+  {
+    std::lock_guard<std::mutex> lock(snapshot_mu_);
+    old = std::exchange(snapshot_, std::move(next));
+  }  // `old` is released outside the lock
 }
 
 std::vector<std::string> Router::ConnectedServers() const {
   std::vector<std::string> names;
-  for (const auto& c : snapshot_.load()->up) names.push_back(c->address());
+  const std::shared_ptr<const Snapshot> s = Current();  // held for the loop
+  for (const auto& c : s->up) names.push_back(c->address());
   return names;
 }
 

@@ -6,9 +6,9 @@
 // server always computes the partition itself.
 //
 // Ownership: holds shared references to the client's connections.
-// Thread model: Choose() is lock-free on an immutable snapshot (an atomic
-// shared_ptr); updates (logins, connections going up or down) are
-// serialized by mu_ and publish a new snapshot.
+// Thread model: Choose() reads an immutable snapshot, holding snapshot_mu_
+// only to copy its pointer; updates (logins, connections going up or down)
+// are serialized by mu_ and publish a new snapshot.
 #ifndef PARTITA_CLIENT_SRC_ROUTER_H_
 #define PARTITA_CLIENT_SRC_ROUTER_H_
 
@@ -74,12 +74,14 @@ class Router {
   };
 
   int PartitionOfCall(const Snapshot& s, std::string_view procedure, const std::vector<Param>& params) const;
+  std::shared_ptr<const Snapshot> Current() const;
   // REQUIRES: mu_ held. Publishes `next` with the connections recomputed.
   void PublishLocked(std::shared_ptr<Snapshot> next);
 
-  mutable std::mutex mu_;
+  std::mutex mu_;
   std::vector<std::shared_ptr<Connection>> all_;  // guarded by mu_
-  std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
+  mutable std::mutex snapshot_mu_;
+  std::shared_ptr<const Snapshot> snapshot_;  // guarded by snapshot_mu_
   std::atomic<uint64_t> round_robin_{0};
 };
 
