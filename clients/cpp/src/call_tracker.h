@@ -17,7 +17,7 @@
 
 namespace partita::client {
 
-class CallTracker {
+class CallTracker final {
  public:
   CallTracker() = default;
   CallTracker(const CallTracker&) = delete;

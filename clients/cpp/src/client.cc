@@ -26,7 +26,7 @@ constexpr std::chrono::seconds kConnectGrace{2};
 // The client's state: I/O threads, connections, router, statistics.
 // Thread model: connect_mu_ serializes Connect and Close; calls are lock-free
 // up to their connection's queue.
-class Client::Impl {
+class Client::Impl final {
  public:
   explicit Impl(ClientConfig config)
       : config_(std::move(config)),

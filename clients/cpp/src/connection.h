@@ -41,7 +41,7 @@ namespace partita::client {
 class LoginResponse;
 class InvocationResponse;
 
-class Connection : public std::enable_shared_from_this<Connection> {
+class Connection final : public std::enable_shared_from_this<Connection> {
  public:
   // What the connection tells its client; called on the strand.
   struct Listener {

@@ -17,7 +17,7 @@
 
 namespace partita::client {
 
-class FrameCodec {
+class FrameCodec final {
  public:
   static constexpr size_t kLengthPrefixBytes = 4;
 

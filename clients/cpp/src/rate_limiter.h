@@ -11,7 +11,7 @@
 
 namespace partita::client {
 
-class RateLimiter {
+class RateLimiter final {
  public:
   // REQUIRES: per_second > 0.
   explicit RateLimiter(uint64_t per_second);

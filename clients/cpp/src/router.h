@@ -27,7 +27,7 @@ namespace partita::client {
 class Connection;
 class LoginResponse;
 
-class Router {
+class Router final {
  public:
   struct Choice {
     std::shared_ptr<Connection> connection;  // null when no connection is up

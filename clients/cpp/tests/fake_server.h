@@ -26,7 +26,7 @@
 
 namespace partita::client::testing {
 
-class FakeServer {
+class FakeServer final {
  public:
   struct Options {
     uint32_t host_id = 0;

@@ -47,7 +47,7 @@ namespace partita::client {
 // Receives the outcome of one call, exactly once.
 using Callback = std::function<void(Result<Response>)>;
 
-class Client {
+class Client final {
  public:
   explicit Client(ClientConfig config = {});
   // Close()s. REQUIRES: not called from a callback.

@@ -18,7 +18,7 @@
 
 namespace partita::client {
 
-class LatencyHistogram {
+class LatencyHistogram final {
  public:
   static constexpr uint64_t kMaxMicros = 3'600'000'000ULL;
 

@@ -16,7 +16,7 @@
 
 namespace partita::client {
 
-class PartitionHash {
+class PartitionHash final {
  public:
   static constexpr int kBucketBits = 14;
   static constexpr uint32_t kBuckets = 1u << kBucketBits;

@@ -53,7 +53,7 @@ enum class ValueType : uint8_t {
 // The name of a type ("BIGINT").
 std::string_view ValueTypeName(ValueType type);
 
-class ResultTable {
+class ResultTable final {
  public:
   // Parses the table that fills `bytes` exactly (its u32 table_size first).
   // Returns the table, or kMalformed naming the byte offset and the problem.
