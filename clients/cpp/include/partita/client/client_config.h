@@ -1,0 +1,54 @@
+// ClientConfig: how a Client behaves: timeouts, limits, reconnection, I/O
+// threads. A plain struct; the defaults suit most programs.
+//
+//   ClientConfig config;
+//   config.client_name = "voter-driver";
+//   config.call_timeout = std::chrono::seconds(10);
+//   Client client(config);
+//
+// Thread model: copied into the Client at construction; not shared.
+#ifndef PARTITA_CLIENT_CLIENT_CONFIG_H_
+#define PARTITA_CLIENT_CLIENT_CONFIG_H_
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace partita::client {
+
+struct ClientConfig {
+  using Millis = std::chrono::milliseconds;
+
+  // The client port a "host" without ":port" means.
+  static constexpr uint16_t kDefaultPort = 21212;
+
+  // Sent at login; shown in the server's logs and connection statistics.
+  std::string client_name = "partita-cpp";
+  // How long Connect() waits for the TCP connection and the login answer.
+  Millis connect_timeout{10'000};
+  // How long a call waits for its answer before failing with kTimeout.
+  Millis call_timeout{120'000};
+  // Calls in flight on one connection before new calls wait for room.
+  uint32_t max_in_flight_per_connection = 4096;
+  // How long a call waits for room before failing with kBackpressure (0: fail
+  // at once). A call made on an I/O thread (from a callback) never waits.
+  Millis backpressure_timeout{10'000};
+  // Calls per second the whole client may start; 0 = unlimited. Callers wait their turn.
+  uint64_t rate_limit_per_second = 0;
+  // Whether a dropped connection is reopened in the background, waiting
+  // reconnect_initial_backoff after the first failure, doubling up to
+  // reconnect_max_backoff.
+  bool reconnect = true;
+  Millis reconnect_initial_backoff{100};
+  Millis reconnect_max_backoff{5'000};
+  // Threads running the connections' I/O and the callbacks.
+  uint32_t io_threads = 1;
+  // How often each connection looks for calls past their timeout.
+  Millis timeout_sweep_interval{10};
+  // The largest server frame accepted; a larger one closes the connection.
+  uint32_t max_response_frame_bytes = 256u << 20;
+};
+
+}  // namespace partita::client
+
+#endif  // PARTITA_CLIENT_CLIENT_CONFIG_H_

@@ -1,0 +1,52 @@
+// Response: the server's answer to one call (proto/client.proto
+// InvocationResponse), with its result tables parsed. Every answer of the
+// server is a Response, failures included: look at `status`.
+//
+// Ownership: a value type; its tables share the bytes of the answer.
+// Thread model: not synchronized; immutable once handed to a callback.
+#ifndef PARTITA_CLIENT_RESPONSE_H_
+#define PARTITA_CLIENT_RESPONSE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "partita/client/result_table.h"
+
+namespace partita::client {
+
+// What happened to a call: the numbers of CallStatus in proto/client.proto.
+enum class ResponseStatus {
+  kSuccess = 1,            // committed; `results` holds the procedure's tables
+  kUserAbort = 2,          // the procedure aborted; everything it wrote was rolled back
+  kGracefulFailure = 3,    // a SQL or constraint error rolled the transaction back
+  kRejected = 4,           // not run: unknown procedure, bad parameters, shutting down
+  kUnexpectedFailure = 5,  // a server error; the transaction was rolled back
+};
+
+// "SUCCESS", "USER_ABORT", ...
+std::string_view ResponseStatusName(ResponseStatus status);
+
+struct Response {
+  ResponseStatus status = ResponseStatus::kUnexpectedFailure;
+  // For failures: the error's name (CONSTRAINT_VIOLATION, NOT_FOUND, ...) and what went wrong.
+  std::string error_name;
+  std::string message;
+  // What the procedure set with setAppStatus (0 and empty when nothing).
+  int32_t app_status = 0;
+  std::string app_status_message;
+  // The procedure's result tables, in order.
+  std::vector<ResultTable> results;
+  // Nanoseconds the server spent on the call.
+  uint64_t server_nanos = 0;
+  // The catalog version the call ran against.
+  uint64_t catalog_version = 0;
+
+  bool ok() const { return status == ResponseStatus::kSuccess; }
+  // "SUCCESS 1 table(s)" or "GRACEFUL_FAILURE CONSTRAINT_VIOLATION: ...".
+  std::string ToString() const;
+};
+
+}  // namespace partita::client
+
+#endif  // PARTITA_CLIENT_RESPONSE_H_

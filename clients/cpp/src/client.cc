@@ -1,0 +1,168 @@
+#include "partita/client/client.h"
+
+#include "asio.h"
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "call_tracker.h"
+#include "client.pb.h"
+#include "connection.h"
+#include "frame_codec.h"
+#include "rate_limiter.h"
+#include "router.h"
+#include "server_address.h"
+
+namespace partita::client {
+namespace {
+// True on the client's I/O threads, where nothing may block.
+thread_local bool t_on_io_thread = false;
+
+// Extra wait beyond the connect timeout, for the login timer's own answer to arrive.
+constexpr std::chrono::seconds kConnectGrace{2};
+}  // namespace
+
+// The client's state: I/O threads, connections, router, statistics.
+// Thread model: connect_mu_ serializes Connect and Close; calls are lock-free
+// up to their connection's queue.
+class Client::Impl final {
+ public:
+  explicit Impl(ClientConfig config)
+      : config_(std::move(config)),
+        work_(boost::asio::make_work_guard(io_)),
+        limiter_(config_.rate_limit_per_second > 0 ? std::make_optional<RateLimiter>(config_.rate_limit_per_second)
+                                                   : std::nullopt) {
+    for (uint32_t i = 0; i < std::max<uint32_t>(1, config_.io_threads); ++i) {
+      threads_.emplace_back([this] {
+        t_on_io_thread = true;
+        io_.run();
+      });
+    }
+  }
+
+  ~Impl() { Close(); }
+
+  Status Connect(std::string_view host_port);
+  void CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback);
+  void Close();
+
+  const ClientConfig config_;
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::vector<std::thread> threads_;
+  CallTracker tracker_;
+  Router router_;
+  std::optional<RateLimiter> limiter_;
+  std::atomic<uint64_t> next_handle_{1};
+  std::atomic<bool> closed_{false};
+  std::mutex connect_mu_;
+  std::map<std::string, std::shared_ptr<Connection>> connections_;  // guarded by connect_mu_
+};
+
+Status Client::Impl::Connect(std::string_view host_port) {
+  Result<ServerAddress> address = ServerAddress::Parse(host_port, ClientConfig::kDefaultPort);
+  if (!address.ok()) return address.status();
+  const std::string key = address->ToString();
+  std::lock_guard<std::mutex> lock(connect_mu_);
+  if (closed_) return Status(Status::Code::kClosed, "the client is closed");
+  if (const auto it = connections_.find(key); it != connections_.end()) {
+    if (it->second->up() || config_.reconnect) return Status::Ok();
+    it->second->Close();
+    router_.Remove(it->second.get());
+    connections_.erase(it);
+  }
+  Connection::Listener listener{[this](const LoginResponse& login) { router_.LoggedIn(login); },
+                                [this] { router_.Rebuild(); }};
+  auto connection = std::make_shared<Connection>(io_, std::move(address.value()), config_, &tracker_, listener);
+  router_.Add(connection);
+  std::future<Status> login = connection->Open();
+  Status status = login.wait_for(config_.connect_timeout + kConnectGrace) == std::future_status::ready
+                      ? login.get()
+                      : Status(Status::Code::kTimeout, "no login answer from " + key);
+  if (!status.ok()) {
+    connection->Close();
+    router_.Remove(connection.get());
+    return status;
+  }
+  connections_.emplace(key, std::move(connection));
+  return status;
+}
+
+void Client::Impl::CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback) {
+  PendingCall call{next_handle_.fetch_add(1, std::memory_order_relaxed), std::string(procedure),
+                   std::move(callback), PendingCall::Clock::now(), {}};
+  tracker_.Started();
+  auto fail = [&](Status::Code code, std::string message) { tracker_.Finish(call, Status(code, std::move(message))); };
+  if (closed_) return fail(Status::Code::kClosed, "the client is closed; the call to " + call.procedure + " was not sent");
+  if (procedure.empty()) return fail(Status::Code::kInvalidArgument, "the procedure name is empty");
+  if (limiter_) limiter_->Acquire();
+  const Router::Choice choice = router_.Choose(procedure, params);
+  if (!choice.connection) {
+    return fail(Status::Code::kNoConnection,
+                "no connection to a Partita server is up; the call to " + call.procedure + " was not sent");
+  }
+  Connection& connection = *choice.connection;
+  const size_t bytes = FrameCodec::InvocationMessageSize(call.handle, procedure, params, choice.routed_partition_plus_one);
+  if (bytes > connection.max_frame_bytes()) {
+    return fail(Status::Code::kFrameTooLarge, "the call to " + call.procedure + " encodes to " + std::to_string(bytes) +
+                                                  " bytes; the server at " + connection.address() + " accepts at most " +
+                                                  std::to_string(connection.max_frame_bytes()));
+  }
+  if (!connection.AcquirePermit(t_on_io_thread ? std::chrono::milliseconds(0) : config_.backpressure_timeout)) {
+    return fail(Status::Code::kBackpressure,
+                "no room for the call to " + call.procedure + ": " + std::to_string(config_.max_in_flight_per_connection) +
+                    " calls in flight on " + connection.address() + " and none finished within " +
+                    std::to_string(config_.backpressure_timeout.count()) + " ms");
+  }
+  connection.Submit(std::move(call), params, choice.routed_partition_plus_one);
+}
+
+void Client::Impl::Close() {
+  {
+    std::lock_guard<std::mutex> lock(connect_mu_);
+    if (closed_.exchange(true)) return;
+    for (auto& [key, connection] : connections_) connection->Close();
+  }
+  work_.reset();
+  io_.stop();
+  for (std::thread& t : threads_) t.join();
+}
+
+Client::Client(ClientConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+
+Client::~Client() = default;
+
+Status Client::Connect(std::string_view host_port) { return impl_->Connect(host_port); }
+
+void Client::CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback) {
+  impl_->CallAsync(procedure, std::move(params), std::move(callback));
+}
+
+std::future<Result<Response>> Client::CallFuture(std::string_view procedure, std::vector<Param> params) {
+  auto promise = std::make_shared<std::promise<Result<Response>>>();
+  std::future<Result<Response>> future = promise->get_future();
+  impl_->CallAsync(procedure, std::move(params),
+                   [promise](Result<Response> result) { promise->set_value(std::move(result)); });
+  return future;
+}
+
+Result<Response> Client::Call(std::string_view procedure, std::vector<Param> params) {
+  if (t_on_io_thread) {
+    return Status(Status::Code::kInvalidArgument,
+                  "Call() of " + std::string(procedure) + " from a callback would block the I/O thread; use CallAsync");
+  }
+  return CallFuture(procedure, std::move(params)).get();
+}
+
+void Client::Drain() { impl_->tracker_.AwaitIdle(); }
+
+ClientStatistics Client::Statistics(bool reset) { return impl_->tracker_.Snapshot(reset); }
+
+std::vector<std::string> Client::ConnectedServers() const { return impl_->router_.ConnectedServers(); }
+
+const ClientConfig& Client::config() const { return impl_->config_; }
+
+void Client::Close() { impl_->Close(); }
+
+}  // namespace partita::client

@@ -1,0 +1,385 @@
+#include "connection.h"
+
+#include <cstring>
+
+#include "client.pb.h"
+#include "frame_codec.h"
+
+namespace partita::client {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using Clock = PendingCall::Clock;
+
+namespace {
+constexpr size_t kInitialReadBuffer = 64 * 1024;
+constexpr size_t kMinRead = 16 * 1024;
+
+Status Lost(std::string message) { return Status(Status::Code::kConnectionLost, std::move(message)); }
+
+std::string Millis(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
+}  // namespace
+
+struct Connection::Session {
+  explicit Session(const asio::strand<asio::io_context::executor_type>& strand)
+      : socket(strand), login_timer(strand), read_buffer(kInitialReadBuffer) {}
+
+  tcp::socket socket;
+  asio::steady_timer login_timer;
+  std::string login_frame;
+  std::string write_buffer;  // the frames of the write under way
+  std::vector<char> read_buffer;
+  size_t read_begin = 0;  // first byte not yet decoded
+  size_t read_end = 0;    // end of the bytes read
+  bool logged_in = false;
+  ServerMessage message;  // reused for every frame
+};
+
+Connection::Connection(asio::io_context& io, ServerAddress address, const ClientConfig& config,
+                       CallTracker* tracker, Listener listener)
+    : server_(std::move(address)),
+      address_text_(server_.ToString()),
+      config_(config),
+      tracker_(tracker),
+      listener_(std::move(listener)),
+      strand_(asio::make_strand(io)),
+      resolver_(strand_),
+      sweep_timer_(strand_),
+      reconnect_timer_(strand_),
+      permits_(config.max_in_flight_per_connection) {}
+
+std::future<Status> Connection::Open() {
+  std::future<Status> result = login_result_.get_future();
+  asio::post(strand_, [self = shared_from_this()] {
+    self->ScheduleSweep();
+    self->Dial();
+  });
+  return result;
+}
+
+void Connection::SetLoginResult(Status status) {
+  if (login_result_set_) return;
+  login_result_set_ = true;
+  login_result_.set_value(std::move(status));
+}
+
+// ---- connecting and logging in (strand) ----
+
+void Connection::Dial() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (state_ == State::kClosed) return;
+    state_ = State::kConnecting;
+  }
+  auto s = std::make_shared<Session>(strand_);
+  session_ = s;
+  s->login_timer.expires_after(config_.connect_timeout);
+  s->login_timer.async_wait([self = shared_from_this(), s](boost::system::error_code ec) {
+    if (!ec && !s->logged_in) {
+      self->SessionFailed(s, "no login answer within " + Millis(self->config_.connect_timeout));
+    }
+  });
+  resolver_.async_resolve(server_.host, std::to_string(server_.port),
+                          [self = shared_from_this(), s](boost::system::error_code ec, tcp::resolver::results_type r) {
+    if (s != self->session_) return;
+    if (ec) return self->SessionFailed(s, "cannot resolve " + self->server_.host + ": " + ec.message());
+    asio::async_connect(s->socket, r, [self, s](boost::system::error_code ec, const tcp::endpoint&) {
+      if (s != self->session_) return;
+      if (ec) return self->SessionFailed(s, "cannot connect: " + ec.message());
+      self->OnConnected(s);
+    });
+  });
+}
+
+void Connection::OnConnected(const std::shared_ptr<Session>& s) {
+  boost::system::error_code ignored;
+  s->socket.set_option(tcp::no_delay(true), ignored);
+  s->login_frame = FrameCodec::LoginFrame(config_.client_name);
+  asio::async_write(s->socket, asio::buffer(s->login_frame),
+                    [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
+    if (ec && s == self->session_) self->SessionFailed(s, "cannot send the login: " + ec.message());
+  });
+  ReadMore(s);
+}
+
+void Connection::OnLogin(const std::shared_ptr<Session>& s, const LoginResponse& login) {
+  if (login.status() != LOGIN_STATUS_OK) {
+    const std::string why = "server " + address_text_ + " refused the login: " + LoginStatus_Name(login.status()) +
+                            (login.message().empty() ? "" : ": " + login.message());
+    SetLoginResult(Status(Status::Code::kLoginRefused, why));
+    return SessionFailed(s, why);
+  }
+  s->logged_in = true;
+  s->login_timer.cancel();
+  host_id_ = static_cast<int32_t>(login.host_id());
+  max_frame_bytes_ = login.max_frame_bytes() == 0 ? UINT32_MAX : login.max_frame_bytes();
+  backoff_ = std::chrono::milliseconds(0);
+  logged_in_once_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    state_ = State::kUp;
+  }
+  listener_.logged_in(login);
+  SetLoginResult(Status::Ok());
+}
+
+// ---- reading (strand) ----
+
+void Connection::ReadMore(const std::shared_ptr<Session>& s) {
+  char* free_space = s->read_buffer.data() + s->read_end;
+  const size_t free_bytes = s->read_buffer.size() - s->read_end;
+  s->socket.async_read_some(asio::buffer(free_space, free_bytes),
+                            [self = shared_from_this(), s](boost::system::error_code ec, size_t n) {
+    if (s != self->session_) return;
+    if (ec == asio::error::eof) return self->SessionFailed(s, "the server closed the connection");
+    if (ec) return self->SessionFailed(s, "read failed: " + ec.message());
+    s->read_end += n;
+    if (self->DecodeFrames(*s)) self->ReadMore(s);
+  });
+}
+
+// Decodes every whole frame in the buffer, then moves the partial frame left
+// to the front and makes room for it. Returns false iff the session failed.
+bool Connection::DecodeFrames(Session& s) {
+  const std::shared_ptr<Session> keep = session_;
+  size_t needed = FrameCodec::kLengthPrefixBytes;
+  while (s.read_end - s.read_begin >= FrameCodec::kLengthPrefixBytes) {
+    const uint32_t length = FrameCodec::ReadLength(s.read_buffer.data() + s.read_begin);
+    if (length > config_.max_response_frame_bytes) {
+      SessionFailed(keep, "a frame of " + std::to_string(length) + " bytes from the server exceeds the limit of " +
+                              std::to_string(config_.max_response_frame_bytes));
+      return false;
+    }
+    needed = FrameCodec::kLengthPrefixBytes + length;
+    if (s.read_end - s.read_begin < needed) break;
+    if (!HandleFrame(keep, s.read_buffer.data() + s.read_begin + FrameCodec::kLengthPrefixBytes, length)) return false;
+    s.read_begin += needed;
+    needed = FrameCodec::kLengthPrefixBytes;
+  }
+  const size_t pending = s.read_end - s.read_begin;
+  if (s.read_begin > 0 && pending > 0) std::memmove(s.read_buffer.data(), s.read_buffer.data() + s.read_begin, pending);
+  s.read_begin = 0;
+  s.read_end = pending;
+  const size_t want = std::max(needed, pending + kMinRead);
+  if (s.read_buffer.size() < want) s.read_buffer.resize(want);
+  return true;
+}
+
+bool Connection::HandleFrame(const std::shared_ptr<Session>& s, const char* data, uint32_t length) {
+  ServerMessage& m = s->message;
+  if (!m.ParseFromArray(data, static_cast<int>(length))) {
+    SessionFailed(s, "malformed frame from the server (" + std::to_string(length) + " bytes)");
+    return false;
+  }
+  if (!s->logged_in && m.has_login()) {
+    OnLogin(s, m.login());
+    return s == session_;
+  }
+  if (s->logged_in && m.has_response()) {
+    OnResponse(m.mutable_response());
+    return true;
+  }
+  SessionFailed(s, std::string("unexpected message from the server ") +
+                       (s->logged_in ? "after login" : "before the login answer"));
+  return false;
+}
+
+void Connection::OnResponse(InvocationResponse* r) {
+  const auto it = in_flight_.find(r->client_handle());
+  if (it == in_flight_.end()) return tracker_->LateResponse();
+  PendingCall call = std::move(it->second);
+  in_flight_.erase(it);
+  Response response;
+  const int status = r->status();
+  response.status = status >= 1 && status <= 5 ? static_cast<ResponseStatus>(status) : ResponseStatus::kUnexpectedFailure;
+  response.error_name = std::move(*r->mutable_error_name());
+  response.message = std::move(*r->mutable_message());
+  response.app_status = r->app_status();
+  response.app_status_message = std::move(*r->mutable_app_status_message());
+  response.server_nanos = r->server_nanos();
+  response.catalog_version = r->catalog_version();
+  response.results.reserve(r->results_size());
+  for (std::string& bytes : *r->mutable_results()) {
+    Result<ResultTable> table = ResultTable::Parse(std::make_shared<const std::string>(std::move(bytes)));
+    if (!table.ok()) {
+      return Finish(call, Status(Status::Code::kMalformed, "the answer to " + call.procedure + " from " +
+                                                              address_text_ + ": " + table.status().message()));
+    }
+    response.results.push_back(std::move(table.value()));
+  }
+  Finish(call, std::move(response));
+}
+
+// ---- writing ----
+
+bool Connection::AcquirePermit(std::chrono::milliseconds wait) {
+  if (permits_.try_acquire()) return true;
+  return wait.count() > 0 && permits_.try_acquire_for(wait);
+}
+
+void Connection::Submit(PendingCall call, const std::vector<Param>& params, uint32_t routed_plus_one) {
+  bool post = false;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (state_ != State::kUp) {
+      lock.unlock();
+      return Finish(call, Lost("the connection to " + address_text_ + " is down; the call to " + call.procedure +
+                               " was not sent"));
+    }
+    call.deadline = Clock::now() + config_.call_timeout;
+    FrameCodec::AppendInvocationFrame(call.handle, call.procedure, params, routed_plus_one, &queued_bytes_);
+    queued_calls_.push_back(std::move(call));
+    post = !writing_;
+    writing_ = true;
+  }
+  if (post) asio::post(strand_, [self = shared_from_this()] { self->StartWrite(); });
+}
+
+// Sends everything queued in one async_write; when it completes, looks again.
+void Connection::StartWrite() {
+  const std::shared_ptr<Session> s = session_;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!s || state_ != State::kUp || queued_bytes_.empty()) {
+      writing_ = false;
+      return;
+    }
+    s->write_buffer.swap(queued_bytes_);
+    queued_bytes_.clear();
+    batch_.swap(queued_calls_);
+  }
+  for (PendingCall& call : batch_) {
+    const uint64_t handle = call.handle;
+    in_flight_.emplace(handle, std::move(call));
+  }
+  batch_.clear();
+  asio::async_write(s->socket, asio::buffer(s->write_buffer),
+                    [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
+    if (s != self->session_) return;
+    if (ec) return self->SessionFailed(s, "write failed: " + ec.message());
+    s->write_buffer.clear();
+    self->StartWrite();
+  });
+}
+
+// ---- going down, reconnecting, closing (strand) ----
+
+void Connection::SessionFailed(const std::shared_ptr<Session>& failed, const std::string& reason) {
+  if (failed != session_) return;
+  const std::shared_ptr<Session> s = failed;  // `failed` may be session_ itself
+  session_.reset();
+  boost::system::error_code ignored;
+  s->socket.close(ignored);
+  s->login_timer.cancel();
+  GoDown(reason);
+}
+
+void Connection::GoDown(const std::string& reason) {
+  bool was_up;
+  bool closed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    was_up = state_ == State::kUp;
+    closed = state_ == State::kClosed;
+    if (!closed) state_ = State::kDown;
+    batch_.swap(queued_calls_);
+    queued_bytes_.clear();
+    writing_ = false;
+  }
+  for (PendingCall& call : batch_) {
+    Finish(call, Lost("connection to " + address_text_ + " lost before the call to " + call.procedure +
+                      " was sent: " + reason));
+  }
+  batch_.clear();
+  for (auto& [handle, call] : in_flight_) batch_.push_back(std::move(call));
+  in_flight_.clear();
+  for (PendingCall& call : batch_) {
+    Finish(call, Lost("connection to " + address_text_ + " lost with the call to " + call.procedure +
+                      " in flight: " + reason));
+  }
+  batch_.clear();
+  if (closed) return;
+  if (!logged_in_once_) return SetLoginResult(Status(Status::Code::kIoError, address_text_ + ": " + reason));
+  if (was_up) listener_.went_down();
+  if (config_.reconnect) ScheduleReconnect();
+}
+
+void Connection::ScheduleReconnect() {
+  backoff_ = backoff_.count() == 0 ? config_.reconnect_initial_backoff
+                                   : std::min(backoff_ * 2, config_.reconnect_max_backoff);
+  reconnect_timer_.expires_after(backoff_);
+  reconnect_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->Dial();
+  });
+}
+
+void Connection::Close() {
+  std::promise<void> done;
+  std::future<void> closed = done.get_future();
+  asio::post(strand_, [self = shared_from_this(), &done] {
+    self->CloseOnStrand();
+    done.set_value();
+  });
+  closed.wait();
+}
+
+void Connection::CloseOnStrand() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    state_ = State::kClosed;
+  }
+  sweep_timer_.cancel();
+  reconnect_timer_.cancel();
+  resolver_.cancel();
+  if (session_) SessionFailed(session_, "the client was closed");
+  GoDown("the client was closed");
+  SetLoginResult(Status(Status::Code::kClosed, "the connection to " + address_text_ + " was closed"));
+}
+
+// ---- timeouts (strand) and ending calls ----
+
+void Connection::ScheduleSweep() {
+  sweep_timer_.expires_after(config_.timeout_sweep_interval);
+  sweep_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (ec || self->state_ == State::kClosed) return;
+    self->SweepTimeouts();
+    self->ScheduleSweep();
+  });
+}
+
+void Connection::SweepTimeouts() {
+  const auto now = Clock::now();
+  {
+    // Calls waiting behind a stalled write time out too; their frames still go out.
+    std::lock_guard<std::mutex> lock(mu_);
+    size_t kept = 0;
+    for (size_t i = 0; i < queued_calls_.size(); ++i) {
+      if (queued_calls_[i].deadline <= now) {
+        batch_.push_back(std::move(queued_calls_[i]));
+      } else if (kept++ != i) {
+        queued_calls_[kept - 1] = std::move(queued_calls_[i]);
+      }
+    }
+    queued_calls_.resize(kept);
+  }
+  for (auto it = in_flight_.begin(); it != in_flight_.end();) {
+    if (it->second.deadline <= now) {
+      batch_.push_back(std::move(it->second));
+      it = in_flight_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (PendingCall& call : batch_) {
+    Finish(call, Status(Status::Code::kTimeout, "no answer to the call to " + call.procedure + " from " +
+                                                    address_text_ + " within " + Millis(config_.call_timeout)));
+  }
+  batch_.clear();
+}
+
+void Connection::Finish(PendingCall& call, Result<Response> result) {
+  permits_.release();
+  tracker_->Finish(call, std::move(result));
+}
+
+}  // namespace partita::client

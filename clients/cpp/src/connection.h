@@ -1,0 +1,129 @@
+// Connection: the client's one connection to one server, across
+// reconnections: the TCP session, the login, the calls waiting to be
+// written, the calls in flight, their timeouts, and the room for new calls.
+//
+// Writing: Submit() (any thread) encodes the call straight into a shared
+// buffer under mu_ and, when no write is under way, posts one; a write
+// takes every frame queued so far and sends them with one async_write, then
+// looks for more. Reading: frames are decoded in place from the read buffer.
+// Timeouts: one periodic sweep per connection over the calls in flight.
+// A lost session fails every call queued or in flight at once with
+// kConnectionLost and, if reconnection is on, reopens after a backoff that
+// doubles from the initial to the maximum.
+//
+// Ownership: shared (the client, the router and pending handlers hold it).
+// Thread model: Submit, AcquirePermit and the accessors are thread-safe;
+// everything else runs on the connection's strand. mu_ guards state_ and
+// the write queue; in_flight_, session_ and the timers are strand-confined.
+#ifndef PARTITA_CLIENT_SRC_CONNECTION_H_
+#define PARTITA_CLIENT_SRC_CONNECTION_H_
+
+#include <atomic>
+#include "asio.h"
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <semaphore>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "call_tracker.h"
+#include "partita/client/client_config.h"
+#include "partita/client/param.h"
+#include "pending_call.h"
+#include "server_address.h"
+
+namespace partita::client {
+
+class LoginResponse;
+class InvocationResponse;
+
+class Connection final : public std::enable_shared_from_this<Connection> {
+ public:
+  // What the connection tells its client; called on the strand.
+  struct Listener {
+    std::function<void(const LoginResponse&)> logged_in;
+    std::function<void()> went_down;
+  };
+
+  // REQUIRES: `tracker` outlives the connection.
+  Connection(boost::asio::io_context& io, ServerAddress address, const ClientConfig& config,
+             CallTracker* tracker, Listener listener);
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Dials and logs in. The future holds OK after the first login, or why it failed.
+  std::future<Status> Open();
+  // Closes for good: calls queued or in flight fail with kConnectionLost.
+  // Blocks until done. REQUIRES: not on an I/O thread.
+  void Close();
+
+  bool up() const { return state_.load(std::memory_order_acquire) == State::kUp; }
+  int32_t host_id() const { return host_id_.load(std::memory_order_relaxed); }
+  uint32_t max_frame_bytes() const { return max_frame_bytes_.load(std::memory_order_relaxed); }
+  const std::string& address() const { return address_text_; }
+
+  // Takes room for one call, waiting up to `wait` if there is none. Returns
+  // true iff room was taken; the call's end gives it back.
+  bool AcquirePermit(std::chrono::milliseconds wait);
+  // Hands over `call` (holding a permit) to be written: encodes it now.
+  void Submit(PendingCall call, const std::vector<Param>& params, uint32_t routed_plus_one);
+
+ private:
+  enum class State { kConnecting, kUp, kDown, kClosed };
+  struct Session;  // one TCP connection attempt; defined in connection.cc
+
+  // All on the strand.
+  void Dial();
+  void OnConnected(const std::shared_ptr<Session>& s);
+  void ReadMore(const std::shared_ptr<Session>& s);
+  bool DecodeFrames(Session& s);
+  bool HandleFrame(const std::shared_ptr<Session>& s, const char* data, uint32_t length);
+  void OnLogin(const std::shared_ptr<Session>& s, const LoginResponse& login);
+  void OnResponse(InvocationResponse* r);
+  void StartWrite();
+  void SessionFailed(const std::shared_ptr<Session>& s, const std::string& reason);
+  void GoDown(const std::string& reason);
+  void ScheduleReconnect();
+  void ScheduleSweep();
+  void SweepTimeouts();
+  void CloseOnStrand();
+  void SetLoginResult(Status status);
+  // Any thread: ends a call and gives its room back.
+  void Finish(PendingCall& call, Result<Response> result);
+
+  const ServerAddress server_;
+  const std::string address_text_;
+  const ClientConfig config_;
+  CallTracker* const tracker_;
+  const Listener listener_;
+  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  boost::asio::ip::tcp::resolver resolver_;
+  boost::asio::steady_timer sweep_timer_;
+  boost::asio::steady_timer reconnect_timer_;
+  std::counting_semaphore<> permits_;
+  std::atomic<State> state_{State::kConnecting};
+  std::atomic<int32_t> host_id_{-1};
+  std::atomic<uint32_t> max_frame_bytes_{UINT32_MAX};
+
+  std::mutex mu_;
+  std::string queued_bytes_;               // guarded by mu_
+  std::vector<PendingCall> queued_calls_;  // guarded by mu_
+  bool writing_ = false;                   // guarded by mu_: a write is posted or under way
+
+  // Strand-confined.
+  std::shared_ptr<Session> session_;
+  std::unordered_map<uint64_t, PendingCall> in_flight_;
+  std::vector<PendingCall> batch_;
+  std::chrono::milliseconds backoff_{0};
+  bool logged_in_once_ = false;
+  bool login_result_set_ = false;
+  std::promise<Status> login_result_;
+};
+
+}  // namespace partita::client
+
+#endif  // PARTITA_CLIENT_SRC_CONNECTION_H_

@@ -1,0 +1,42 @@
+// FrameCodec: the bytes of client frames (docs/wire-protocol.md): a 4-byte
+// big-endian length, then one ClientMessage. Invocations, the hot path, are
+// encoded by hand straight into the connection's write buffer, byte for
+// byte what the generated protobuf code would write (frame_codec_test.cc
+// checks it); the login, once per connection, uses the generated code.
+//
+// Thread model: stateless functions; safe from any thread.
+#ifndef PARTITA_CLIENT_SRC_FRAME_CODEC_H_
+#define PARTITA_CLIENT_SRC_FRAME_CODEC_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "partita/client/param.h"
+
+namespace partita::client {
+
+class FrameCodec final {
+ public:
+  static constexpr size_t kLengthPrefixBytes = 4;
+
+  // The size of the ClientMessage holding this invocation (prefix excluded).
+  static size_t InvocationMessageSize(uint64_t handle, std::string_view procedure,
+                                      const std::vector<Param>& params, uint32_t routed_plus_one);
+
+  // Appends the whole frame (prefix and message) to `out`.
+  static void AppendInvocationFrame(uint64_t handle, std::string_view procedure,
+                                    const std::vector<Param>& params, uint32_t routed_plus_one,
+                                    std::string* out);
+
+  // The login frame: LoginRequest{protocol_version 1, client_name}.
+  static std::string LoginFrame(std::string_view client_name);
+
+  // Reads a length prefix. REQUIRES: 4 readable bytes at `p`.
+  static uint32_t ReadLength(const char* p);
+};
+
+}  // namespace partita::client
+
+#endif  // PARTITA_CLIENT_SRC_FRAME_CODEC_H_

@@ -1,0 +1,150 @@
+#include "router.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "client.pb.h"
+#include "connection.h"
+#include "partita/client/partition_hash.h"
+#include "partita/client/result_table.h"
+
+namespace partita::client {
+namespace {
+constexpr uint32_t kMaxHostId = 4096;  // higher host ids are not indexed (round-robin)
+constexpr double kTwo63 = 9223372036854775808.0;
+
+char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool IsIntegerType(uint32_t type) {
+  return type >= static_cast<uint32_t>(ValueType::kTinyInt) && type <= static_cast<uint32_t>(ValueType::kBigInt);
+}
+
+int OfHash(uint64_t hash, uint32_t count) { return static_cast<int>(PartitionHash::PartitionOfHash(hash, count)); }
+}  // namespace
+
+size_t Router::NoCaseHash::operator()(std::string_view s) const {
+  size_t h = 0;
+  for (char c : s) h = h * 31 + static_cast<unsigned char>(Lower(c));
+  return h;
+}
+
+bool Router::NoCaseEqual::operator()(std::string_view a, std::string_view b) const {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) { return Lower(x) == Lower(y); });
+}
+
+Router::Router() : snapshot_(std::make_shared<const Snapshot>()) {}
+
+std::shared_ptr<const Router::Snapshot> Router::Current() const {
+  std::lock_guard<std::mutex> lock(snapshot_mu_);
+  return snapshot_;
+}
+
+int Router::PartitionOf(const Param& value, uint32_t type, uint32_t count) {
+  const Param::Value& v = value.value();
+  if (count == 0) return -1;
+  if (std::holds_alternative<std::monostate>(v)) return 0;
+  if (IsIntegerType(type) || type == static_cast<uint32_t>(ValueType::kTimestamp)) {
+    if (const auto* i = std::get_if<int64_t>(&v)) return OfHash(PartitionHash::HashInt64(*i), count);
+    if (const auto* t = std::get_if<Param::TimestampMicros>(&v)) return OfHash(PartitionHash::HashInt64(t->micros), count);
+    if (const auto* d = std::get_if<double>(&v); d && *d == std::rint(*d) && std::abs(*d) < kTwo63) {
+      return OfHash(PartitionHash::HashInt64(static_cast<int64_t>(*d)), count);
+    }
+    return -1;
+  }
+  if (type == static_cast<uint32_t>(ValueType::kVarchar)) {
+    const auto* s = std::get_if<std::string>(&v);
+    return s ? OfHash(PartitionHash::HashBytes(*s), count) : -1;
+  }
+  if (type == static_cast<uint32_t>(ValueType::kVarbinary)) {
+    const auto* b = std::get_if<Param::Binary>(&v);
+    return b ? OfHash(PartitionHash::HashBytes(b->bytes), count) : -1;
+  }
+  return -1;
+}
+
+int Router::PartitionOfCall(const Snapshot& s, std::string_view procedure, const std::vector<Param>& params) const {
+  if (s.leaders.empty() || procedure.empty() || procedure.front() == '@') return -1;
+  const auto it = s.routes.find(procedure);
+  if (it == s.routes.end() || !it->second.single_partition || it->second.parameter >= params.size()) return -1;
+  return PartitionOf(params[it->second.parameter], it->second.type, static_cast<uint32_t>(s.leaders.size()));
+}
+
+Router::Choice Router::Choose(std::string_view procedure, const std::vector<Param>& params) {
+  const std::shared_ptr<const Snapshot> s = Current();
+  if (s->up.empty()) return {};
+  const int partition = PartitionOfCall(*s, procedure, params);
+  const uint32_t routed = static_cast<uint32_t>(partition + 1);
+  if (partition >= 0) {
+    const uint32_t leader = s->leaders[partition];
+    if (leader < s->by_host.size() && s->by_host[leader] && s->by_host[leader]->up()) {
+      return {s->by_host[leader], routed};
+    }
+  }
+  const uint64_t next = round_robin_.fetch_add(1, std::memory_order_relaxed);
+  return {s->up[next % s->up.size()], routed};
+}
+
+void Router::Add(std::shared_ptr<Connection> connection) {
+  std::lock_guard<std::mutex> lock(mu_);
+  all_.push_back(std::move(connection));
+}
+
+void Router::Remove(const Connection* connection) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::erase_if(all_, [connection](const auto& c) { return c.get() == connection; });
+  PublishLocked(std::make_shared<Snapshot>(*Current()));
+}
+
+void Router::LoggedIn(const LoginResponse& login) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto next = std::make_shared<Snapshot>(*Current());
+  const Topology& topology = login.topology();
+  const bool hash_known = login.hash().algorithm() == PartitionHash::kAlgorithm &&
+                          login.hash().bucket_bits() == PartitionHash::kBucketBits;
+  const uint32_t count = topology.partition_count();
+  next->leaders.clear();
+  if (hash_known && count > 0 && static_cast<uint32_t>(topology.partition_leaders_size()) == count) {
+    next->leaders.assign(topology.partition_leaders().begin(), topology.partition_leaders().end());
+  }
+  if (login.catalog_version() >= next->catalog_version) {
+    next->catalog_version = login.catalog_version();
+    next->routes.clear();
+    for (const ProcedureRouting& p : login.procedures()) {
+      next->routes[p.name()] = Route{p.single_partition(), p.partition_parameter(), p.partition_type()};
+    }
+  }
+  PublishLocked(std::move(next));
+}
+
+void Router::Rebuild() {
+  std::lock_guard<std::mutex> lock(mu_);
+  PublishLocked(std::make_shared<Snapshot>(*Current()));
+}
+
+void Router::PublishLocked(std::shared_ptr<Snapshot> next) {
+  next->up.clear();
+  next->by_host.clear();
+  for (const auto& c : all_) {
+    if (!c->up()) continue;
+    next->up.push_back(c);
+    const int32_t host = c->host_id();
+    if (host >= 0 && static_cast<uint32_t>(host) < kMaxHostId) {
+      if (next->by_host.size() <= static_cast<size_t>(host)) next->by_host.resize(host + 1);
+      next->by_host[host] = c;
+    }
+  }
+  std::shared_ptr<const Snapshot> old;
+  {
+    std::lock_guard<std::mutex> lock(snapshot_mu_);
+    old = std::exchange(snapshot_, std::move(next));
+  }  // `old` is released outside the lock
+}
+
+std::vector<std::string> Router::ConnectedServers() const {
+  std::vector<std::string> names;
+  const std::shared_ptr<const Snapshot> s = Current();  // held for the loop
+  for (const auto& c : s->up) names.push_back(c->address());
+  return names;
+}
+
+}  // namespace partita::client

@@ -1,0 +1,90 @@
+// Router: chooses the connection for each call. A single-partition
+// procedure's call goes to the connection of the host leading the partition
+// its partitioning parameter hashes to (docs/partition-hash.md); every other
+// call, and any call whose partition or leader connection is unknown, goes
+// round-robin to a connection that is up. Routing is an optimisation: the
+// server always computes the partition itself.
+//
+// Ownership: holds shared references to the client's connections.
+// Thread model: Choose() reads an immutable snapshot, holding snapshot_mu_
+// only to copy its pointer; updates (logins, connections going up or down)
+// are serialized by mu_ and publish a new snapshot.
+#ifndef PARTITA_CLIENT_SRC_ROUTER_H_
+#define PARTITA_CLIENT_SRC_ROUTER_H_
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "partita/client/param.h"
+
+namespace partita::client {
+
+class Connection;
+class LoginResponse;
+
+class Router final {
+ public:
+  struct Choice {
+    std::shared_ptr<Connection> connection;  // null when no connection is up
+    uint32_t routed_partition_plus_one = 0;  // 0 = not routed
+  };
+
+  Router();
+
+  Choice Choose(std::string_view procedure, const std::vector<Param>& params);
+
+  // The partition (of `count`) a value of column type number `type` routes
+  // to, or -1 when the client cannot compute it (the server will).
+  static int PartitionOf(const Param& value, uint32_t type, uint32_t count);
+
+  void Add(std::shared_ptr<Connection> connection);
+  void Remove(const Connection* connection);
+  // A connection logged in: its topology and routes become the client's.
+  void LoggedIn(const LoginResponse& login);
+  // Recomputes which connections are up and which host each reaches.
+  void Rebuild();
+  std::vector<std::string> ConnectedServers() const;
+
+ private:
+  struct Route {
+    bool single_partition = false;
+    uint32_t parameter = 0;
+    uint32_t type = 0;
+  };
+  // Procedure names match ignoring ASCII case.
+  struct NoCaseHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const;
+  };
+  struct NoCaseEqual {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const;
+  };
+  struct Snapshot {
+    std::vector<std::shared_ptr<Connection>> up;
+    std::vector<std::shared_ptr<Connection>> by_host;  // index: host id
+    std::vector<uint32_t> leaders;                     // index: partition; empty = cannot route
+    std::unordered_map<std::string, Route, NoCaseHash, NoCaseEqual> routes;
+    uint64_t catalog_version = 0;
+  };
+
+  int PartitionOfCall(const Snapshot& s, std::string_view procedure, const std::vector<Param>& params) const;
+  std::shared_ptr<const Snapshot> Current() const;
+  // REQUIRES: mu_ held. Publishes `next` with the connections recomputed.
+  void PublishLocked(std::shared_ptr<Snapshot> next);
+
+  std::mutex mu_;
+  std::vector<std::shared_ptr<Connection>> all_;  // guarded by mu_
+  mutable std::mutex snapshot_mu_;
+  std::shared_ptr<const Snapshot> snapshot_;  // guarded by snapshot_mu_
+  std::atomic<uint64_t> round_robin_{0};
+};
+
+}  // namespace partita::client
+
+#endif  // PARTITA_CLIENT_SRC_ROUTER_H_

@@ -1,0 +1,176 @@
+// The C++ client against a real server: `scripts/partita start` with the
+// Voter schema on two sites (loopback, ephemeral port), then Initialize,
+// Votes routed across the sites, and Results checked against the votes the
+// server accepted. Skipped, saying why, when the Java server or the Voter
+// procedures are not built (host-java/server/target/classpath.txt,
+// bench/voter/target/classes). PARTITA_ROOT overrides the source tree used.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "partita/client/client.h"
+
+extern char** environ;
+
+namespace partita::client {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+fs::path Root() {
+  const char* root = std::getenv("PARTITA_ROOT");
+  return root != nullptr && *root != '\0' ? fs::path(root) : fs::path(PARTITA_SOURCE_DIR);
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A `partita start` process; the destructor always stops it (SIGTERM, then
+// SIGKILL after 40 s) and removes its log.
+class ServerProcess {
+ public:
+  explicit ServerProcess(const fs::path& root) : log_(fs::temp_directory_path() / ("partita-cpp-it-" + std::to_string(getpid()) + ".log")) {
+    const std::string script = (root / "scripts/partita").string();
+    std::vector<std::string> args = {script, "start", "--schema", (root / "bench/voter/ddl.sql").string(),
+                                     "--classes", (root / "bench/voter/target/classes").string(), "--sites", "2",
+                                     "--port", "0", "--http-port", "-1", "--bind", "127.0.0.1"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    if (posix_spawn(&pid_, script.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+  }
+
+  ~ServerProcess() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      if (!WaitForExit(40s)) {
+        kill(pid_, SIGKILL);
+        WaitForExit(10s);
+      }
+    }
+    std::error_code ignored;
+    fs::remove(log_, ignored);
+  }
+
+  // The client address from the ready line ("partita: ready: client port H:P, ..."), or "" if the
+  // process ended or printed nothing within `timeout`.
+  std::string AwaitReady(std::chrono::seconds timeout) {
+    const std::string marker = "partita: ready: client port ";
+    for (auto end = std::chrono::steady_clock::now() + timeout; std::chrono::steady_clock::now() < end;) {
+      const std::string out = ReadFile(log_);
+      if (const size_t at = out.find(marker); at != std::string::npos) {
+        const size_t start = at + marker.size();
+        const size_t stop = out.find_first_of(", \n", start);
+        if (stop != std::string::npos) return out.substr(start, stop - start);
+      }
+      if (pid_ <= 0 || waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        return "";
+      }
+      std::this_thread::sleep_for(50ms);
+    }
+    return "";
+  }
+
+  std::string output() const { return ReadFile(log_); }
+
+ private:
+  bool WaitForExit(std::chrono::seconds timeout) {
+    for (auto end = std::chrono::steady_clock::now() + timeout; std::chrono::steady_clock::now() < end;) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) return true;
+      std::this_thread::sleep_for(50ms);
+    }
+    return false;
+  }
+
+  fs::path log_;
+  pid_t pid_ = -1;
+};
+
+TEST(CppClientIntegrationTest, VotesThroughARealServerAndResultsAgree) {
+  const fs::path root = Root();
+  for (const char* needed : {"host-java/server/target/classpath.txt", "bench/voter/target/classes"}) {
+    if (!fs::exists(root / needed)) {
+      GTEST_SKIP() << "needs a built server: " << (root / needed) << " is missing (run scripts/build, "
+                   << "or set PARTITA_ROOT to a built source tree)";
+    }
+  }
+  ServerProcess server(root);
+  const std::string address = server.AwaitReady(120s);
+  ASSERT_FALSE(address.empty()) << "the server did not become ready:\n" << server.output();
+
+  ClientConfig config;
+  config.client_name = "cpp-integration-test";
+  config.call_timeout = 30s;
+  Client client(config);
+  ASSERT_TRUE(client.Connect(address).ok());
+  const Result<Response> init = client.Call("Initialize", {6, "Alice,Bob,Carol,Dan,Eve,Frank"});
+  ASSERT_TRUE(init.ok() && init->ok()) << (init.ok() ? init->ToString() : init.status().ToString());
+  EXPECT_EQ(init->results[0].GetInt64(0, 0), 6);
+
+  // 100 phones, 3 votes each for valid contestants (limit 2), plus some for a contestant that does not exist.
+  constexpr int kPhones = 100;
+  std::mutex mu;
+  std::map<int64_t, int64_t> accepted_by_contestant;
+  int64_t outcomes[3] = {0, 0, 0};
+  int64_t failed = 0;
+  for (int round = 0; round < 4; ++round) {
+    for (int64_t p = 0; p < kPhones; ++p) {
+      const int contestant = round == 3 ? 99 : static_cast<int>(1 + (p + round) % 6);
+      client.CallAsync("Vote", {2125550000LL + p, contestant, 2}, [&, contestant](Result<Response> r) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!r.ok() || !r->ok()) {
+          ++failed;
+          return;
+        }
+        const int64_t code = r->results[0].GetInt64(0, 0);
+        if (code >= 0 && code <= 2) ++outcomes[code];
+        if (code == 0) ++accepted_by_contestant[contestant];
+      });
+    }
+  }
+  client.Drain();
+  EXPECT_EQ(failed, 0);
+  EXPECT_EQ(outcomes[0], 2 * kPhones);
+  EXPECT_EQ(outcomes[1], kPhones);
+  EXPECT_EQ(outcomes[2], kPhones);
+
+  const Result<Response> results = client.Call("Results", {});
+  ASSERT_TRUE(results.ok() && results->ok()) << (results.ok() ? results->ToString() : results.status().ToString());
+  const ResultTable& standings = results->results[0];
+  std::map<int64_t, int64_t> reported;
+  for (size_t r = 0; r < standings.row_count(); ++r) {
+    reported[standings.GetInt64(r, standings.ColumnIndex("contestant_number"))] =
+        standings.GetInt64(r, standings.ColumnIndex("total_votes"));
+  }
+  EXPECT_EQ(reported, accepted_by_contestant);
+
+  const Result<Response> unknown = client.Call("NoSuchProcedure", {});
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_EQ(unknown->status, ResponseStatus::kRejected);
+  EXPECT_EQ(client.Statistics().successes, 2u + 4 * kPhones);
+}
+
+}  // namespace
+}  // namespace partita::client
