@@ -17,11 +17,12 @@ import org.HdrHistogram.Histogram;
  * @param settings what was run (mode, threads, servers, ...), as they go into the JSON
  * @param seconds length of the measured period, from its first call to its last answer
  * @param latency the measured period's latencies in µs
+ * @param warmup the warm-up's outcomes
  * @param measured the measured period's outcomes
  * @param standings the standings at the end
  * @param consistency the check over warm-up and measured period
  */
-record Report(Map<String, Object> settings, double seconds, Histogram latency, Outcomes measured,
+record Report(Map<String, Object> settings, double seconds, Histogram latency, Outcomes warmup, Outcomes measured,
     Standings standings, Consistency consistency) {
 
   /** Vote calls answered with SUCCESS per second of the measured period. */
@@ -36,6 +37,8 @@ record Report(Map<String, Object> settings, double seconds, Histogram latency, O
         latency.getMean() / 1000, ms(50), ms(95), ms(99), ms(99.9), latency.getMaxValue() / 1000.0);
     out.printf("  outcomes    accepted %,d  rejected over the limit %,d  rejected invalid contestant %,d"
         + "  failed %,d%n", measured.accepted(), measured.overLimit(), measured.invalid(), measured.failed());
+    out.printf("  warm-up     accepted %,d  failed %,d (not in the figures above)%n", warmup.accepted(),
+        warmup.failed());
     out.println("  standings");
     int rank = 1;
     for (Map.Entry<Integer, Long> e : standings.votesByContestant().entrySet()) {
@@ -45,6 +48,11 @@ record Report(Map<String, Object> settings, double seconds, Histogram latency, O
         + ": accepted votes counted by the driver (warm-up and measured) against the database's change");
     for (String line : consistency.lines()) {
       out.println("    " + line);
+    }
+    final long failed = warmup.failed() + measured.failed();
+    if (!consistency.consistent() && failed > 0) {
+      out.printf("    %,d call(s) failed (%,d in the warm-up); a call that timed out or lost its connection"
+          + " may still have committed%n", failed, warmup.failed());
     }
   }
 
@@ -68,6 +76,8 @@ record Report(Map<String, Object> settings, double seconds, Histogram latency, O
     j.put("over_limit", measured.overLimit());
     j.put("invalid", measured.invalid());
     j.put("failed", measured.failed());
+    j.put("warmup_accepted", warmup.accepted());
+    j.put("warmup_failed", warmup.failed());
     j.put("consistent", consistency.consistent());
     j.put("duration_s", seconds);
     settings.forEach((k, v) -> {

@@ -158,7 +158,7 @@ public final class VoterDriver implements Callable<Integer> {
     final Report report;
     try {
       final Standings after = Standings.read(client);
-      report = new Report(settings(client), seconds, histogram, phases[1], after,
+      report = new Report(settings(client), seconds, histogram, phases[0], phases[1], after,
           Consistency.check(before, after, phases));
     } catch (PartitaClientException e) {
       System.err.println("voter: cannot read the standings: " + e.getMessage());
