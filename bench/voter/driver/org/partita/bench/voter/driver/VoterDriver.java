@@ -51,8 +51,8 @@ public final class VoterDriver implements Callable<Integer> {
   @Spec
   private CommandSpec spec;
 
-  @Option(names = "--servers", paramLabel = "HOST:PORT,...", split = ",",
-      description = "servers to connect to, comma-separated (default: ${DEFAULT-VALUE})")
+  @Option(names = "--servers", paramLabel = "HOST:PORT", split = ",",
+      description = "servers to connect to, comma-separated (default: 127.0.0.1:21212)")
   private List<String> servers = List.of("127.0.0.1:21212");
 
   @Option(names = "--duration", paramLabel = "S", description = "measured seconds (default: ${DEFAULT-VALUE})")
@@ -121,8 +121,8 @@ public final class VoterDriver implements Callable<Integer> {
         }
         final long initialized = client.call("Initialize", contestants, names(contestants)).firstLong();
         if (initialized != contestants) {
-          out.printf("voter: note: the database already had %d contestant(s); votes for others are invalid%n",
-              initialized);
+          out.printf("voter: note: the database already had %d contestant(s), not %d; the driver still votes for"
+              + " 1..%d and sends %d as the invalid one%n", initialized, contestants, contestants, contestants + 1);
         }
         before = Standings.read(client);
       } catch (PartitaClientException | IllegalArgumentException e) {
