@@ -35,3 +35,5 @@ CREATE PROCEDURE PARTITION ON TABLE votes COLUMN phone_number PARAMETER 0
   FROM CLASS org.partita.bench.voter.Vote;
 CREATE PROCEDURE FROM CLASS org.partita.bench.voter.Initialize;
 CREATE PROCEDURE FROM CLASS org.partita.bench.voter.Results;
+CREATE PROCEDURE FROM CLASS org.partita.bench.voter.GetStateHeatmap;
+CREATE PROCEDURE FROM CLASS org.partita.bench.voter.ContestantWinningStates;
