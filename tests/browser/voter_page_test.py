@@ -2,7 +2,7 @@
 
 Starts a Voter server on free loopback ports with --web-root bench/voter/web,
 opens the page in headless Chromium driven through the DevTools protocol,
-puts a fixed-rate load on the server with NetworkVoterBenchmark, and checks:
+puts a fixed-rate load on the server with the Java VoterDriver, and checks:
 
   1. while votes arrive, the displayed total grows between two reads of the
      same page (it refreshes itself) and TPS is above 0;
@@ -310,8 +310,9 @@ def open_browser(processes, work, chromium):
 
 
 def start_load(work, client_port, args):
-    command = ["java", "-cp", java_classpath(), "org.partita.bench.voter.network.NetworkVoterBenchmark",
-               f"127.0.0.1:{client_port}", str(args.seconds), str(args.rate)]
+    command = ["java", "-cp", java_classpath(), "org.partita.bench.voter.driver.VoterDriver",
+               "--servers", f"127.0.0.1:{client_port}", "--warmup", "1", "--duration", str(args.seconds),
+               "--ratelimit", str(args.rate), "--display-interval", "5"]
     return spawn(command, os.path.join(work, "load.log"))
 
 
@@ -321,7 +322,7 @@ def finish_load(process, args):
         code = process.wait(timeout=limit)
     except subprocess.TimeoutExpired:
         raise Failure(f"the load did not finish within {limit:.0f} s")
-    expect(code == 0, f"NetworkVoterBenchmark exited {code}:\n{read_file(process.log_path)}")
+    expect(code == 0, f"VoterDriver exited {code}:\n{read_file(process.log_path)}")
 
 
 def save_screenshot(browser, path):
