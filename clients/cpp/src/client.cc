@@ -44,8 +44,13 @@ class Client::Impl final {
   ~Impl() { Close(); }
 
   Status Connect(std::string_view host_port);
-  void CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback);
+  void CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback,
+                 bool rate_limited = true);
   void Close();
+  // An answer ran against catalog `version`: when that is newer than the
+  // routes, reads the new routes with @SystemCatalog PROCEDURES (once per
+  // version; on failure the next answer tries again). Any thread.
+  void CatalogVersionSeen(uint64_t version);
 
   const ClientConfig config_;
   boost::asio::io_context io_;
@@ -56,6 +61,7 @@ class Client::Impl final {
   std::optional<RateLimiter> limiter_;
   std::atomic<uint64_t> next_handle_{1};
   std::atomic<bool> closed_{false};
+  std::atomic<uint64_t> refreshing_version_{0};  // the version whose routes are being read
   std::mutex connect_mu_;
   std::map<std::string, std::shared_ptr<Connection>> connections_;  // guarded by connect_mu_
 };
@@ -73,7 +79,8 @@ Status Client::Impl::Connect(std::string_view host_port) {
     connections_.erase(it);
   }
   Connection::Listener listener{[this](const LoginResponse& login) { router_.LoggedIn(login); },
-                                [this] { router_.Rebuild(); }};
+                                [this] { router_.Rebuild(); },
+                                [this](uint64_t version) { CatalogVersionSeen(version); }};
   auto connection = std::make_shared<Connection>(io_, std::move(address.value()), config_, &tracker_, listener);
   router_.Add(connection);
   std::future<Status> login = connection->Open();
@@ -89,14 +96,37 @@ Status Client::Impl::Connect(std::string_view host_port) {
   return status;
 }
 
-void Client::Impl::CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback) {
+void Client::Impl::CatalogVersionSeen(uint64_t version) {
+  if (version <= router_.catalog_version()) return;
+  uint64_t refreshing = refreshing_version_.load();
+  do {
+    if (version <= refreshing) return;
+  } while (!refreshing_version_.compare_exchange_weak(refreshing, version));
+  // Posted, not called: this runs while a connection is delivering an answer.
+  boost::asio::post(io_, [this, version] {
+    CallAsync(
+        "@SystemCatalog", {Param("PROCEDURES")},
+        [this, version](Result<Response> r) {
+          const bool ok = r.ok() && r->status == ResponseStatus::kSuccess && !r->results.empty() &&
+                          router_.UpdateRoutes(version, r->results[0]);
+          if (!ok) {
+            uint64_t expected = version;
+            refreshing_version_.compare_exchange_strong(expected, router_.catalog_version());
+          }
+        },
+        /*rate_limited=*/false);
+  });
+}
+
+void Client::Impl::CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback,
+                             bool rate_limited) {
   PendingCall call{next_handle_.fetch_add(1, std::memory_order_relaxed), std::string(procedure),
                    std::move(callback), PendingCall::Clock::now(), {}};
   tracker_.Started();
   auto fail = [&](Status::Code code, std::string message) { tracker_.Finish(call, Status(code, std::move(message))); };
   if (closed_) return fail(Status::Code::kClosed, "the client is closed; the call to " + call.procedure + " was not sent");
   if (procedure.empty()) return fail(Status::Code::kInvalidArgument, "the procedure name is empty");
-  if (limiter_) limiter_->Acquire();
+  if (limiter_ && rate_limited) limiter_->Acquire();
   const Router::Choice choice = router_.Choose(procedure, params);
   if (!choice.connection) {
     return fail(Status::Code::kNoConnection,

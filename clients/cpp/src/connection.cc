@@ -198,6 +198,7 @@ void Connection::OnResponse(InvocationResponse* r) {
   response.app_status_message = std::move(*r->mutable_app_status_message());
   response.server_nanos = r->server_nanos();
   response.catalog_version = r->catalog_version();
+  if (listener_.catalog_version_seen) listener_.catalog_version_seen(response.catalog_version);
   response.results.reserve(r->results_size());
   for (std::string& bytes : *r->mutable_results()) {
     Result<ResultTable> table = ResultTable::Parse(std::make_shared<const std::string>(std::move(bytes)));

@@ -47,6 +47,8 @@ class Connection final : public std::enable_shared_from_this<Connection> {
   struct Listener {
     std::function<void(const LoginResponse&)> logged_in;
     std::function<void()> went_down;
+    // An answer named the catalog version it ran against (may be null).
+    std::function<void(uint64_t)> catalog_version_seen;
   };
 
   // REQUIRES: `tracker` outlives the connection.

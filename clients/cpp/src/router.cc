@@ -116,6 +116,29 @@ void Router::LoggedIn(const LoginResponse& login) {
   PublishLocked(std::move(next));
 }
 
+uint64_t Router::catalog_version() const { return Current()->catalog_version; }
+
+bool Router::UpdateRoutes(uint64_t version, const ResultTable& procedures) {
+  const int name = procedures.ColumnIndex("PROCEDURE_NAME");
+  const int single = procedures.ColumnIndex("SINGLE_PARTITION");
+  const int parameter = procedures.ColumnIndex("PARTITION_PARAMETER");
+  const int type = procedures.ColumnIndex("PARTITION_TYPE");
+  if (name < 0 || single < 0 || parameter < 0 || type < 0) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto next = std::make_shared<Snapshot>(*Current());
+  if (version <= next->catalog_version) return true;
+  next->catalog_version = version;
+  next->routes.clear();
+  for (size_t r = 0; r < procedures.row_count(); ++r) {
+    const int64_t partition_parameter = procedures.GetInt64(r, parameter);
+    next->routes[std::string(procedures.GetString(r, name))] =
+        Route{procedures.GetInt64(r, single) != 0, static_cast<uint32_t>(std::max<int64_t>(partition_parameter, 0)),
+              static_cast<uint32_t>(procedures.GetInt64(r, type))};
+  }
+  PublishLocked(std::move(next));
+  return true;
+}
+
 void Router::Rebuild() {
   std::lock_guard<std::mutex> lock(mu_);
   PublishLocked(std::make_shared<Snapshot>(*Current()));

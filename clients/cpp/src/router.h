@@ -22,6 +22,8 @@
 
 #include "partita/client/param.h"
 
+#include "partita/client/result_table.h"
+
 namespace partita::client {
 
 class Connection;
@@ -46,6 +48,13 @@ class Router final {
   void Remove(const Connection* connection);
   // A connection logged in: its topology and routes become the client's.
   void LoggedIn(const LoginResponse& login);
+  // The catalog version the routes belong to.
+  uint64_t catalog_version() const;
+  // Replaces the routes with those of a @SystemCatalog PROCEDURES table
+  // (PROCEDURE_NAME, SINGLE_PARTITION, PARTITION_PARAMETER, PARTITION_TYPE)
+  // read at catalog `version`, unless newer routes are already in place.
+  // Returns false, changing nothing, when the table lacks those columns.
+  bool UpdateRoutes(uint64_t version, const ResultTable& procedures);
   // Recomputes which connections are up and which host each reaches.
   void Rebuild();
   std::vector<std::string> ConnectedServers() const;

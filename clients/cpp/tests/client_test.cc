@@ -254,6 +254,43 @@ TEST(ClientTest, RoutesSinglePartitionCallsToTheLeaderAndOthersRoundRobin) {
   EXPECT_EQ(results, 10);
 }
 
+// A schema change adds a single-partition procedure: answers carry catalog
+// version 2, the client reads the new routes with @SystemCatalog PROCEDURES
+// and routes the new procedure's later calls.
+TEST(ClientTest, RefreshesRoutesWhenAnswersCarryANewerCatalogVersion) {
+  FakeServer::Options options;
+  options.partition_count = 2;
+  options.leaders = {0, 0};
+  FakeServer server(options, [](const Invocation& call) -> std::optional<InvocationResponse> {
+    InvocationResponse r = FakeServer::Success(call, 0);
+    r.set_catalog_version(2);
+    if (call.procedure() == "@SystemCatalog") {
+      r.clear_results();
+      r.add_results(testing::TableBytes()
+                        .Column(8, "PROCEDURE_NAME").Column(2, "SINGLE_PARTITION")
+                        .Column(4, "PARTITION_PARAMETER").Column(4, "PARTITION_TYPE")
+                        .Row({false, false, false, false}).Text("NewProc").Value<int8_t>(1).Value<int32_t>(0)
+                        .Value<int32_t>(5).Build());
+    }
+    return r;
+  });
+  Client client(TestConfig());
+  ASSERT_TRUE(client.Connect(server.address()).ok());
+  ASSERT_TRUE(client.Call("NewProc", {int64_t{7}}).ok());  // unrouted: the client has no route yet
+  bool routed = false;
+  for (int i = 0; i < 200 && !routed; ++i) {
+    std::this_thread::sleep_for(5ms);
+    ASSERT_TRUE(client.Call("NewProc", {int64_t{7}}).ok());
+    routed = server.received().back().routed_partition_plus_one() != 0;
+  }
+  ASSERT_TRUE(routed) << "calls to NewProc were never routed after the catalog changed";
+  EXPECT_EQ(server.received().back().routed_partition_plus_one(),
+            PartitionHash::PartitionOfHash(PartitionHash::HashInt64(7), 2) + 1);
+  int catalog_reads = 0;
+  for (const Invocation& call : server.received()) catalog_reads += call.procedure() == "@SystemCatalog";
+  EXPECT_EQ(catalog_reads, 1);
+}
+
 TEST(ClientTest, FailsWithNoConnectionBeforeConnect) {
   Client client(TestConfig());
   const Result<Response> r = client.Call("P", {});
