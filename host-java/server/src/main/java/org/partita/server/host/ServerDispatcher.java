@@ -46,6 +46,6 @@ final class ServerDispatcher implements Dispatcher {
     if (!procedure.isEmpty() && procedure.charAt(0) == '@') {
       return systemProcedures.call(procedure, parameters, recorded);
     }
-    return database.offerCall(procedure, parameters, recorded::onResponse);
+    return database.offerCall(procedure, parameters, recorded);
   }
 }

@@ -34,10 +34,6 @@ final class ConnectionRegistry {
     shuttingDown = true;
   }
 
-  int openCount() {
-    return open.size();
-  }
-
   /** Calls accepted on open connections and not yet answered. */
   int unanswered() {
     int total = 0;
