@@ -58,7 +58,10 @@ class GracefulShutdownTest {
         }
       }, "caller");
       caller.start();
-      while ((made.get() < 5_000 || !calls.get(0).isDone()) && caller.isAlive()) {
+      // SIGTERM only once the server has answered a call: the caller can make all its calls before the
+      // client has written any, and a server stopped then has accepted nothing to answer.
+      final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while ((made.get() < 5_000 || calls.get(0) == null || !calls.get(0).isDone()) && System.nanoTime() < deadline) {
         Thread.sleep(1);
       }
       server.terminate(60);
