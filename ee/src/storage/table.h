@@ -22,7 +22,7 @@
 #include "index/table_index.h"
 #include "partita/status.h"
 #include "storage/table_listener.h"
-#include "storage/tuple_schema.h"
+#include "tuple/tuple_schema.h"
 #include "txn/undo_log.h"
 
 namespace partita {

@@ -9,8 +9,8 @@
 // holds a StringBlob* (owned by the tuple; nullptr for NULL).
 //
 // Thread model: immutable after construction; shared freely.
-#ifndef PARTITA_STORAGE_TUPLE_SCHEMA_H_
-#define PARTITA_STORAGE_TUPLE_SCHEMA_H_
+#ifndef PARTITA_TUPLE_TUPLE_SCHEMA_H_
+#define PARTITA_TUPLE_TUPLE_SCHEMA_H_
 
 #include <cstdint>
 #include <cstring>
@@ -104,4 +104,4 @@ class TupleSchema {
 
 }  // namespace partita
 
-#endif  // PARTITA_STORAGE_TUPLE_SCHEMA_H_
+#endif  // PARTITA_TUPLE_TUPLE_SCHEMA_H_

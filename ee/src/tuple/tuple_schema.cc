@@ -1,4 +1,4 @@
-#include "storage/tuple_schema.h"
+#include "tuple/tuple_schema.h"
 
 #include <cstdlib>
 
