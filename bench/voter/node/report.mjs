@@ -36,7 +36,7 @@ export async function readStandings(client) {
   const results = await client.call('Results');
   if (results.tables.length === 0) throw new Error('Results: the answer has no result table');
   const t = results.tables[0];
-  if (t.columns.length < 3) throw new Error('Results: expected 3 columns (name, contestant, votes)');
+  if (t.columnCount < 3) throw new Error('Results: expected 3 columns (name, contestant, votes)');
   const entries = t.arrays().map((r) => ({ name: String(r[0]), contestant: Number(r[1]), votes: Number(r[2]) }));
   const count = await client.query(COUNT_VOTES);
   if (count.tables.length === 0 || count.tables[0].rowCount !== 1) throw new Error('@AdHoc: expected one count');
@@ -92,7 +92,8 @@ export function reportText(r) {
   const m = r.measured;
   let s = `voter: ${r.settings.description}, ${fixed(r.seconds, 1)} s measured\n`;
   s += `  throughput  ${grouped(r.tps)} TPS (${grouped(answered(m))} answered)\n`;
-  s += `  per worker  ${r.tpsPerWorker.map((t) => grouped(t)).join('  ')} TPS\n`;
+  s += `  per worker  ${r.tpsPerWorker.map((t) => grouped(t)).join('  ')} TPS; CPU per call `
+    + `${r.cpuMicrosPerCall.map((c) => fixed(c, 1)).join('  ')} µs\n`;
   s += `  latency ms  avg ${fixed(l.avgMs, 3)}  p50 ${fixed(l.p50Ms, 3)}  p95 ${fixed(l.p95Ms, 3)}  p99 ${fixed(l.p99Ms, 3)}`
     + `  p99.9 ${fixed(l.p999Ms, 3)}  max ${fixed(l.maxMs, 3)}\n`;
   s += `  outcomes    accepted ${grouped(acceptedTotal(m))}  rejected over the limit ${grouped(m.overLimit)}`
@@ -106,7 +107,7 @@ export function reportText(r) {
   return s;
 }
 
-/** The JSON object of the C++ and Java drivers, with "driver": "node", workers and tps_per_worker. */
+/** The JSON object of the C++ and Java drivers, with "driver": "node", workers, tps_per_worker and cpu_us_per_call. */
 export function reportJson(r) {
   const st = r.settings;
   const m = r.measured;
@@ -117,7 +118,7 @@ export function reportJson(r) {
     over_limit: m.overLimit, invalid: m.invalid, failed: m.failed, consistent: r.consistency.consistent,
     duration_s: r.seconds, mode: st.mode, threads: st.threads, ratelimit: st.ratelimit, servers: st.servers,
     partitions: st.partitions, warmup_s: st.warmupS, contestants: st.contestants, maxvotes: st.maxvotes,
-    workers: st.workers, tps_per_worker: r.tpsPerWorker,
+    workers: st.workers, tps_per_worker: r.tpsPerWorker, cpu_us_per_call: r.cpuMicrosPerCall,
   };
 }
 

@@ -40,24 +40,41 @@ export function formatDecimal(unscaled: bigint): string {
 }
 
 export class ResultTable {
-  /** The columns, in order. */
-  readonly columns: readonly Column[];
   /** The number of rows. */
   readonly rowCount: number;
 
   private readonly buf: Buffer;
-  private readonly types: Uint8Array;
-  private readonly rowStarts: Uint32Array;  // each row's NULL bitmap
+  private readonly types: number[];
+  private readonly nameAt: number[];  // each column's u16 name_size; names are decoded on first use
+  private readonly rowStarts: number[];  // each row's NULL bitmap
   private readonly bitmapBytes: number;
+  private columnList: Column[] | undefined;
   private objects: Record<string, SqlValue>[] | undefined;
 
-  private constructor(buf: Buffer, columns: Column[], types: Uint8Array, rowStarts: Uint32Array) {
+  private constructor(buf: Buffer, types: number[], nameAt: number[], rowStarts: number[]) {
     this.buf = buf;
-    this.columns = columns;
     this.types = types;
+    this.nameAt = nameAt;
     this.rowStarts = rowStarts;
     this.rowCount = rowStarts.length;
     this.bitmapBytes = (types.length + 7) >> 3;
+  }
+
+  /** The columns, in order. */
+  get columns(): readonly Column[] {
+    if (this.columnList === undefined) {
+      this.columnList = this.types.map((type, c) => {
+        const at = this.nameAt[c];
+        const name = this.buf.toString('utf8', at + 2, at + 2 + this.buf.readUInt16LE(at));
+        return Object.freeze({ name, type: typeName(type) as ValueTypeName });
+      });
+    }
+    return this.columnList;
+  }
+
+  /** The number of columns. */
+  get columnCount(): number {
+    return this.types.length;
   }
 
   /**
@@ -75,17 +92,16 @@ export class ResultTable {
     if (p + 2 > end) fail('truncated column count', p);
     const columnCount = buf.readUInt16LE(p);
     p += 2;
-    const columns: Column[] = new Array(columnCount);
-    const types = new Uint8Array(columnCount);
+    const types: number[] = new Array(columnCount);
+    const nameAt: number[] = new Array(columnCount);
     for (let c = 0; c < columnCount; c++) {
       if (p + 3 > end) fail(`truncated descriptor of column ${c}`, p);
       const type = buf[p];
-      const name = typeName(type);
-      if (name === undefined) fail(`column ${c} has unknown type ${type}`, p);
+      if (typeName(type) === undefined) fail(`column ${c} has unknown type ${type}`, p);
       const nameSize = buf.readUInt16LE(p + 1);
+      nameAt[c] = p + 1;
       p += 3;
       if (p + nameSize > end) fail(`truncated name of column ${c}`, p);
-      columns[c] = Object.freeze({ name: buf.toString('utf8', p, p + nameSize), type: name });
       types[c] = type;
       p += nameSize;
     }
@@ -93,7 +109,7 @@ export class ResultTable {
     const rows = buf.readUInt32LE(p);
     if (rows > (end - p - 4) / 4) fail(`row_count ${rows} exceeds what ${end - p - 4} bytes can hold`, p);
     p += 4;
-    const rowStarts = new Uint32Array(rows);
+    const rowStarts: number[] = new Array(rows);
     for (let r = 0; r < rows; r++) {
       if (p + 4 > end) fail(`truncated size of row ${r}`, p);
       const rowSize = buf.readUInt32LE(p);
@@ -104,7 +120,7 @@ export class ResultTable {
       p = rowEnd;
     }
     if (p !== end) fail(`${end - p} bytes after the last row`, p);
-    return { table: new ResultTable(buf, columns, types, rowStarts), end };
+    return { table: new ResultTable(buf, types, nameAt, rowStarts), end };
   }
 
   /** Reads a table that fills `bytes` exactly (one entry of a response's results). */
@@ -133,10 +149,11 @@ export class ResultTable {
 
   /** The index of the column named `name` (exactly, else ignoring case), or -1. */
   columnIndex(name: string): number {
-    const exact = this.columns.findIndex((c) => c.name === name);
+    const columns = this.columns;
+    const exact = columns.findIndex((c) => c.name === name);
     if (exact >= 0) return exact;
     const upper = name.toUpperCase();
-    return this.columns.findIndex((c) => c.name.toUpperCase() === upper);
+    return columns.findIndex((c) => c.name.toUpperCase() === upper);
   }
 
   /** The value at (row, column); `column` is an index or a name. Throws RangeError when out of range. */
@@ -175,11 +192,12 @@ export class ResultTable {
   /** Every row as an object keyed by column name (built on first use, then kept). */
   get rows(): Record<string, SqlValue>[] {
     if (this.objects === undefined) {
+      const columns = this.columns;
       const objects: Record<string, SqlValue>[] = new Array(this.rowCount);
       for (let r = 0; r < this.rowCount; r++) {
         const values = this.row(r);
         const o: Record<string, SqlValue> = {};
-        for (let c = 0; c < values.length; c++) o[this.columns[c].name] = values[c];
+        for (let c = 0; c < values.length; c++) o[columns[c].name] = values[c];
         objects[r] = o;
       }
       this.objects = objects;
@@ -223,7 +241,7 @@ export class ResultTable {
 }
 
 // Checks that the row [at, end) holds exactly one value per non-NULL column.
-function checkRow(buf: Buffer, at: number, end: number, types: Uint8Array, r: number): void {
+function checkRow(buf: Buffer, at: number, end: number, types: number[], r: number): void {
   let p = at + ((types.length + 7) >> 3);
   if (p > end) fail(`row ${r} is shorter than its NULL bitmap`, at);
   for (let c = 0; c < types.length; c++) {
