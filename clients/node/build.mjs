@@ -4,7 +4,7 @@
 // ES modules (dist/esm) and CommonJS (dist/cjs). Generated code is never
 // committed: src/gen/ and dist/ are rebuilt here.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +15,13 @@ const bin = (name) => join(here, 'node_modules', '.bin', name);
 const run = (cmd, args) => execFileSync(bin(cmd), args, { cwd: here, stdio: 'inherit' });
 const pbjsFlags = ['-t', 'static-module', '--no-create', '--no-verify', '--no-convert', '--no-delimited',
   '--no-service', '--no-typeurl'];
+
+for (const tool of ['pbjs', 'pbts', 'tsc']) {
+  if (!existsSync(bin(tool))) {
+    console.error(`build: ${bin(tool)} is missing: run npm ci in clients/node (scripts/install-deps does)`);
+    process.exit(1);
+  }
+}
 
 rmSync(join(here, 'dist'), { recursive: true, force: true });
 rmSync(join(here, 'src', 'gen'), { recursive: true, force: true });
