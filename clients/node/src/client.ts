@@ -15,6 +15,7 @@
 // Thread model: JavaScript's single thread.
 
 import { EventEmitter } from 'node:events';
+import protobuf from 'protobufjs/minimal.js';
 import { Connection, type ConnectionHooks, type ConnectionSettings } from './connection.js';
 import {
   ConnectionError, FrameTooLargeError, NoConnectionsError, PartitaError,
@@ -26,6 +27,7 @@ import { Router, type TopologyView } from './router.js';
 import { toParameter, type ParamValue, type ParameterMessage } from './values.js';
 
 const { ClientMessage } = partita.client;
+const WRITER_KEEP_BYTES = 1 << 20;
 
 export const DEFAULT_PORT = 21212;
 
@@ -112,6 +114,7 @@ export class Client extends EventEmitter {
   private readonly router = new Router();
   private readonly hooks: ConnectionHooks;
   private handles = 0;
+  private writer = protobuf.Writer.create();
   private outstanding = 0;
   private drainWaiters: (() => void)[] = [];
   private refreshingVersion = 0;
@@ -189,13 +192,13 @@ export class Client extends EventEmitter {
     if (connection === undefined) return Promise.reject(new NoConnectionsError(procedure));
     const timeoutMs = options?.timeoutMs !== undefined ? positive('timeoutMs', options.timeoutMs, 0) : this.callTimeoutMs;
     const handle = ++this.handles;
-    const frame = ClientMessage.encode({
+    const frame = this.encode({
       invocation: {
         clientHandle: handle, procedure, parameters: parameters as partita.client.IParameter[],
         routedPartitionPlusOne: partition + 1,
         timeoutMillis: options?.timeoutMs !== undefined ? Math.min(Math.ceil(timeoutMs), 0xffffffff) : 0,
       },
-    }).finish();
+    });
     if (connection.maxFrameBytes > 0 && frame.length > connection.maxFrameBytes) {
       return Promise.reject(new FrameTooLargeError(procedure, frame.length, connection.maxFrameBytes));
     }
@@ -233,6 +236,19 @@ export class Client extends EventEmitter {
       c?.close();
     }
     this.router.setConnections([]);
+  }
+
+  // Encodes `message` with the client's one writer (protobufjs writers grow a
+  // buffer and can be reused), returning a copy of exactly its bytes.
+  private encode(message: partita.client.IClientMessage): Uint8Array {
+    const writer = this.writer;
+    writer.pos = 0;
+    try {
+      return ClientMessage.encode(message, writer).finish();
+    } finally {
+      // A fresh writer after a failure (forks may be left open) or a huge call (do not keep its buffer).
+      if (writer.states?.length || writer.buf.length > WRITER_KEEP_BYTES) this.writer = protobuf.Writer.create();
+    }
   }
 
   /** Calls sent or waiting for a slot, not yet settled. */
@@ -299,9 +315,9 @@ export class Client extends EventEmitter {
     const connection = this.router.connectionFor(-1);
     if (connection === undefined) return;
     const handle = ++this.handles;
-    const frame = ClientMessage.encode({
+    const frame = this.encode({
       invocation: { clientHandle: handle, procedure: '@SystemCatalog', parameters: [{ text: 'PROCEDURES' }] },
-    }).finish();
+    });
     connection.submit(new PendingCall(handle, '@SystemCatalog', frame, this.callTimeoutMs, true,
       (r) => {
         try {
