@@ -72,9 +72,10 @@ export function checkConsistency(before, after, phases) {
   return { consistent, lines };
 }
 
+/** `v` with `decimals` digits, halves rounded away from zero (as Java's and the C++ driver's reports). */
 export function fixed(v, decimals) {
   const scale = 10 ** decimals;
-  const text = (Math.round(v * scale) / scale).toFixed(decimals);
+  const text = ((Math.sign(v) * Math.round(Math.abs(v) * scale)) / scale).toFixed(decimals);
   return /^-[0.]*$/.test(text) ? text.slice(1) : text;
 }
 
