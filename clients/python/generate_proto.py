@@ -8,6 +8,7 @@ and writes ``client_pb2.py``/``.pyi`` and ``errors_pb2.py``/``.pyi`` into
 setup (``tests/conftest.py``) call :func:`generate`.
 
     python generate_proto.py            # from clients/python, or anywhere
+    python generate_proto.py --if-stale # only when a .proto is newer
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def generate(out_dir: Path = OUT_DIR) -> list[Path]:
 
 
 if __name__ == "__main__":
+    if "--if-stale" in sys.argv[1:] and is_current():
+        sys.exit(0)
     for path in generate():
         print(path)
     sys.exit(0)

@@ -35,7 +35,7 @@ from . import errors as _errors
 from .config import ClientConfig
 from .result_table import ResultTable
 from .sync import Client
-from .values import ValueType
+from .values import ParameterError, ValueType
 
 apilevel = "2.0"
 threadsafety = 2
@@ -103,7 +103,7 @@ _BY_CLIENT_ERROR: list[tuple[type[Exception], type[Error]]] = [
     (_errors.OutcomeUnknownError, OperationalError),
     (_errors.ServerInternalError, InternalError),
     (_errors.ProcedureError, DatabaseError),
-    (_errors.ParameterError, InterfaceError),
+    (ParameterError, InterfaceError),
     (_errors.ClientClosedError, InterfaceError),
     (_errors.FrameTooLargeError, DataError),
     (_errors.ResultFormatError, InternalError),
