@@ -35,7 +35,7 @@ def test_should_decode_every_type_exactly() -> None:
     assert row[6] == "ünï ✓" and row[7] == b"\x00\xff"
     assert row[8] == dt.datetime(2023, 11, 14, 22, 13, 20, 123456, tzinfo=UTC)
     assert t.micros(0, 8) == 1_700_000_000_123_456
-    assert row[9] == 1
+    assert row[9] is True
 
 
 def test_should_keep_38_digit_decimals_and_bigints_exact() -> None:

@@ -7,7 +7,7 @@ binary format (docs/engine-formats.md, "Result set"), little-endian:
     Row    := u32 row_size, null bitmap (ceil(columns / 8) bytes, bit i%8 of
               byte i/8 = column i is NULL), then each non-NULL value
 
-Values become Python values: TINYINT..BIGINT and BOOLEAN ``int``, FLOAT
+Values become Python values: TINYINT..BIGINT ``int``, BOOLEAN ``bool``, FLOAT
 ``float``, DECIMAL ``decimal.Decimal`` (exact, scale 12, trailing zeros
 dropped), VARCHAR ``str``, VARBINARY ``bytes``, TIMESTAMP a UTC
 ``datetime.datetime`` (exact microseconds; ``micros()`` gives the integer;
@@ -226,7 +226,9 @@ class _Decoder:
                 self.need(fixed.size, f"row {r} column {name}", row_end)
                 (v,) = fixed.unpack_from(data, self.pos)
                 self.pos += fixed.size
-                if vtype == ValueType.TIMESTAMP:
+                if vtype == ValueType.BOOLEAN:
+                    v = v != 0
+                elif vtype == ValueType.TIMESTAMP:
                     try:
                         v = EPOCH + _dt.timedelta(microseconds=v)
                     except OverflowError:
@@ -258,6 +260,26 @@ class _Decoder:
         return tuple(values)
 
 
-def decode_results(results: Sequence[bytes]) -> list[ResultTable]:
-    """Decodes each entry of ``InvocationResponse.results`` (one table each)."""
-    return [ResultTable.decode(r) for r in results]
+def decode_result_set(data: bytes | memoryview) -> list[ResultTable]:
+    """Decodes a whole result set as the engine writes it: ``u32
+    table_count``, then that many tables (docs/engine-formats.md). Raises
+    ResultFormatError naming the offset when it is not exactly that."""
+    view = memoryview(data)
+    if len(view) < 4:
+        raise ResultFormatError(f"malformed result set at byte 0: table_count needs 4 bytes, {len(view)} left")
+    (count,) = _U32.unpack_from(view, 0)
+    pos = 4
+    tables = []
+    for i in range(count):
+        if len(view) - pos < 4:
+            raise ResultFormatError(f"malformed result set at byte {pos}: table {i} of {count} is missing")
+        (size,) = _U32.unpack_from(view, pos)
+        end = pos + 4 + size
+        if end > len(view):
+            raise ResultFormatError(f"malformed result set at byte {pos}: table {i} has table_size {size}, "
+                                    f"{len(view) - pos - 4} byte(s) left")
+        tables.append(ResultTable.decode(view[pos:end], base_offset=pos))
+        pos = end
+    if pos != len(view):
+        raise ResultFormatError(f"malformed result set at byte {pos}: {len(view) - pos} byte(s) after the last table")
+    return tables
