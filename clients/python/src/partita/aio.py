@@ -42,7 +42,7 @@ from .errors import (
 from .response import Response
 from .result_table import ResultTable
 from .routing import Router, Topology
-from .values import to_parameter
+from ._encoder import encode_invocation
 
 SYSTEM_CATALOG = "@SystemCatalog"
 AD_HOC = "@AdHoc"
@@ -257,22 +257,19 @@ class AsyncClient:
         self._check_open()
         if not isinstance(procedure, str) or not procedure:
             raise ValueError(f"the procedure name must be a non-empty str, got {procedure!r}")
-        if isinstance(params, (str, bytes)) or not isinstance(params, Sequence):
+        if type(params) is not tuple and type(params) is not list and (
+                isinstance(params, (str, bytes)) or not isinstance(params, Sequence)):
             raise TypeError(f"params must be a list or tuple of parameters, got {type(params).__name__}")
         if timeout is not None and not timeout > 0:
             raise ValueError(f"timeout must be more than 0 seconds, got {timeout!r}")
-        encoded = [to_parameter(v, i) for i, v in enumerate(params, 1)]
         connection, routed = self._choose(procedure, params)
         if not connection.has_room():
             raise BackpressureError(f"call to {procedure}: {self.config.max_in_flight} calls in flight on "
                                     f"{connection.address}")
-        self._handle += 1
-        handle = self._handle
-        invocation = client_pb2.Invocation(client_handle=handle, procedure=procedure, parameters=encoded,
-                                           routed_partition_plus_one=routed)
-        if timeout is not None:
-            invocation.timeout_millis = max(1, min(int(timeout * 1000), 0xFFFFFFFF))
-        payload = client_pb2.ClientMessage(invocation=invocation).SerializeToString()
+        handle = self._handle + 1
+        timeout_millis = max(1, min(int(timeout * 1000), 0xFFFFFFFF)) if timeout is not None else 0
+        payload = encode_invocation(handle, procedure, params, routed, timeout_millis)
+        self._handle = handle
         if connection.max_frame_bytes and len(payload) > connection.max_frame_bytes:
             raise FrameTooLargeError(f"call to {procedure} encodes to {len(payload)} bytes; {connection.address} "
                                      f"accepts at most {connection.max_frame_bytes} (max_frame_bytes)")

@@ -14,13 +14,14 @@ _STATUS_PREFIX = "CALL_STATUS_"
 _ERROR_PREFIX = "ERROR_CODE_"
 
 
+_STATUS_NAMES = {number: name[len(_STATUS_PREFIX):] for name, number in client_pb2.CallStatus.items()}
+
+
 def status_name(number: int) -> str:
     """The CallStatus name without its prefix ("SUCCESS"), or "STATUS_<n>"
     for a number this client does not know."""
-    try:
-        return client_pb2.CallStatus.Name(number)[len(_STATUS_PREFIX):]
-    except ValueError:
-        return f"STATUS_{number}"
+    name = _STATUS_NAMES.get(number)
+    return name if name is not None else f"STATUS_{number}"
 
 
 def error_identity(error_code: int, error_name: str) -> tuple[int, str]:
@@ -40,12 +41,13 @@ def error_identity(error_code: int, error_name: str) -> tuple[int, str]:
     return 0, ""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Response:
     """One answer. ``status`` is the CallStatus name without its prefix
     (SUCCESS, USER_ABORT, GRACEFUL_FAILURE, REJECTED, UNEXPECTED_FAILURE);
     ``error_code``/``error_name`` identify a failure (partita.proto.ErrorCode);
-    ``results`` are the procedure's tables."""
+    ``results`` are the procedure's tables. Treat it as immutable (it is
+    not frozen only because a frozen dataclass costs more per answer)."""
 
     status: str
     error_code: int = 0
@@ -71,7 +73,9 @@ class Response:
 
     @classmethod
     def from_proto(cls, message: Any, results: list[ResultTable]) -> Response:
-        code, name = error_identity(message.error_code, message.error_name)
+        code, name = (message.error_code, message.error_name)
+        if code or name:
+            code, name = error_identity(code, name)
         return cls(
             status=status_name(message.status),
             error_code=code,

@@ -85,6 +85,10 @@ class ResultTable:
         ``base_offset`` is added to offsets in error messages. Raises
         ResultFormatError when ``data`` is not exactly one well-formed table.
         """
+        try:
+            return _decode_fast(data)
+        except (_Malformed, struct.error, IndexError, ValueError, OverflowError):
+            pass  # the checking decoder below says what and where
         return _Decoder(memoryview(data), base_offset).table()
 
     def __len__(self) -> int:
@@ -138,6 +142,156 @@ class ResultTable:
         if value is None:
             return None
         return int((value - EPOCH) // _dt.timedelta(microseconds=1))
+
+
+class _Malformed(Exception):
+    """The fast decoder met something wrong; the checking decoder reports it."""
+
+
+_FIXED_FORMAT = {ValueType.TINYINT: "b", ValueType.BOOLEAN: "b", ValueType.SMALLINT: "h", ValueType.INTEGER: "i",
+                 ValueType.BIGINT: "q", ValueType.FLOAT: "d", ValueType.TIMESTAMP: "q"}
+_ROW_FORMATS: dict[tuple[ValueType, ...], struct.Struct | None] = {}
+
+
+def _row_struct(types: tuple[ValueType, ...]) -> struct.Struct | None:
+    """For tables of fixed-width columns only: row_size, bitmap, values."""
+    if types not in _ROW_FORMATS:
+        codes = [_FIXED_FORMAT.get(t) for t in types]
+        _ROW_FORMATS[types] = None if None in codes or len(_ROW_FORMATS) > 1000 else \
+            struct.Struct(f"<I{(len(types) + 7) // 8}s{''.join(codes)}")  # type: ignore[arg-type]
+    return _ROW_FORMATS.get(types)
+
+
+class _Header(NamedTuple):
+    """What the columns of a table fix: parsed once per distinct header."""
+
+    raw: bytes  # u16 column_count and the columns, as on the wire
+    columns: list[Column]
+    types: tuple[ValueType, ...]
+    fixed: struct.Struct | None  # a whole row when every column is fixed-width
+    no_nulls: bytes  # the bitmap of a row without NULLs
+    converts: bool  # TIMESTAMP or BOOLEAN values to convert
+
+
+_RECENT_HEADERS: list[_Header] = []
+_RECENT_LIMIT = 16
+
+
+def _header(data: bytes) -> tuple[_Header, int]:
+    """The header of ``data`` (at byte 4) and the offset after it. Tables of
+    one procedure share their header, so recent ones are kept and matched by
+    their bytes (a header is self-delimiting: equal prefix, equal header)."""
+    for header in _RECENT_HEADERS:
+        if data.startswith(header.raw, 4):
+            return header, 4 + len(header.raw)
+    total = len(data)
+    (ncols,) = _U16.unpack_from(data, 4)
+    pos = 6
+    columns = []
+    for _ in range(ncols):
+        vtype = ValueType(data[pos])
+        if vtype == ValueType.NULL:
+            raise _Malformed
+        (name_size,) = _U16.unpack_from(data, pos + 1)
+        pos += 3 + name_size
+        if pos > total:
+            raise _Malformed
+        columns.append(Column(data[pos - name_size : pos].decode("utf-8"), vtype))
+    types = tuple(c.type for c in columns)
+    fixed = _row_struct(types)
+    header = _Header(data[4:pos], columns, types, fixed, bytes((ncols + 7) // 8),
+                     any(t in (ValueType.TIMESTAMP, ValueType.BOOLEAN) for t in types))
+    if len(_RECENT_HEADERS) >= _RECENT_LIMIT:
+        _RECENT_HEADERS.pop(0)
+    _RECENT_HEADERS.append(header)
+    return header, pos
+
+
+def _decode_fast(data: bytes | memoryview) -> ResultTable:
+    """Decodes a well-formed table quickly; raises on anything else (no
+    messages: the caller then runs the checking decoder)."""
+    if not isinstance(data, bytes):
+        data = bytes(data)
+    total = len(data)
+    (size,) = _U32.unpack_from(data, 0)
+    if size + 4 != total:
+        raise _Malformed
+    header, pos = _header(data)
+    (row_count,) = _U32.unpack_from(data, pos)
+    pos += 4
+    rows: list[tuple[Any, ...]] = []
+    fixed = header.fixed
+    if fixed is not None and row_count:
+        expected = fixed.size - 4
+        no_nulls = header.no_nulls
+        for _ in range(row_count):
+            values = fixed.unpack_from(data, pos)
+            if values[0] != expected or values[1] != no_nulls:
+                break  # NULLs or an odd size: the general loop below
+            pos += fixed.size
+            rows.append(_convert(values[2:], header.types) if header.converts else values[2:])
+    for _ in range(row_count - len(rows)):
+        (row_size,) = _U32.unpack_from(data, pos)
+        row_end = pos + 4 + row_size
+        if row_end > total:
+            raise _Malformed
+        pos = _read_row(data, pos + 4, row_end, header.columns, rows)
+    if pos != total:
+        raise _Malformed
+    return ResultTable(header.columns, rows)
+
+
+def _convert(row: tuple[Any, ...], types: tuple[ValueType, ...]) -> tuple[Any, ...]:
+    out = list(row)
+    for i, t in enumerate(types):
+        if t == ValueType.TIMESTAMP:
+            out[i] = EPOCH + _dt.timedelta(microseconds=out[i])
+        elif t == ValueType.BOOLEAN:
+            out[i] = out[i] != 0
+    return tuple(out)
+
+
+def _read_row(data: bytes, pos: int, row_end: int, columns: list[Column], rows: list[tuple[Any, ...]]) -> int:
+    bitmap_end = pos + (len(columns) + 7) // 8
+    if bitmap_end > row_end:
+        raise _Malformed
+    bitmap = data[pos:bitmap_end]
+    pos = bitmap_end
+    values: list[Any] = []
+    for i, column in enumerate(columns):
+        if bitmap[i >> 3] & (1 << (i & 7)):
+            values.append(None)
+            continue
+        vtype = column.type
+        fixed = _FIXED.get(vtype)
+        if fixed is not None:
+            (v,) = fixed.unpack_from(data, pos)
+            pos += fixed.size
+            if vtype == ValueType.TIMESTAMP:
+                v = EPOCH + _dt.timedelta(microseconds=v)
+            elif vtype == ValueType.BOOLEAN:
+                v = v != 0
+        elif vtype == ValueType.DECIMAL:
+            units = int.from_bytes(data[pos : pos + _DECIMAL_BYTES], "little", signed=True)
+            pos += _DECIMAL_BYTES
+            if abs(units) >= _DECIMAL_LIMIT:
+                raise _Malformed
+            v = decimal_from_units(units)
+        else:
+            (length,) = _U32.unpack_from(data, pos)
+            pos += 4 + length
+            if pos > row_end:
+                raise _Malformed
+            v = data[pos - length : pos]
+            if vtype == ValueType.VARCHAR:
+                v = v.decode("utf-8")
+        if pos > row_end:
+            raise _Malformed
+        values.append(v)
+    if pos != row_end:
+        raise _Malformed
+    rows.append(tuple(values))
+    return pos
 
 
 class _Decoder:
