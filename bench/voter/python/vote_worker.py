@@ -16,9 +16,11 @@ synchronous client.
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import threading
 import time
 import traceback
+from pathlib import Path
 from typing import Any
 
 import partita
@@ -86,7 +88,13 @@ def run_worker(worker: int, options: VoterOptions, random_state: tuple[int, int]
                queue: Any) -> None:
     """The process's entry point (see the module comment)."""
     try:
-        asyncio.run(_main(worker, options, random_state, start, go, queue))
+        if options.profile:
+            profiler = cProfile.Profile()
+            profiler.runcall(asyncio.run, _main(worker, options, random_state, start, go, queue))
+            Path(options.profile).mkdir(parents=True, exist_ok=True)
+            profiler.dump_stats(str(Path(options.profile) / f"worker-{worker + 1}.prof"))
+        else:
+            asyncio.run(_main(worker, options, random_state, start, go, queue))
     except BaseException as e:  # noqa: BLE001 - reported to the parent, which decides
         queue.put(("error", worker, f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
 

@@ -144,10 +144,15 @@ def run_workers(options: VoterOptions) -> list[dict[str, Any]]:
                  for w, state in enumerate(random_states(options))]
     for p in processes:
         p.start()
+    finished = False
     try:
-        return _collect(options, processes, queue, start, go)
+        results = _collect(options, processes, queue, start, go)
+        finished = True
+        return results
     finally:
         for p in processes:
+            if finished:
+                p.join(60)  # a worker still writes its profile after its result
             if p.is_alive():
                 p.terminate()
             p.join(5)

@@ -27,6 +27,7 @@ class VoterOptions:
     display_interval_s: float = 5.0
     json: str = ""
     seed: int | None = None
+    profile: str = ""
 
     @property
     def is_async(self) -> bool:
@@ -84,6 +85,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, metavar="N",
                    help="seed of the calls (default: from the clock); the same seed draws the Java and C++ "
                         "drivers' calls")
+    p.add_argument("--profile", default="", metavar="DIR",
+                   help="run each worker under cProfile and write DIR/worker-N.prof (read with python -m pstats)")
     return p
 
 
@@ -91,6 +94,6 @@ def parse(argv: list[str]) -> VoterOptions:
     """Parses and checks ``argv``. Raises OptionError naming the option."""
     a = parser().parse_args(argv)
     o = VoterOptions([s.strip() for s in a.servers.split(",")], a.duration, a.warmup, a.mode, a.threads, a.workers,
-                     a.ratelimit, a.contestants, a.maxvotes, a.display_interval, a.json, a.seed)
+                     a.ratelimit, a.contestants, a.maxvotes, a.display_interval, a.json, a.seed, a.profile)
     o.check()
     return o

@@ -113,8 +113,8 @@ def test_should_raise_the_servers_errors_as_their_classes(server: ServerProcess)
                 await client.query(f"INSERT INTO {name} VALUES (?, ?)", [1, "b"])
             with pytest.raises(partita.DataError):
                 await client.query(f"INSERT INTO {name} VALUES (?, ?)", [2, "toolong"])
-            with pytest.raises(partita.UserAbortError):
-                await client.call("Initialize", [99, "X"])
+            with pytest.raises(partita.UserAbortError, match="max must be 0 or more"):
+                await client.call("ContestantWinningStates", [1, -1])
             response = await client.call("NoSuchProcedure", [], check=False)
             assert not response.ok and response.error_name
 

@@ -43,6 +43,7 @@ from .response import Response
 from .result_table import ResultTable
 from .routing import Router, Topology
 from ._encoder import encode_invocation
+from .values import check_parameters
 
 SYSTEM_CATALOG = "@SystemCatalog"
 AD_HOC = "@AdHoc"
@@ -322,6 +323,7 @@ class AsyncClient:
         rows changed; an empty table for DDL). Raises like :meth:`call`."""
         if not isinstance(sql, str):
             raise TypeError(f"sql must be a str, got {type(sql).__name__}")
+        check_parameters(params)
         response = await self.call(AD_HOC, [sql, *params], timeout=timeout)
         return response.results[0] if response.results else ResultTable((), [])
 

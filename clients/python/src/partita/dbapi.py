@@ -35,7 +35,7 @@ from . import errors as _errors
 from .config import ClientConfig
 from .result_table import ResultTable
 from .sync import Client
-from .values import ParameterError, ValueType
+from .values import ParameterError, ValueType, check_parameters
 
 apilevel = "2.0"
 threadsafety = 2
@@ -305,7 +305,12 @@ class Cursor:
         """Runs one SQL statement through @AdHoc with ``?`` parameters."""
         if not isinstance(operation, str):
             raise InterfaceError(f"the operation must be SQL text, got {type(operation).__name__}")
-        self._call("@AdHoc", [operation, *self._params(parameters)])
+        params = self._params(parameters)
+        try:
+            check_parameters(params)
+        except ParameterError as e:
+            raise InterfaceError(str(e)) from e
+        self._call("@AdHoc", [operation, *params])
         return self
 
     def executemany(self, operation: str, seq_of_parameters: Sequence[Sequence[Any]]) -> Cursor:

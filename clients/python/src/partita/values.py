@@ -159,3 +159,11 @@ def _to_parameter_slow(value: Any, position: int) -> Any:
         f"parameter {position} is a {cls.__module__}.{cls.__qualname__}; parameters must be None, int, float, "
         "decimal.Decimal, str, bytes, bytearray, memoryview or a timezone-aware datetime.datetime"
     )
+
+
+def check_parameters(params: Any) -> None:
+    """Raises ParameterError for the first of ``params`` the protocol cannot
+    carry, numbering them from 1 (for @AdHoc, whose own first parameter is
+    the SQL text, so that the message names the statement's ``?``)."""
+    for position, value in enumerate(params, 1):
+        to_parameter(value, position)
