@@ -27,10 +27,13 @@ _NULL = b"\x1a\x00"
 _names: dict[str, bytes] = {}
 
 
+_ONE_BYTE = [bytes((i,)) for i in range(0x80)]
+
+
 def varint(value: int) -> bytes:
     """Base-128 varint of a non-negative int below 2^64."""
     if value < 0x80:
-        return bytes((value,))
+        return _ONE_BYTE[value]
     out = bytearray()
     while value >= 0x80:
         out.append((value & 0x7F) | 0x80)
@@ -55,7 +58,8 @@ def _parameter(value: Any, position: int) -> bytes:
     if cls is int:
         if not INT64_MIN <= value <= INT64_MAX:
             to_parameter(value, position)  # raises the ParameterError
-        body = b"\x08" + varint(_zigzag(value))
+        body = b"\x08" + varint(value << 1 if value >= 0 else ((-value) << 1) - 1)  # zigzag
+        return b"\x1a" + _ONE_BYTE[len(body)] + body
     elif cls is str:
         body = _delimited(b"\x22", value.encode("utf-8"))
     elif cls is float:

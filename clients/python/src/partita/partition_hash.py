@@ -37,7 +37,15 @@ def hash_int(value: int) -> int:
 
     REQUIRES: -2**63 <= value < 2**63 (struct.error otherwise).
     """
-    return hash_bytes(_INT64.pack(value))
+    u = value & _MASK if -(1 << 63) <= value < (1 << 63) else _INT64.pack(value)  # pack raises out of range
+    h = _FNV_OFFSET
+    for shift in (0, 8, 16, 24, 32, 40, 48, 56):
+        h = ((h ^ ((u >> shift) & 0xFF)) * _FNV_PRIME) & _MASK
+    h ^= h >> 33
+    h = (h * 0xFF51AFD7ED558CCD) & _MASK
+    h ^= h >> 33
+    h = (h * 0xC4CEB9FE1A85EC53) & _MASK
+    return h ^ (h >> 33)
 
 
 def hash_str(value: str) -> int:

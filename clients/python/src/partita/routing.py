@@ -28,6 +28,7 @@ from .result_table import ResultTable
 from .values import INT64_MAX, INT64_MIN, INTEGER_TYPES, ValueType, datetime_to_micros
 
 _TWO_63 = float(1 << 63)
+_INTEGER_CODES = frozenset(int(t) for t in INTEGER_TYPES)
 
 
 @dataclass(frozen=True)
@@ -195,5 +196,7 @@ class Router:
         value = params[route.partition_parameter]
         if value is None:
             return 0
+        if type(value) is int and route.partition_type in _INTEGER_CODES and INT64_MIN <= value <= INT64_MAX:
+            return topology.partition_of_hash(partition_hash.hash_int(value))  # the common case, fast
         h = partition_hash_of(value, route.partition_type)
         return None if h is None else topology.partition_of_hash(h)
