@@ -123,12 +123,15 @@ async def _main(worker: int, options: VoterOptions, random_state: tuple[int, int
     if options.is_async:
         await _fire(client, generator, recorder, recorder.warmup, warm_end, options, rate, t0)
         measured_start = time.monotonic()
+        cpu_start = time.process_time()
         await _fire(client, generator, recorder, recorder.measured, end, options, rate, measured_start)
         await client.drain()
     else:
+        cpu_start = time.process_time()  # sync mode: warm-up included
         await loop.run_in_executor(None, _sync_phases, client, generator, recorder, warm_end, end, options, rate)
         measured_start = warm_end
     seconds = time.monotonic() - measured_start
+    cpu_seconds = time.process_time() - cpu_start
     ticker.cancel()
     if options.is_async:
         await client.close()
@@ -136,6 +139,7 @@ async def _main(worker: int, options: VoterOptions, random_state: tuple[int, int
         await loop.run_in_executor(None, client.close)
     queue.put(("done", worker, {
         "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
         "warmup": recorder.warmup.outcomes,
         "measured": recorder.measured.outcomes,
         "latency": recorder.measured.latency.to_state(),

@@ -60,7 +60,7 @@ async def prepare(options: VoterOptions) -> tuple[Standings, int]:
     try:
         client = await partita.aio.connect(*options.servers, client_name="voter-python", call_timeout=30.0)
     except (partita.PartitaError, ValueError) as e:
-        raise CannotRun(f"cannot connect: {e}") from None
+        raise CannotRun(str(e)) from None
     try:
         try:
             had = (await client.call("Initialize", [options.contestants, names(options.contestants)])).scalar()
@@ -216,6 +216,8 @@ def run(options: VoterOptions) -> int:
         report.warmup.merge(r["warmup"])
         latency.merge(LatencyHistogram.from_state(r["latency"]))
         report.worker_tps.append(r["measured"].answered() / r["seconds"] if r["seconds"] > 0 else 0.0)
+        calls = r["measured"].answered() + r["measured"].failed + (0 if options.is_async else r["warmup"].answered())
+        report.worker_cpu_us.append(r["cpu_seconds"] * 1e6 / calls if calls else 0.0)
     report.seconds = max(r["seconds"] for r in results)
     report.latency = latency.summary()
     report.standings = asyncio.run(final_standings(options))

@@ -112,6 +112,7 @@ class VoterReport:
     measured: Outcomes | None = None
     warmup: Outcomes | None = None
     worker_tps: list[float] = field(default_factory=list)
+    worker_cpu_us: list[float] = field(default_factory=list)  # each worker's CPU time per call, µs
     standings: Standings = field(default_factory=Standings)
     consistency: Consistency = field(default_factory=Consistency)
 
@@ -131,6 +132,9 @@ class VoterReport:
         s += f"  warm-up     accepted {grouped(w.accepted())}  failed {grouped(w.failed)} (not in the figures above)\n"
         per = "  ".join(f"#{i + 1} {grouped(t)}" for i, t in enumerate(self.worker_tps))
         s += f"  processes   {len(self.worker_tps)}, TPS each: {per}\n"
+        if self.worker_cpu_us:
+            cpu = "  ".join(f"#{i + 1} {fixed(c, 1)}" for i, c in enumerate(self.worker_cpu_us))
+            s += f"  driver CPU  µs per call: {cpu}\n"
         s += "  standings\n"
         for rank, (contestant, name, votes) in enumerate(self.standings.entries, 1):
             s += f"    {rank:>2}. {name:<24} #{contestant:<3} {grouped(votes):>12}\n"
@@ -152,6 +156,7 @@ class VoterReport:
             "warmup_accepted": w.accepted(), "warmup_failed": w.failed,
             "consistent": self.consistency.consistent, "duration_s": self.seconds, "mode": st.mode,
             "threads": st.threads, "workers": st.workers, "tps_per_worker": self.worker_tps,
+            "cpu_us_per_call_per_worker": self.worker_cpu_us,
             "ratelimit": st.ratelimit, "servers": st.servers, "partitions": st.partitions, "warmup_s": st.warmup_s,
             "contestants": st.contestants, "maxvotes": st.maxvotes,
         }
