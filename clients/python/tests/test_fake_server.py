@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+import threading
 from typing import Any, Awaitable, TypeVar
 
 import pytest
@@ -349,7 +350,6 @@ def test_should_serve_threads_through_the_synchronous_client() -> None:
     loop = asyncio.new_event_loop()
     server = FakeServer(echo)
     address = loop.run_until_complete(server.start())
-    import threading
     serving = threading.Thread(target=loop.run_forever, daemon=True)
     serving.start()
     try:
@@ -361,6 +361,22 @@ def test_should_serve_threads_through_the_synchronous_client() -> None:
             assert client.statistics.successes == 201
             with pytest.raises(partita.ParameterError):
                 client.call("Echo", [2**64])
+            inside: list[BaseException] = []
+
+            def on_client_thread() -> None:  # as a future's callback runs
+                try:
+                    client.call("Echo", [1])
+                except BaseException as e:  # noqa: BLE001 - the test looks at it
+                    inside.append(e)
+
+            client._loop.call_soon_threadsafe(on_client_thread)
+            while not inside:
+                threading.Event().wait(0.01)
+            assert isinstance(inside[0], RuntimeError) and "own thread" in str(inside[0])
+        with pytest.raises(partita.ClientClosedError):
+            client.call("Echo", [1])
+        with pytest.raises(partita.ClientClosedError):
+            client.call_async("Echo", [1])
     finally:
         asyncio.run_coroutine_threadsafe(server.stop(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import struct
-import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from google.protobuf.message import DecodeError
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
     from .aio import AsyncClient
 
 _LENGTH = struct.Struct(">I")
-_EMPTY: list[ResultTable] = []
 
 
 class PendingCall:
@@ -202,7 +200,7 @@ class Connection(asyncio.Protocol):
             call.timer.cancel()
         self._wake_room_waiters()
         try:
-            results = [ResultTable.decode(r) for r in message.results] if message.results else _EMPTY
+            results = [ResultTable.decode(r) for r in message.results]
         except ResultFormatError as e:
             self.client._finished(call, None, e)
             return
@@ -288,6 +286,3 @@ class Connection(asyncio.Protocol):
         if self.on_lost is not None:
             self.on_lost(self, reason)
 
-    @staticmethod
-    def now() -> float:
-        return time.monotonic()

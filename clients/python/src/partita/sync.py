@@ -24,6 +24,7 @@ from typing import Any, Awaitable, Sequence, TypeVar
 
 from .aio import AsyncClient, ClientStatistics
 from .config import ClientConfig
+from .errors import ClientClosedError
 from .response import Response
 from .result_table import ResultTable
 from .routing import Topology
@@ -42,7 +43,11 @@ class Client:
         self._closed = False
 
     def _run(self, coroutine: Awaitable[T]) -> T:
+        if self._closed and not self._loop.is_running():
+            coroutine.close()  # type: ignore[attr-defined]
+            raise ClientClosedError("the client is closed")
         if threading.current_thread() is self._thread:
+            coroutine.close()  # type: ignore[attr-defined]
             raise RuntimeError("a blocking Client method was called on the client's own thread (from a callback)")
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()  # type: ignore[arg-type]
 
@@ -65,6 +70,8 @@ class Client:
         of the server, failures included; it fails only for client-side
         errors). Waits for room under backpressure, as AsyncClient.call_async.
         The future's callbacks run on the client's thread: keep them short."""
+        if self._closed:
+            raise ClientClosedError("the client is closed")
         return asyncio.run_coroutine_threadsafe(self._async.call(procedure, params, timeout=timeout, check=False),
                                                 self._loop)
 
