@@ -40,13 +40,14 @@ _LENGTH = struct.Struct(">I")
 class PendingCall:
     """A call sent (or queued) on a connection, waiting for its answer."""
 
-    __slots__ = ("handle", "procedure", "future", "deadline", "timer", "internal")
+    __slots__ = ("handle", "procedure", "future", "timeout", "deadline", "timer", "internal")
 
-    def __init__(self, handle: int, procedure: str, future: asyncio.Future[Response], deadline: float,
-                 internal: bool) -> None:
+    def __init__(self, handle: int, procedure: str, future: asyncio.Future[Response], timeout: float,
+                 deadline: float, internal: bool) -> None:
         self.handle = handle
         self.procedure = procedure
         self.future = future
+        self.timeout = timeout
         self.deadline = deadline
         self.timer: asyncio.TimerHandle | None = None
         self.internal = internal
@@ -238,10 +239,8 @@ class Connection(asyncio.Protocol):
             return
         self._ordered.pop(call.handle, None)
         self.client.stats.timeouts += 1
-        timeout = self.client.config.call_timeout if call.timer is None else None
-        after = f"{timeout:g} s" if timeout is not None else "its timeout"
         self.client._finished(call, None, CallTimeoutError(
-            f"call to {call.procedure} on {self.address} timed out after {after} without an answer"))
+            f"call to {call.procedure} on {self.address} timed out after {call.timeout:g} s without an answer"))
         self._wake_room_waiters()
 
     # ---- closing ----

@@ -276,8 +276,8 @@ class AsyncClient:
                                      f"accepts at most {connection.max_frame_bytes} (max_frame_bytes)")
         loop = connection.loop
         future: asyncio.Future[Response] = loop.create_future()
-        deadline = loop.time() + (timeout if timeout is not None else self.config.call_timeout)
-        connection.send(PendingCall(handle, procedure, future, deadline, internal), payload, timeout)
+        limit = timeout if timeout is not None else self.config.call_timeout
+        connection.send(PendingCall(handle, procedure, future, limit, loop.time() + limit, internal), payload, timeout)
         self.stats.calls += 1
         if self._in_flight == 0 and self._idle is not None:
             self._idle.clear()
