@@ -6,12 +6,9 @@ Stateless; pure functions.
 
 from __future__ import annotations
 
-import struct
-
 _MASK = 0xFFFFFFFFFFFFFFFF
 _FNV_OFFSET = 0xCBF29CE484222325
 _FNV_PRIME = 0x100000001B3
-_INT64 = struct.Struct("<q")
 
 #: The only algorithm this module implements (HashSpecification.algorithm).
 ALGORITHM = "fnv1a64-fmix64"
@@ -35,9 +32,11 @@ def hash_bytes(data: bytes) -> int:
 def hash_int(value: int) -> int:
     """The hash of an integer or TIMESTAMP partitioning value (8 bytes LE).
 
-    REQUIRES: -2**63 <= value < 2**63 (struct.error otherwise).
+    Raises ValueError outside -2**63 <= value < 2**63.
     """
-    u = value & _MASK if -(1 << 63) <= value < (1 << 63) else _INT64.pack(value)  # pack raises out of range
+    if not -(1 << 63) <= value < (1 << 63):
+        raise ValueError(f"{value} is outside the 64-bit range of a partitioning integer")
+    u = value & _MASK
     h = _FNV_OFFSET
     for shift in (0, 8, 16, 24, 32, 40, 48, 56):
         h = ((h ^ ((u >> shift) & 0xFF)) * _FNV_PRIME) & _MASK
