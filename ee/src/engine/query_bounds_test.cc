@@ -23,7 +23,7 @@ constexpr int kRows = 300;
 // N(X BIGINT) with kRows rows 0..kRows-1. Statements: "insert" (one row),
 // "cross4": N x N x N x N keeping nothing (X < 0 on the last join: it runs
 // through kRows^4 pairs), "sortedCross": N x N sorted (kRows^2 kept rows),
-// "hashSelf": N hash-joined to N on X.
+// "hashSelf": N hash-joined to N on X, "distinctCross": DISTINCT of N x N.
 class QueryBoundsTest : public testing::EngineFixture {
  protected:
   void SetUp() override {
@@ -38,6 +38,8 @@ class QueryBoundsTest : public testing::EngineFixture {
     *hash.mutable_hash_join()->add_outer_keys() = Col(0, kBig);
     *hash.mutable_hash_join()->add_inner_keys() = Col(0, kBig);
     catalog_.Statement("hashSelf", std::move(hash), {});
+    proto::PlanNode distinct = Node(proto::PLAN_NODE_KIND_DISTINCT, {Cross(2, false)}, {{"A", kBig}, {"B", kBig}});
+    catalog_.Statement("distinctCross", std::move(distinct), {});
   }
 
   // N joined to itself `n` times by nested loops; with `nothing_passes` the
@@ -89,6 +91,15 @@ TEST_F(QueryBoundsTest, HashJoinBuildPastTheMemoryLimitFails) {
   const Status s = Run("hashSelf");
   EXPECT_EQ(s.code(), proto::ERROR_CODE_QUERY_MEMORY_LIMIT) << s.ToString();
   EXPECT_NE(s.message().find("hash join"), std::string::npos) << s.message();
+}
+
+TEST_F(QueryBoundsTest, DistinctPastTheMemoryLimitFailsNamingIt) {
+  EngineOptions options;
+  options.query_memory_bytes = 64 << 10;
+  OpenWithRows(options);
+  const Status s = Run("distinctCross");
+  EXPECT_EQ(s.code(), proto::ERROR_CODE_QUERY_MEMORY_LIMIT) << s.ToString();
+  EXPECT_NE(s.message().find("DISTINCT needs more than"), std::string::npos) << s.message();
 }
 
 TEST_F(QueryBoundsTest, ZeroMemoryLimitMeansUnbounded) {
