@@ -19,7 +19,8 @@ std::string Seconds(int64_t ms) {
 void QueryGuard::BeginBatch(int64_t memory_limit_bytes, int64_t time_limit_ms) {
   memory_limit_ = memory_limit_bytes;
   time_limit_ms_ = time_limit_ms;
-  start_ = Clock::now();
+  // Without a limit the clock is never read (the common case: no time limit).
+  start_ = time_limit_ms > 0 ? Clock::now() : Clock::time_point{};
   deadline_ = time_limit_ms > 0 ? start_ + std::chrono::milliseconds(time_limit_ms) : Clock::time_point::max();
   countdown_ = kTickInterval;
   charged_ = 0;
