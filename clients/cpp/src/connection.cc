@@ -18,6 +18,18 @@ constexpr size_t kMinRead = 16 * 1024;
 Status Lost(std::string message) { return Status(Status::Code::kConnectionLost, std::move(message)); }
 
 std::string Millis(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
+
+// The wire's CallStatus as the client's ResponseStatus (same meanings); a
+// status this client does not know is an unexpected failure.
+ResponseStatus ToResponseStatus(CallStatus status) {
+  switch (status) {
+    case CALL_STATUS_SUCCESS: return ResponseStatus::kSuccess;
+    case CALL_STATUS_USER_ABORT: return ResponseStatus::kUserAbort;
+    case CALL_STATUS_GRACEFUL_FAILURE: return ResponseStatus::kGracefulFailure;
+    case CALL_STATUS_REJECTED: return ResponseStatus::kRejected;
+    default: return ResponseStatus::kUnexpectedFailure;
+  }
+}
 }  // namespace
 
 struct Connection::Session {
@@ -190,8 +202,8 @@ void Connection::OnResponse(InvocationResponse* r) {
   PendingCall call = std::move(it->second);
   in_flight_.erase(it);
   Response response;
-  const int status = r->status();
-  response.status = status >= 1 && status <= 5 ? static_cast<ResponseStatus>(status) : ResponseStatus::kUnexpectedFailure;
+  response.status = ToResponseStatus(r->status());
+  response.error_code = r->error_code();
   response.error_name = std::move(*r->mutable_error_name());
   response.message = std::move(*r->mutable_message());
   response.app_status = r->app_status();

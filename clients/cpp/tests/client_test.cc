@@ -79,7 +79,8 @@ TEST(ClientTest, ServerFailureIsAResponseNotAClientError) {
     InvocationResponse r;
     r.set_client_handle(call.client_handle());
     r.set_status(CALL_STATUS_REJECTED);
-    r.set_error_name("NOT_FOUND");
+    r.set_error_code(22);  // ERROR_CODE_PROCEDURE_NOT_FOUND in proto/errors.proto
+    r.set_error_name("PROCEDURE_NOT_FOUND");
     r.set_message("no procedure Nope");
     return std::optional<InvocationResponse>(r);
   });
@@ -88,8 +89,9 @@ TEST(ClientTest, ServerFailureIsAResponseNotAClientError) {
   const Result<Response> r = client.Call("Nope", {});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->status, ResponseStatus::kRejected);
-  EXPECT_EQ(r->error_name, "NOT_FOUND");
-  EXPECT_EQ(r->ToString(), "REJECTED NOT_FOUND: no procedure Nope");
+  EXPECT_EQ(r->error_code, 22u);
+  EXPECT_EQ(r->error_name, "PROCEDURE_NOT_FOUND");
+  EXPECT_EQ(r->ToString(), "REJECTED PROCEDURE_NOT_FOUND: no procedure Nope");
   EXPECT_EQ(client.Statistics().rejected, 1u);
 }
 

@@ -167,7 +167,7 @@ TEST(CppClientIntegrationTest, VotesThroughARealServerAndResultsAgree) {
   EXPECT_EQ(reported, accepted_by_contestant);
 
   const Result<Response> unknown = client.Call("NoSuchProcedure", {});
-  ASSERT_TRUE(unknown.ok());
+  ASSERT_TRUE(unknown.ok()) << unknown.status().ToString() << "\n" << server.output();
   EXPECT_EQ(unknown->status, ResponseStatus::kRejected);
   EXPECT_EQ(client.Statistics().successes, 2u + 4 * kPhones);
 }

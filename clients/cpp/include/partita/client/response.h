@@ -15,7 +15,7 @@
 
 namespace partita::client {
 
-// What happened to a call: the numbers of CallStatus in proto/client.proto.
+// What happened to a call: one value for each CallStatus of proto/client.proto.
 enum class ResponseStatus {
   kSuccess = 1,            // committed; `results` holds the procedure's tables
   kUserAbort = 2,          // the procedure aborted; everything it wrote was rolled back
@@ -29,7 +29,10 @@ std::string_view ResponseStatusName(ResponseStatus status);
 
 struct Response {
   ResponseStatus status = ResponseStatus::kUnexpectedFailure;
-  // For failures: the error's name (CONSTRAINT_VIOLATION, NOT_FOUND, ...) and what went wrong.
+  // For failures: the error's number in partita.proto.ErrorCode
+  // (proto/errors.proto; 0 on success), its name without the ERROR_CODE_
+  // prefix (CONSTRAINT_VIOLATION, PROCEDURE_NOT_FOUND, ...) and what went wrong.
+  uint32_t error_code = 0;
   std::string error_name;
   std::string message;
   // What the procedure set with setAppStatus (0 and empty when nothing).

@@ -13,6 +13,7 @@ import org.partita.client.ResultTable;
 import org.partita.client.proto.CallStatus;
 import org.partita.client.proto.InvocationResponse;
 import org.partita.client.proto.LoginStatus;
+import org.partita.proto.ErrorCode;
 
 /**
  * What a broken or hostile client sends, against a real Voter server: each
@@ -101,7 +102,8 @@ class BadInputTest {
     try (RawConnection c = loggedIn()) {
       final InvocationResponse r = c.call(4, "NoSuchProcedure", 1L);
       assertEquals(CallStatus.CALL_STATUS_REJECTED, r.getStatus());
-      assertEquals("NOT_FOUND", r.getErrorName());
+      assertEquals("PROCEDURE_NOT_FOUND", r.getErrorName());
+      assertEquals(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND_VALUE, r.getErrorCode());
       assertTrue(r.getMessage().contains("NoSuchProcedure"), r.getMessage());
     }
   }
@@ -117,6 +119,28 @@ class BadInputTest {
       assertTrue(text.getMessage().contains("1"), text.getMessage());
       final InvocationResponse nullPartition = c.call(7, "Vote", null, 1L, 2L);
       assertEquals("BAD_PARAMETER", nullPartition.getErrorName(), nullPartition.toString());
+    }
+  }
+
+  /** Regression: a DECIMAL parameter finer than DECIMAL(38, 12) was answered UNEXPECTED_FAILURE INTERNAL. */
+  @Test
+  void decimalParametersThatDoNotFitAreRejectedAsBadParameters() throws Exception {
+    try (RawConnection c = loggedIn()) {
+      assertEquals(CallStatus.CALL_STATUS_SUCCESS, c.call(20, "@AdHoc",
+          "CREATE TABLE amounts (id BIGINT NOT NULL PRIMARY KEY, amount DECIMAL)").getStatus());
+      for (String text : new String[] {"0.0000000000001", "1e30", "-123456789012345678901234567.5"}) {
+        final InvocationResponse r = c.call(21, "@AdHoc", "INSERT INTO amounts VALUES (1, ?)",
+            new java.math.BigDecimal(text));
+        assertEquals(CallStatus.CALL_STATUS_REJECTED, r.getStatus(), r.toString());
+        assertEquals(ErrorCode.ERROR_CODE_BAD_PARAMETER_VALUE, r.getErrorCode(), r.toString());
+        assertEquals("BAD_PARAMETER", r.getErrorName(), r.toString());
+        assertTrue(r.getMessage().contains("parameter 1"), r.getMessage());
+      }
+      final InvocationResponse count = c.call(22, "@AdHoc", "SELECT COUNT(*) FROM amounts");
+      final ResultTable t = ResultTable.read(ByteBuffer.wrap(count.getResults(0).toByteArray()));
+      t.advanceRow();
+      assertEquals(0, t.getLong(0));
+      assertEquals(CallStatus.CALL_STATUS_SUCCESS, c.call(23, "@AdHoc", "DROP TABLE amounts").getStatus());
     }
   }
 

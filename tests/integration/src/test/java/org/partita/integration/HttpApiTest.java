@@ -127,7 +127,7 @@ class HttpApiTest {
     final ClientResponse binary = client.callAsync("NoSuchProcedure", 1L).join();
     assertEquals(ClientResponse.Status.REJECTED.wireCode(), answer.get("status").asInt());
     assertEquals("REJECTED", answer.get("statusString").asText());
-    assertEquals("NOT_FOUND", answer.get("errorName").asText());
+    assertEquals("PROCEDURE_NOT_FOUND", answer.get("errorName").asText());
     assertEquals(binary.errorName(), answer.get("errorName").asText());
     assertEquals(binary.message(), answer.get("message").asText());
     assertEquals(0, answer.get("results").size());

@@ -37,7 +37,7 @@ final class RawConnection implements AutoCloseable {
     return read().getLogin();
   }
 
-  /** Sends one invocation; parameters are Long, String or null. */
+  /** Sends one invocation; parameters are Long, String, BigDecimal (as DECIMAL text) or null. */
   void invoke(long handle, String procedure, Object... parameters) throws IOException {
     final Invocation.Builder call = Invocation.newBuilder().setClientHandle(handle).setProcedure(procedure);
     for (Object p : parameters) {
@@ -46,6 +46,8 @@ final class RawConnection implements AutoCloseable {
         value.setInteger(l);
       } else if (p instanceof String s) {
         value.setText(s);
+      } else if (p instanceof java.math.BigDecimal d) {
+        value.setDecimal(d.toString());
       }
       call.addParameters(value);
     }

@@ -115,7 +115,7 @@ class SchemaChangeTest {
     assertDdlRefused("DROP TABLE accounts", "ACCOUNTS_BY_REGION");
     assertEquals(catalog, catalogState());
     assertEquals(rows, accountsState());
-    assertEquals("NOT_FOUND", user.callAsync("BadProc").join().errorName());
+    assertEquals("PROCEDURE_NOT_FOUND", user.callAsync("BadProc").join().errorName());
   }
 
   @Test
@@ -142,7 +142,7 @@ class SchemaChangeTest {
     ddl("DROP PROCEDURE Shortlived");
     final ClientResponse answer = user.callAsync("Shortlived").join();
     assertEquals(Status.REJECTED, answer.status(), answer.toString());
-    assertEquals("NOT_FOUND", answer.errorName());
+    assertEquals("PROCEDURE_NOT_FOUND", answer.errorName());
   }
 
   private static void assertDdlRefused(String statement, String named) {

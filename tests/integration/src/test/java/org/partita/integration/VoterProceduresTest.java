@@ -205,7 +205,7 @@ class VoterProceduresTest {
   void anUnknownProcedureIsRejectedAsNotFound() {
     final ClientResponse answer = client.callAsync("Vot", 1L, 1, 1L).join();
     assertEquals(Status.REJECTED, answer.status());
-    assertEquals("NOT_FOUND", answer.errorName());
+    assertEquals("PROCEDURE_NOT_FOUND", answer.errorName());
     assertTrue(answer.message().contains("Vot"), answer.message());
   }
 

@@ -8,6 +8,7 @@ import org.partita.client.ClientResponse;
 import org.partita.client.ResultFormatException;
 import org.partita.client.ResultTable;
 import org.partita.client.proto.InvocationResponse;
+import org.partita.proto.ErrorCode;
 
 /** Turns an InvocationResponse into the {@link ClientResponse} callers see. Stateless. */
 final class Responses {
@@ -30,7 +31,18 @@ final class Responses {
       }
       tables.add(table);
     }
-    return new ClientResponse(ClientResponse.Status.fromWireCode(r.getStatusValue()), r.getErrorName(),
+    return new ClientResponse(ClientResponse.Status.fromWireCode(r.getStatusValue()), errorCode(r),
         r.getMessage(), tables, r.getAppStatus(), r.getAppStatusMessage(), r.getServerNanos());
+  }
+
+  /** The answer's error code: the number when the server sent a known one, else the code its name names. */
+  private static ErrorCode errorCode(InvocationResponse r) {
+    if (r.getErrorCode() != 0) {
+      final ErrorCode code = ErrorCode.forNumber(r.getErrorCode());
+      if (code != null) {
+        return code;
+      }
+    }
+    return ClientResponse.errorCodeNamed(r.getErrorName());
   }
 }

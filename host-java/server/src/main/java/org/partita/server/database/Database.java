@@ -1,5 +1,8 @@
 package org.partita.server.database;
 
+import org.partita.proto.ErrorCode;
+import org.partita.server.error.ErrorTable;
+import org.partita.server.error.ServerException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -14,7 +17,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
-import org.partita.client.ClientResponse.Status;
 import org.partita.client.PartitionHash;
 import org.partita.proto.TableStatsList;
 import org.partita.server.compiler.CatalogCompiler;
@@ -135,9 +137,8 @@ public final class Database implements AutoCloseable {
     final int partition;
     try {
       partition = partitionOfCall(procedure, arguments);
-    } catch (ParameterConverter.BadParameterException e) {
-      return CompletableFuture.completedFuture(ClientResponse.failure(Status.REJECTED, "BAD_PARAMETER",
-          e.getMessage()));
+    } catch (ServerException e) {
+      return CompletableFuture.completedFuture(ErrorTable.response(e));
     }
     final Site site = sites.get(partition);
     final CompletableFuture<ClientResponse> response = new CompletableFuture<>();
@@ -167,8 +168,8 @@ public final class Database implements AutoCloseable {
     final int partition;
     try {
       partition = partitionOfCall(procedure, arguments);
-    } catch (ParameterConverter.BadParameterException e) {
-      done.accept(ClientResponse.failure(Status.REJECTED, "BAD_PARAMETER", e.getMessage()));
+    } catch (ServerException e) {
+      done.accept(ErrorTable.response(e));
       return true;
     }
     final Site site = sites.get(partition);
@@ -189,14 +190,14 @@ public final class Database implements AutoCloseable {
     try {
       statement = adHocPlans.plan(sql, catalog);
     } catch (PlanningException e) {
-      done.accept(ClientResponse.failure(Status.GRACEFUL_FAILURE, "SQL_ERROR", e.getMessage()));
+      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage()));
       return true;
     }
     final PlannedStatement planned = statement.planned();
     final Site site;
     try {
       site = localSite(planned, parameters);
-    } catch (ParameterConverter.BadParameterException e) {
+    } catch (ServerException e) {
       done.accept(Failures.response(e));
       return true;
     }
@@ -225,13 +226,13 @@ public final class Database implements AutoCloseable {
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       coordinatorBacklog.decrementAndGet();
-      done.accept(ClientResponse.failure(Status.REJECTED, "SHUTTING_DOWN", "the database is closing"));
+      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN, "the database is closing"));
     }
     return true;
   }
 
   private static ClientResponse unknownProcedure(String name) {
-    return ClientResponse.failure(Status.REJECTED, "NOT_FOUND", "procedure " + name + " does not exist");
+    return ErrorTable.response(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND, "procedure " + name + " does not exist");
   }
 
   /** Queue depth, capacity, busy time and tasks run of one partition's site; any thread. */
@@ -290,7 +291,7 @@ public final class Database implements AutoCloseable {
   private int partitionOfCall(CompiledProcedure procedure, Object[] arguments) {
     final int index = procedure.partition().parameterIndex();
     if (arguments == null || arguments.length <= index) {
-      throw new ParameterConverter.BadParameterException("procedure " + procedure.name() + " is partitioned on"
+      throw ServerException.badParameter("procedure " + procedure.name() + " is partitioned on"
           + " parameter " + (index + 1) + " but " + (arguments == null ? 0 : arguments.length) + " were given");
     }
     final Object key = ParameterConverter.partitionValue(arguments[index], procedure.partition().columnType(),
@@ -311,15 +312,14 @@ public final class Database implements AutoCloseable {
     try {
       statement = adHocPlans.plan(sql, catalog);
     } catch (PlanningException e) {
-      return CompletableFuture.completedFuture(ClientResponse.failure(Status.GRACEFUL_FAILURE, "SQL_ERROR",
-          e.getMessage()));
+      return CompletableFuture.completedFuture(ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage()));
     }
     final PlannedStatement planned = statement.planned();
     final long timestamp = nextTimestamp();
     final Site site;
     try {
       site = localSite(planned, parameters);
-    } catch (ParameterConverter.BadParameterException e) {
+    } catch (ServerException e) {
       return CompletableFuture.completedFuture(Failures.response(e));
     }
     if (site == null) {
@@ -415,7 +415,7 @@ public final class Database implements AutoCloseable {
     try {
       next = new CatalogCompiler(current.classLoader()).apply(current, new SourceFile("@AdHoc", ddl));
     } catch (DdlException e) {
-      return ClientResponse.failure(Status.GRACEFUL_FAILURE, "SQL_ERROR", e.getMessage());
+      return ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
     }
     final byte[] nextBytes = next.engineCatalog().toByteArray();
     final byte[] currentBytes = current.engineCatalog().toByteArray();

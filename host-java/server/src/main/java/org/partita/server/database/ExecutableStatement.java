@@ -1,5 +1,6 @@
 package org.partita.server.database;
 
+import org.partita.server.error.ServerException;
 import java.util.ArrayList;
 import java.util.List;
 import org.partita.server.compiler.CompiledStatement;
@@ -69,7 +70,7 @@ record ExecutableStatement(String name, PlannedStatement planned, int planId, by
     final List<org.partita.proto.ValueType> types = planned.parameterTypes();
     final int given = parameters == null ? 0 : parameters.length;
     if (given != types.size()) {
-      throw new ParameterConverter.BadParameterException(subject + " takes " + types.size()
+      throw ServerException.badParameter(subject + " takes " + types.size()
           + " parameter(s), " + given + " given");
     }
     for (int i = 0; i < given; i++) {

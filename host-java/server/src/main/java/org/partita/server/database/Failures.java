@@ -6,43 +6,28 @@ import java.util.concurrent.ExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
-import org.partita.client.ClientResponse.Status;
-import org.partita.server.engine.EngineException;
-import org.partita.server.procedure.ProcedureAbortException;
+import org.partita.proto.ErrorCode;
+import org.partita.server.error.ErrorTable;
+import org.partita.server.error.ServerException;
 
-/** Turns what went wrong in a transaction into the caller's response. */
+/**
+ * Turns what went wrong in a transaction into the caller's response: a
+ * {@link ServerException} (engine errors, bad parameters, aborts, SQL errors
+ * the host finds) by its code through {@link ErrorTable}; anything else is a
+ * server bug, logged with its stack and answered INTERNAL.
+ */
 final class Failures {
   private static final Logger LOG = Logger.getLogger(Failures.class.getName());
 
   private Failures() {}
 
-  /** Thrown inside a transaction for a SQL error detected by the host (not the engine). */
-  static final class SqlError extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    final String code;
-
-    SqlError(String code, String message) {
-      super(message, null, false, false);
-      this.code = code;
-    }
-  }
-
   static ClientResponse response(Throwable t) {
     final Throwable cause = unwrap(t);
-    if (cause instanceof ProcedureAbortException abort) {
-      return ClientResponse.failure(Status.USER_ABORT, "USER_ABORT", abort.getMessage());
-    }
-    if (cause instanceof EngineException e) {
-      return ClientResponse.failure(Status.GRACEFUL_FAILURE, codeName(e), e.getMessage());
-    }
-    if (cause instanceof ParameterConverter.BadParameterException e) {
-      return ClientResponse.failure(Status.GRACEFUL_FAILURE, "BAD_PARAMETER", e.getMessage());
-    }
-    if (cause instanceof SqlError e) {
-      return ClientResponse.failure(Status.GRACEFUL_FAILURE, e.code, e.getMessage());
+    if (cause instanceof ServerException e) {
+      return ErrorTable.response(e);
     }
     LOG.log(Level.WARNING, "unexpected failure in a transaction", cause);
-    return ClientResponse.failure(Status.UNEXPECTED_FAILURE, "INTERNAL",
+    return ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL,
         cause.getClass().getSimpleName() + ": " + cause.getMessage());
   }
 
@@ -53,10 +38,5 @@ final class Failures {
       c = c.getCause();
     }
     return c;
-  }
-
-  private static String codeName(EngineException e) {
-    final String name = e.errorCode().name();
-    return name.startsWith("ERROR_CODE_") ? name.substring("ERROR_CODE_".length()) : name;
   }
 }

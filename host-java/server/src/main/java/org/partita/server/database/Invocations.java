@@ -1,5 +1,6 @@
 package org.partita.server.database;
 
+import org.partita.server.error.ServerException;
 import java.util.ArrayList;
 import java.util.List;
 import org.partita.client.ResultTable;
@@ -16,7 +17,7 @@ final class Invocations {
     final List<Class<?>> types = procedure.parameterTypes();
     final int given = arguments == null ? 0 : arguments.length;
     if (given != types.size()) {
-      throw new ParameterConverter.BadParameterException("procedure " + procedure.name() + " takes " + types.size()
+      throw ServerException.badParameter("procedure " + procedure.name() + " takes " + types.size()
           + " parameter(s), " + given + " given");
     }
     final Object[] converted = instance.arguments();

@@ -4,25 +4,24 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import org.partita.proto.ValueType;
+import org.partita.server.error.ServerException;
 import org.partita.server.engine.BatchRequestWriter;
 
 /**
  * Converts call parameters (docs/procedures.md, "Parameters"): widening is
  * allowed (an int for a BIGINT, a long for a DOUBLE when exact), anything
  * that would lose information is rejected with a message naming the
- * parameter. Stateless.
+ * parameter (BAD_PARAMETER). DECIMAL parameters must fit exactly: at most
+ * {@value #DECIMAL_FRACTION_DIGITS} digits after the point and
+ * {@value #DECIMAL_INTEGER_DIGITS} before it; nothing is rounded. Stateless.
  */
 final class ParameterConverter {
+  /** DECIMAL(38, 12): digits after the point. */
+  static final int DECIMAL_FRACTION_DIGITS = BatchRequestWriter.DECIMAL_SCALE;
+  /** DECIMAL(38, 12): digits before the point. */
+  static final int DECIMAL_INTEGER_DIGITS = 38 - DECIMAL_FRACTION_DIGITS;
+
   private ParameterConverter() {}
-
-  /** Rejected parameter. */
-  static final class BadParameterException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    BadParameterException(String message) {
-      super(message, null, false, false);
-    }
-  }
 
   /** Writes {@code value} as a statement parameter of type {@code type}. */
   static void write(BatchRequestWriter writer, Object value, ValueType type, String subject, int position) {
@@ -60,7 +59,7 @@ final class ParameterConverter {
       try {
         return d.longValueExact();
       } catch (ArithmeticException e) {
-        throw new BadParameterException(where(subject, position) + ": " + d.toPlainString() + " is not an integer in BIGINT range");
+        throw ServerException.badParameter(where(subject, position) + ": " + d.toPlainString() + " is not an integer in BIGINT range");
       }
     }
     if (value instanceof BigInteger b && b.bitLength() < 64) {
@@ -71,7 +70,7 @@ final class ParameterConverter {
       if (d == Math.rint(d) && Math.abs(d) < 0x1p63) {
         return (long) d;
       }
-      throw new BadParameterException(where(subject, position) + ": " + d + " is not an integer");
+      throw ServerException.badParameter(where(subject, position) + ": " + d + " is not an integer");
     }
     throw mismatch(value, ValueType.VALUE_TYPE_BIGINT, subject, position);
   }
@@ -86,24 +85,52 @@ final class ParameterConverter {
     final long l = exactLong(value, subject, position);
     final double d = (double) l;
     if ((long) d != l) {
-      throw new BadParameterException(where(subject, position) + ": " + l + " cannot be represented exactly as a FLOAT");
+      throw ServerException.badParameter(where(subject, position) + ": " + l + " cannot be represented exactly as a FLOAT");
     }
     return d;
   }
 
   private static BigDecimal decimal(Object value, String subject, int position) {
     if (value instanceof BigDecimal d) {
-      return d;
+      return fitDecimal(d, subject, position);
     }
     if (value instanceof Double || value instanceof Float) {
-      return BigDecimal.valueOf(((Number) value).doubleValue());
+      final double d = ((Number) value).doubleValue();
+      if (!Double.isFinite(d)) {
+        throw ServerException.badParameter(where(subject, position) + ": " + d + " is not a DECIMAL");
+      }
+      return fitDecimal(BigDecimal.valueOf(d), subject, position);
     }
     return BigDecimal.valueOf(exactLong(value, subject, position));
   }
 
+  /** {@code d} when DECIMAL(38, 12) holds it exactly (trailing zeros aside); else BAD_PARAMETER. */
+  private static BigDecimal fitDecimal(BigDecimal d, String subject, int position) {
+    final BigDecimal stripped = d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros();
+    if (stripped.scale() > DECIMAL_FRACTION_DIGITS) {
+      throw ServerException.badParameter(where(subject, position) + ": " + abbreviate(d) + " has " + stripped.scale()
+          + " digits after the decimal point; DECIMAL keeps " + DECIMAL_FRACTION_DIGITS + " (round it first)");
+    }
+    if (stripped.precision() - stripped.scale() > DECIMAL_INTEGER_DIGITS) {
+      throw ServerException.badParameter(where(subject, position) + ": " + abbreviate(d) + " is out of DECIMAL range ("
+          + DECIMAL_INTEGER_DIGITS + " digits before the decimal point)");
+    }
+    return stripped;
+  }
+
+  private static String abbreviate(BigDecimal d) {
+    final String text = d.toString();
+    return text.length() <= 40 ? text : text.substring(0, 40) + "...";
+  }
+
   static long timestampMicros(Object value, String subject, int position) {
     if (value instanceof Instant i) {
-      return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1000);
+      try {
+        return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1000);
+      } catch (ArithmeticException e) {
+        throw ServerException.badParameter(where(subject, position) + ": " + i
+            + " is outside the TIMESTAMP range (microseconds since 1970 in a signed 64-bit integer)");
+      }
     }
     return exactLong(value, subject, position);
   }
@@ -113,8 +140,8 @@ final class ParameterConverter {
     return position > 0 ? subject + " parameter " + position : subject;
   }
 
-  private static BadParameterException mismatch(Object value, ValueType type, String subject, int position) {
-    return new BadParameterException(where(subject, position) + ": a " + value.getClass().getSimpleName() + " cannot be a "
+  private static ServerException mismatch(Object value, ValueType type, String subject, int position) {
+    return ServerException.badParameter(where(subject, position) + ": a " + value.getClass().getSimpleName() + " cannot be a "
         + type.name().substring("VALUE_TYPE_".length()));
   }
 
@@ -145,7 +172,7 @@ final class ParameterConverter {
   static Object argument(Object value, Class<?> type, String subject, int position) {
     if (value == null) {
       if (type.isPrimitive()) {
-        throw new BadParameterException(where(subject, position) + ": NULL for a " + type.getSimpleName());
+        throw ServerException.badParameter(where(subject, position) + ": NULL for a " + type.getSimpleName());
       }
       return null;
     }
@@ -177,13 +204,13 @@ final class ParameterConverter {
     if (type.isInstance(value)) {
       return value;
     }
-    throw new BadParameterException(where(subject, position) + ": a " + value.getClass().getSimpleName() + " cannot be a "
+    throw ServerException.badParameter(where(subject, position) + ": a " + value.getClass().getSimpleName() + " cannot be a "
         + type.getSimpleName());
   }
 
   private static long inRange(long v, long min, long max, String subject, int position) {
     if (v < min || v > max) {
-      throw new BadParameterException(where(subject, position) + ": " + v + " is out of range [" + min + ", " + max + "]");
+      throw ServerException.badParameter(where(subject, position) + ": " + v + " is out of range [" + min + ", " + max + "]");
     }
     return v;
   }

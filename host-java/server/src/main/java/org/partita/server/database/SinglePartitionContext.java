@@ -1,5 +1,7 @@
 package org.partita.server.database;
 
+import org.partita.proto.ErrorCode;
+import org.partita.server.error.ServerException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -137,7 +139,7 @@ final class SinglePartitionContext implements ProcedureContext {
     final Object key = StatementPartitions.key(p, parameters, statement.name());
     final int partition = PartitionHash.partition(key, site.partitionCount());
     if (partition != site.partition()) {
-      throw new Failures.SqlError("WRONG_PARTITION", "statement " + statement.name() + " reads or writes partition "
+      throw new ServerException(ErrorCode.ERROR_CODE_WRONG_PARTITION, "statement " + statement.name() + " reads or writes partition "
           + partition + " (partitioning value " + key + "), but this transaction runs on partition "
           + site.partition() + "; use the procedure's partitioning parameter");
     }

@@ -29,7 +29,7 @@ public final class BatchRequestWriter {
   private static final int HEADER_SIZE = 1 + 8 + 4 + 2;
   private static final int MAX_COUNT = 0xFFFF;
   private static final int AD_HOC_STATEMENT = -1;
-  private static final int DECIMAL_SCALE = 12;
+  public static final int DECIMAL_SCALE = 12;
   private static final BigInteger DECIMAL_MAX_UNSCALED = BigInteger.TEN.pow(38).subtract(BigInteger.ONE);
 
   // proto ValueType numbers (ValueType.code()).

@@ -2,6 +2,7 @@ package org.partita.server.engine;
 
 import java.nio.charset.StandardCharsets;
 import org.partita.proto.ErrorCode;
+import org.partita.server.error.ServerException;
 
 /**
  * An error reported by the native engine: a code from {@code proto/errors.proto}
@@ -10,14 +11,11 @@ import org.partita.proto.ErrorCode;
  * thrown from the JNI library's single wrapper; a failed batch has already
  * rolled its transaction back.
  */
-public final class EngineException extends RuntimeException {
+public final class EngineException extends ServerException {
   private static final long serialVersionUID = 1L;
 
-  private final int code;
-
   public EngineException(int code, String message) {
-    super(message);
-    this.code = code;
+    super(known(code), ErrorCode.forNumber(code) == null ? "engine error code " + code + ": " + message : message);
   }
 
   /** Called by the JNI library: the message arrives as UTF-8 bytes. */
@@ -25,21 +23,13 @@ public final class EngineException extends RuntimeException {
     return new EngineException(code, new String(utf8Message, StandardCharsets.UTF_8));
   }
 
-  /** The {@code ErrorCode} number. */
-  public int code() {
-    return code;
-  }
-
-  /** The code as the generated enum; {@code UNRECOGNIZED} for a number this build does not know. */
+  /** The code as the generated enum; INTERNAL for a number this build does not know (the message names it). */
   public ErrorCode errorCode() {
-    final ErrorCode known = ErrorCode.forNumber(code);
-    return known == null ? ErrorCode.UNRECOGNIZED : known;
+    return code();
   }
 
-  @Override
-  public String toString() {
+  private static ErrorCode known(int code) {
     final ErrorCode known = ErrorCode.forNumber(code);
-    final String name = known == null ? "ERROR_CODE_" + code : known.name();
-    return name.replaceFirst("^ERROR_CODE_", "") + ": " + getMessage();
+    return known == null ? ErrorCode.ERROR_CODE_INTERNAL : known;
   }
 }

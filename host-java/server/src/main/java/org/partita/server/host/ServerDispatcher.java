@@ -1,7 +1,7 @@
 package org.partita.server.host;
 
-import org.partita.client.ClientResponse;
-import org.partita.client.ClientResponse.Status;
+import org.partita.server.error.ErrorTable;
+import org.partita.proto.ErrorCode;
 import org.partita.server.database.Database;
 import org.partita.server.dispatch.Dispatcher;
 import org.partita.server.dispatch.ResponseHandler;
@@ -34,7 +34,7 @@ final class ServerDispatcher implements Dispatcher {
   @Override
   public boolean dispatch(String procedure, Object[] parameters, ResponseHandler handler) {
     if (shuttingDown) {
-      handler.onResponse(ClientResponse.failure(Status.REJECTED, "SHUTTING_DOWN",
+      handler.onResponse(ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN,
           "the server is shutting down and accepts no new calls"));
       return true;
     }

@@ -1,5 +1,6 @@
 package org.partita.server.http;
 
+import org.partita.proto.ErrorCode;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
@@ -50,7 +51,7 @@ final class ApiEndpoint {
 
   /** 503: the server is shutting down; the connection is closed after it. */
   static Reply shuttingDownReply(ChannelHandlerContext ctx) {
-    return Replies.error(ctx.alloc(), HttpResponseStatus.SERVICE_UNAVAILABLE, "SHUTTING_DOWN",
+    return Replies.error(ctx.alloc(), HttpResponseStatus.SERVICE_UNAVAILABLE, ErrorCode.ERROR_CODE_SHUTTING_DOWN,
         "the server is shutting down and accepts no new calls", true);
   }
 

@@ -1,5 +1,6 @@
 package org.partita.server.http;
 
+import org.partita.proto.ErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -47,7 +48,7 @@ final class ApiRequestParser {
     if (type != null && HttpHeaderValues.APPLICATION_X_WWW_FORM_URLENCODED.contentEqualsIgnoreCase(type)) {
       return fromFields(decode(request.content().toString(StandardCharsets.UTF_8), false, "the form body"));
     }
-    throw new RequestException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
+    throw new RequestException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ErrorCode.ERROR_CODE_UNSUPPORTED_MEDIA_TYPE,
         "a POST body must be application/json or application/x-www-form-urlencoded, not "
             + (type == null ? "untyped (no Content-Type header)" : type));
   }

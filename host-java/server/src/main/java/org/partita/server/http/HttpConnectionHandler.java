@@ -1,5 +1,6 @@
 package org.partita.server.http;
 
+import org.partita.proto.ErrorCode;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -57,7 +58,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     answering = true;
     if (next instanceof OversizedRequest oversized) {
-      final Reply reply = Replies.error(ctx.alloc(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "REQUEST_TOO_LARGE",
+      final Reply reply = Replies.error(ctx.alloc(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, ErrorCode.ERROR_CODE_REQUEST_TOO_LARGE,
           "the request body exceeds the limit of " + oversized.maxBodyBytes() + " bytes", true);
       send(ctx, reply, HttpVersion.HTTP_1_1, false, false);
       return;
@@ -70,7 +71,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
       router.route(request, ctx, reply -> send(ctx, reply, version, keepAlive, headOnly));
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "HTTP request " + request.method() + " " + request.uri() + " failed", e);
-      send(ctx, Replies.error(ctx.alloc(), HttpResponseStatus.INTERNAL_SERVER_ERROR, "INTERNAL",
+      send(ctx, Replies.error(ctx.alloc(), HttpResponseStatus.INTERNAL_SERVER_ERROR, ErrorCode.ERROR_CODE_INTERNAL,
           "the server failed to answer: " + e, true), version, false, headOnly);
     } finally {
       request.release();

@@ -1,5 +1,6 @@
 package org.partita.server.http;
 
+import org.partita.proto.ErrorCode;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -36,13 +37,13 @@ final class HttpRouter {
     final ByteBufAllocator alloc = ctx.alloc();
     if (request.decoderResult().isFailure()) {
       final Throwable cause = request.decoderResult().cause();
-      sink.send(Replies.error(alloc, HttpResponseStatus.BAD_REQUEST, "BAD_REQUEST",
+      sink.send(Replies.error(alloc, HttpResponseStatus.BAD_REQUEST, ErrorCode.ERROR_CODE_BAD_REQUEST,
           "malformed HTTP request: " + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), true));
       return;
     }
     final String uri = request.uri();
     if (!uri.startsWith("/")) {
-      sink.send(Replies.error(alloc, HttpResponseStatus.BAD_REQUEST, "BAD_REQUEST",
+      sink.send(Replies.error(alloc, HttpResponseStatus.BAD_REQUEST, ErrorCode.ERROR_CODE_BAD_REQUEST,
           "the request target must be a path starting with '/', not " + abbreviate(uri), false));
       return;
     }

@@ -1,5 +1,6 @@
 package org.partita.server.http;
 
+import org.partita.proto.ErrorCode;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.concurrent.RejectedExecutionException;
@@ -53,7 +54,7 @@ final class PendingCall implements ResponseHandler, Runnable {
       accepted = dispatcher.dispatch(call.procedure(), call.parameters(), this);
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "dispatching " + call.procedure() + " failed", e);
-      sink.send(Replies.error(ctx.alloc(), HttpResponseStatus.INTERNAL_SERVER_ERROR, "INTERNAL",
+      sink.send(Replies.error(ctx.alloc(), HttpResponseStatus.INTERNAL_SERVER_ERROR, ErrorCode.ERROR_CODE_INTERNAL,
           "the server failed to run " + call.procedure() + ": " + e, false));
       return;
     }
@@ -63,7 +64,7 @@ final class PendingCall implements ResponseHandler, Runnable {
     if (endpoint.isShuttingDown()) {
       sink.send(ApiEndpoint.shuttingDownReply(ctx));
     } else if (System.nanoTime() - deadlineNanos >= 0) {
-      sink.send(Replies.error(ctx.alloc(), HttpResponseStatus.SERVICE_UNAVAILABLE, "SERVER_BUSY",
+      sink.send(Replies.error(ctx.alloc(), HttpResponseStatus.SERVICE_UNAVAILABLE, ErrorCode.ERROR_CODE_SERVER_BUSY,
           "the server was too busy to accept the call for " + endpoint.busyTimeout().toMillis() + " ms; retry later",
           false, "Retry-After", "1"));
     } else {
@@ -84,7 +85,7 @@ final class PendingCall implements ResponseHandler, Runnable {
       reply = Replies.call(ctx.alloc(), response);
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "writing the response of " + call.procedure() + " as JSON failed", e);
-      reply = Replies.error(ctx.alloc(), HttpResponseStatus.INTERNAL_SERVER_ERROR, "INTERNAL",
+      reply = Replies.error(ctx.alloc(), HttpResponseStatus.INTERNAL_SERVER_ERROR, ErrorCode.ERROR_CODE_INTERNAL,
           "the server failed to write the response of " + call.procedure() + ": " + e, false);
     }
     sink.send(reply);

@@ -1,5 +1,7 @@
 package org.partita.server.http;
 
+import org.partita.server.error.ErrorTable;
+import org.partita.proto.ErrorCode;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -8,7 +10,7 @@ import org.partita.client.ClientResponse;
 
 /**
  * The JSON replies of the HTTP API. Errors found by the HTTP layer take the
- * shape of a call response with status REJECTED (docs/http-api.md, "Errors"),
+ * shape of a call response, with the status ErrorTable gives their code (docs/http-api.md, "Errors"),
  * so that clients read every answer the same way. Stateless.
  */
 final class Replies {
@@ -21,27 +23,27 @@ final class Replies {
     return new BufferReply(HttpResponseStatus.OK, JSON, ResponseJson.write(response, alloc), false);
   }
 
-  /** {@code status} with a REJECTED response naming {@code errorName} and {@code message}. */
-  static Reply error(ByteBufAllocator alloc, HttpResponseStatus status, String errorName, String message,
+  /** {@code status} with the failure response for {@code code} and {@code message} (its status from ErrorTable). */
+  static Reply error(ByteBufAllocator alloc, HttpResponseStatus status, ErrorCode code, String message,
       boolean close, String... headers) {
-    final ClientResponse response = ClientResponse.failure(ClientResponse.Status.REJECTED, errorName, message);
+    final ClientResponse response = ErrorTable.response(code, message);
     return new BufferReply(status, JSON, ResponseJson.write(response, alloc), close, headers);
   }
 
   /** The error a {@link RequestException} describes; the connection stays open. */
   static Reply error(ByteBufAllocator alloc, RequestException e) {
-    return error(alloc, e.status(), e.errorName(), e.getMessage(), false);
+    return error(alloc, e.status(), e.code(), e.getMessage(), false);
   }
 
   /** 405, naming the methods {@code path} allows. */
   static Reply methodNotAllowed(ByteBufAllocator alloc, String method, String path, String allowed) {
-    return error(alloc, HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED",
+    return error(alloc, HttpResponseStatus.METHOD_NOT_ALLOWED, ErrorCode.ERROR_CODE_METHOD_NOT_ALLOWED,
         method + " is not allowed on " + path + "; use " + allowed, false, "Allow", allowed);
   }
 
   /** 404 for {@code path}. */
   static Reply notFound(ByteBufAllocator alloc, String path) {
-    return error(alloc, HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "nothing at " + path, false);
+    return error(alloc, HttpResponseStatus.NOT_FOUND, ErrorCode.ERROR_CODE_NOT_FOUND, "nothing at " + path, false);
   }
 
   /** The health endpoint's answer. */

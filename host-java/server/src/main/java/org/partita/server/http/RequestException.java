@@ -1,34 +1,36 @@
 package org.partita.server.http;
 
+import org.partita.proto.ErrorCode;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import org.partita.proto.ErrorCode;
 
 /**
  * A request the HTTP layer refuses before any call is made: carries the HTTP
- * status, the error name and a message naming what was wrong and where. Used
+ * status, the error code and a message naming what was wrong and where. Used
  * for control flow inside this package only; carries no stack trace.
  */
 final class RequestException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final transient HttpResponseStatus status;
-  private final String errorName;
+  private final ErrorCode code;
 
-  RequestException(HttpResponseStatus status, String errorName, String message) {
+  RequestException(HttpResponseStatus status, ErrorCode code, String message) {
     super(message, null, false, false);
     this.status = status;
-    this.errorName = errorName;
+    this.code = code;
   }
 
   /** A 400 BAD_REQUEST with {@code message}. */
   static RequestException badRequest(String message) {
-    return new RequestException(HttpResponseStatus.BAD_REQUEST, "BAD_REQUEST", message);
+    return new RequestException(HttpResponseStatus.BAD_REQUEST, ErrorCode.ERROR_CODE_BAD_REQUEST, message);
   }
 
   HttpResponseStatus status() {
     return status;
   }
 
-  String errorName() {
-    return errorName;
+  ErrorCode code() {
+    return code;
   }
 }

@@ -18,7 +18,7 @@ import org.partita.client.ResultTable;
  * (docs/http-api.md, "Responses"):
  *
  * <pre>{@code
- * {"status":1,"statusString":"SUCCESS","errorName":"","message":"",
+ * {"status":1,"statusString":"SUCCESS","errorCode":0,"errorName":"","message":"",
  *  "appStatus":0,"appStatusMessage":"","serverMicros":12,
  *  "results":[{"columns":[{"name":"ID","type":"BIGINT"}],"data":[[1]]}]}
  * }</pre>
@@ -52,6 +52,7 @@ final class ResponseJson {
     json.writeStartObject();
     json.writeNumberField("status", response.status().wireCode());
     json.writeStringField("statusString", response.status().name());
+    json.writeNumberField("errorCode", response.errorCode().getNumber());
     json.writeStringField("errorName", response.errorName());
     json.writeStringField("message", response.message());
     json.writeNumberField("appStatus", response.appStatus());

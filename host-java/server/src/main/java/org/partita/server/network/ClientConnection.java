@@ -1,5 +1,7 @@
 package org.partita.server.network;
 
+import org.partita.server.error.ErrorTable;
+import org.partita.proto.ErrorCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -19,7 +21,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.partita.client.ClientResponse;
-import org.partita.client.ClientResponse.Status;
 import org.partita.client.proto.ClientMessage;
 import org.partita.client.proto.LoginRequest;
 import org.partita.client.proto.LoginResponse;
@@ -201,7 +202,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     callsReceived.incrementAndGet();
     if (call.badParameter() != null) {
       inFlight.incrementAndGet();
-      answer(call.handle(), ClientResponse.failure(Status.REJECTED, "BAD_PARAMETER", call.badParameter()), received);
+      answer(call.handle(), ErrorTable.response(ErrorCode.ERROR_CODE_BAD_PARAMETER, call.badParameter()), received);
       return;
     }
     backlog.add(new PendingCall(call.handle(), call.procedure(), call.parameters(), received));
@@ -229,7 +230,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
   private boolean dispatch(PendingCall call) {
     if (registry.shuttingDown()) {
-      answer(call.handle, ClientResponse.failure(Status.REJECTED, "SHUTTING_DOWN",
+      answer(call.handle, ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN,
           "the server is shutting down and accepts no new calls"), call.receivedNanos);
       return true;
     }
@@ -299,7 +300,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     } catch (RuntimeException e) {
       out.writerIndex(mark);
       LOG.log(Level.WARNING, "connection " + id + ": could not encode the answer to call " + a.handle, e);
-      ResponseWriter.write(out, a.handle, ClientResponse.failure(Status.UNEXPECTED_FAILURE, "INTERNAL",
+      ResponseWriter.write(out, a.handle, ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL,
           "the server could not encode the response: " + e), 0, catalogVersion);
     }
   }

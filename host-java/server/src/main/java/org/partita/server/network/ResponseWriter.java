@@ -29,6 +29,7 @@ final class ResponseWriter {
     WireFormat.writeVarintField(out, InvocationResponse.CLIENT_HANDLE_FIELD_NUMBER, clientHandle);
     WireFormat.writeVarintField(out, InvocationResponse.STATUS_FIELD_NUMBER, response.status().wireCode());
     WireFormat.writeStringField(out, InvocationResponse.ERROR_NAME_FIELD_NUMBER, response.errorName());
+    WireFormat.writeVarintField(out, InvocationResponse.ERROR_CODE_FIELD_NUMBER, errorNumber(response));
     WireFormat.writeStringField(out, InvocationResponse.MESSAGE_FIELD_NUMBER, response.message());
     WireFormat.writeVarintField(out, InvocationResponse.APP_STATUS_FIELD_NUMBER, WireFormat.zigZag(response.appStatus()));
     WireFormat.writeStringField(out, InvocationResponse.APP_STATUS_MESSAGE_FIELD_NUMBER, response.appStatusMessage());
@@ -49,6 +50,7 @@ final class ResponseWriter {
     int size = WireFormat.varintFieldSize(InvocationResponse.CLIENT_HANDLE_FIELD_NUMBER, clientHandle)
         + WireFormat.varintFieldSize(InvocationResponse.STATUS_FIELD_NUMBER, response.status().wireCode())
         + WireFormat.stringFieldSize(InvocationResponse.ERROR_NAME_FIELD_NUMBER, response.errorName())
+        + WireFormat.varintFieldSize(InvocationResponse.ERROR_CODE_FIELD_NUMBER, errorNumber(response))
         + WireFormat.stringFieldSize(InvocationResponse.MESSAGE_FIELD_NUMBER, response.message())
         + WireFormat.varintFieldSize(InvocationResponse.APP_STATUS_FIELD_NUMBER, WireFormat.zigZag(response.appStatus()))
         + WireFormat.stringFieldSize(InvocationResponse.APP_STATUS_MESSAGE_FIELD_NUMBER, response.appStatusMessage())
@@ -59,6 +61,11 @@ final class ResponseWriter {
       size += WireFormat.delimitedFieldSize(InvocationResponse.RESULTS_FIELD_NUMBER, results.get(i).byteSize());
     }
     return size;
+  }
+
+  /** The error code's number (0 on success; proto3 leaves a zero field out). */
+  private static long errorNumber(ClientResponse response) {
+    return response.ok() ? 0 : response.errorCode().getNumber();
   }
 
   /** Appends a framed message built by protobuf (login answers: not on the hot path). */

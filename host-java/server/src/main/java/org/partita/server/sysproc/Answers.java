@@ -1,10 +1,11 @@
 package org.partita.server.sysproc;
 
+import org.partita.server.error.ErrorTable;
+import org.partita.proto.ErrorCode;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
-import org.partita.client.ClientResponse.Status;
 import org.partita.client.ResultTable;
 
 /** The responses system procedures give. */
@@ -17,18 +18,18 @@ final class Answers {
     return ClientResponse.success(List.of(table));
   }
 
-  static ClientResponse rejected(String errorName, String message) {
-    return ClientResponse.failure(Status.REJECTED, errorName, message);
+  static ClientResponse rejected(ErrorCode code, String message) {
+    return ErrorTable.response(code, message);
   }
 
   static ClientResponse sqlError(String message) {
-    return ClientResponse.failure(Status.GRACEFUL_FAILURE, "SQL_ERROR", message);
+    return ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, message);
   }
 
   /** An unexpected failure of {@code procedure}, logged with its stack. */
   static ClientResponse unexpected(String procedure, Throwable t) {
     LOG.log(Level.WARNING, procedure + " failed", t);
-    return ClientResponse.failure(Status.UNEXPECTED_FAILURE, "INTERNAL", procedure + " failed: "
+    return ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL, procedure + " failed: "
         + t.getClass().getSimpleName() + ": " + t.getMessage());
   }
 

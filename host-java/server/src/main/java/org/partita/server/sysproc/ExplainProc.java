@@ -1,5 +1,6 @@
 package org.partita.server.sysproc;
 
+import org.partita.proto.ErrorCode;
 import java.util.Map;
 import org.partita.client.ResultTableBuilder;
 import org.partita.client.ValueType;
@@ -32,7 +33,7 @@ final class ExplainProc implements SystemProcedure {
     final String name = parameters.text(0, "procedure");
     final CompiledProcedure procedure = database.catalog().procedure(name).orElse(null);
     if (procedure == null) {
-      handler.onResponse(Answers.rejected("NOT_FOUND", "procedure " + name + " does not exist"));
+      handler.onResponse(Answers.rejected(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND, "procedure " + name + " does not exist"));
       return true;
     }
     final ResultTableBuilder table = new ResultTableBuilder()

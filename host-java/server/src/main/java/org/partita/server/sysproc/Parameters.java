@@ -1,5 +1,6 @@
 package org.partita.server.sysproc;
 
+import org.partita.server.error.ServerException;
 import java.util.Arrays;
 
 /**
@@ -31,7 +32,7 @@ final class Parameters {
     }
     final String expected = min == max ? Integer.toString(min) : max == Integer.MAX_VALUE ? "at least " + min
         : min + " to " + max;
-    throw new BadParameterException(procedure + " takes " + expected + " parameter(s) " + usage + ", got "
+    throw ServerException.badParameter(procedure + " takes " + expected + " parameter(s) " + usage + ", got "
         + values.length);
   }
 
@@ -62,10 +63,10 @@ final class Parameters {
     return Arrays.copyOfRange(values, Math.min(index, values.length), values.length);
   }
 
-  private BadParameterException wrong(int index, String what, String expected) {
+  private ServerException wrong(int index, String what, String expected) {
     final Object v = values[index];
     final String got = v == null ? "NULL" : v.getClass().getSimpleName() + " " + v;
-    return new BadParameterException(procedure + " parameter " + (index + 1) + " (" + what + ") must be "
+    return ServerException.badParameter(procedure + " parameter " + (index + 1) + " (" + what + ") must be "
         + expected + ", got " + got);
   }
 }

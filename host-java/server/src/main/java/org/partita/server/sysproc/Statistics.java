@@ -1,5 +1,6 @@
 package org.partita.server.sysproc;
 
+import org.partita.server.error.ServerException;
 import org.partita.server.dispatch.ResponseHandler;
 
 /**
@@ -28,7 +29,7 @@ final class Statistics implements SystemProcedure {
     final boolean interval = parameters.flag(1, "interval", false);
     final StatisticsSelector selector = selectors.find(name);
     if (selector == null) {
-      throw new BadParameterException("@Statistics: unknown selector " + name + "; selectors: " + selectors.names());
+      throw ServerException.badParameter("@Statistics: unknown selector " + name + "; selectors: " + selectors.names());
     }
     return selector.answer(interval, handler);
   }

@@ -1,5 +1,6 @@
 package org.partita.server.sysproc;
 
+import org.partita.server.error.ServerException;
 import org.partita.server.database.Database;
 import org.partita.server.dispatch.ResponseHandler;
 
@@ -29,7 +30,7 @@ final class SystemCatalog implements SystemProcedure {
     final String name = parameters.text(0, "selector");
     final CatalogSelector selector = selectors.find(name);
     if (selector == null) {
-      throw new BadParameterException("@SystemCatalog: unknown selector " + name + "; selectors: "
+      throw ServerException.badParameter("@SystemCatalog: unknown selector " + name + "; selectors: "
           + selectors.names());
     }
     handler.onResponse(Answers.table(selector.build(database.catalog())));

@@ -1,5 +1,6 @@
 package org.partita.server.sysproc;
 
+import org.partita.server.error.ServerException;
 import org.partita.server.dispatch.ResponseHandler;
 
 /**
@@ -17,7 +18,7 @@ interface SystemProcedure {
    * queue it needs is full (nothing run, {@code handler} not called); else
    * {@code handler} gets exactly one response, on any thread.
    *
-   * @throws BadParameterException before answering, when a parameter is wrong
+   * @throws ServerException (BAD_PARAMETER) before answering, when a parameter is wrong
    */
   boolean call(Parameters parameters, ResponseHandler handler);
 }

@@ -1,5 +1,8 @@
 package org.partita.server.sysproc;
 
+import org.partita.proto.ErrorCode;
+import org.partita.server.error.ErrorTable;
+import org.partita.server.error.ServerException;
 import java.util.List;
 import java.util.function.Supplier;
 import org.partita.server.database.Database;
@@ -72,15 +75,15 @@ public final class SystemProcedures {
   public boolean call(String name, Object[] parameters, ResponseHandler handler) {
     final SystemProcedure procedure = procedures.find(name);
     if (procedure == null) {
-      handler.onResponse(Answers.rejected("NOT_FOUND", "system procedure " + name + " does not exist; system"
+      handler.onResponse(Answers.rejected(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND, "system procedure " + name + " does not exist; system"
           + " procedures: " + procedures.names()));
       return true;
     }
     final OnceHandler once = new OnceHandler(handler);
     try {
       return procedure.call(new Parameters(procedure.name(), parameters), once);
-    } catch (BadParameterException e) {
-      once.onResponse(Answers.rejected("BAD_PARAMETER", e.getMessage()));
+    } catch (ServerException e) {
+      once.onResponse(ErrorTable.response(e));
     } catch (RuntimeException e) {
       once.onResponse(Answers.unexpected(procedure.name(), e));
     }

@@ -72,6 +72,26 @@ class BadInputTest {
     assertIntact();
   }
 
+  /** Regression: these were answered UNEXPECTED_FAILURE INTERNAL with a stack trace in the log. */
+  @Test
+  void shouldRejectDecimalParametersWithTooManyFractionDigitsAndTimestampsOutOfRange() {
+    final ClientResponse decimal = db.adHocSync("UPDATE t SET amount = ? WHERE id = 1",
+        new java.math.BigDecimal("0.0000000000001"));
+    assertEquals(ClientResponse.Status.REJECTED, decimal.status(), decimal::toString);
+    assertEquals("BAD_PARAMETER", decimal.errorName(), decimal::toString);
+    assertTrue(decimal.message().contains("13 digits after the decimal point"), decimal::message);
+    final ClientResponse huge = db.adHocSync("UPDATE t SET amount = ? WHERE id = 1", new java.math.BigDecimal("1e30"));
+    assertEquals("BAD_PARAMETER", huge.errorName(), huge::toString);
+    final ClientResponse timestamp = db.adHocSync("UPDATE t SET seen = ? WHERE id = 1", java.time.Instant.MAX);
+    assertEquals(ClientResponse.Status.REJECTED, timestamp.status(), timestamp::toString);
+    assertEquals("BAD_PARAMETER", timestamp.errorName(), timestamp::toString);
+    assertTrue(timestamp.message().contains("outside the TIMESTAMP range"), timestamp::message);
+    final ClientResponse exact = db.adHocSync("UPDATE t SET amount = ? WHERE id = 1",
+        new java.math.BigDecimal("12.500000000000000"));
+    assertTrue(exact.ok(), exact::toString);
+    assertIntact();
+  }
+
   @Test
   void shouldExplainBadSql() {
     assertError("SQL_ERROR", "syntax error", "SELEKT * FROM t");

@@ -105,7 +105,7 @@ class ProcedureRuntimeTest {
     assertTrue(lossy.message().contains("procedure Transfer parameter 2"), lossy.message());
     assertEquals("BAD_PARAMETER", db.callSync("Transfer", 4L, 1).errorName());
     assertEquals("BAD_PARAMETER", db.callSync("Transfer", "four", 1, 2, 3L).errorName());
-    assertEquals("NOT_FOUND", db.callSync("NoSuchProcedure").errorName());
+    assertEquals("PROCEDURE_NOT_FOUND", db.callSync("NoSuchProcedure").errorName());
     final ClientResponse duplicate = db.callSync("OpenAccount", 4L, 1, 5L);
     assertEquals("CONSTRAINT_VIOLATION", duplicate.errorName());
   }

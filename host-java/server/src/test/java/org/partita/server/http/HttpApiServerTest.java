@@ -1,5 +1,6 @@
 package org.partita.server.http;
 
+import org.partita.proto.ErrorCode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -109,7 +110,7 @@ class HttpApiServerTest {
   @Test
   void shouldPassFailuresThroughWithStatus200() throws Exception {
     http.dispatcher.answer = call -> ClientResponse.failure(ClientResponse.Status.GRACEFUL_FAILURE,
-        "CONSTRAINT_VIOLATION", "duplicate key 7 in T").withAppStatus(2, "dup");
+        ErrorCode.ERROR_CODE_CONSTRAINT_VIOLATION, "duplicate key 7 in T").withAppStatus(2, "dup");
     final HttpResponse<String> response = http.get("/api/1.0/?Procedure=Insert&Parameters=[7]");
     assertEquals(200, response.statusCode());
     final JsonNode json = HttpFixture.json(response);
@@ -124,7 +125,7 @@ class HttpApiServerTest {
 
   @Test
   void shouldPassRejectionsOfTheDispatcherThroughWithStatus200() throws Exception {
-    http.dispatcher.answer = call -> ClientResponse.failure(ClientResponse.Status.REJECTED, "NOT_FOUND",
+    http.dispatcher.answer = call -> ClientResponse.failure(ClientResponse.Status.REJECTED, ErrorCode.ERROR_CODE_NOT_FOUND,
         "no procedure named Nope");
     assertRejected(http.get("/api/1.0/?Procedure=Nope"), 200, "NOT_FOUND", "no procedure named Nope");
   }

@@ -1,5 +1,6 @@
 package org.partita.server.http;
 
+import org.partita.proto.ErrorCode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,7 +25,7 @@ class JsonParametersTest {
   private static void assertRejected(String expectedMessage, String json) {
     final RequestException e = assertThrows(RequestException.class, () -> convert(json));
     assertEquals(HttpResponseStatus.BAD_REQUEST, e.status());
-    assertEquals("BAD_REQUEST", e.errorName());
+    assertEquals(ErrorCode.ERROR_CODE_BAD_REQUEST, e.code());
     assertEquals(expectedMessage, e.getMessage());
   }
 

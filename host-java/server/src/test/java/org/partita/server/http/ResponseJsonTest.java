@@ -1,5 +1,6 @@
 package org.partita.server.http;
 
+import org.partita.proto.ErrorCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.netty.buffer.ByteBuf;
@@ -38,7 +39,7 @@ class ResponseJsonTest {
 
   @Test
   void shouldWriteEveryValueType() {
-    assertEquals("{\"status\":1,\"statusString\":\"SUCCESS\",\"errorName\":\"\",\"message\":\"\",\"appStatus\":0,"
+    assertEquals("{\"status\":1,\"statusString\":\"SUCCESS\",\"errorCode\":0,\"errorName\":\"\",\"message\":\"\",\"appStatus\":0,"
         + "\"appStatusMessage\":\"\",\"serverMicros\":0,\"results\":[{\"columns\":["
         + "{\"name\":\"TI\",\"type\":\"TINYINT\"},{\"name\":\"SI\",\"type\":\"SMALLINT\"},"
         + "{\"name\":\"I\",\"type\":\"INTEGER\"},{\"name\":\"BI\",\"type\":\"BIGINT\"},"
@@ -71,8 +72,8 @@ class ResponseJsonTest {
   @Test
   void shouldWriteFailuresWithTheirNameMessageAndAppStatus() {
     final ClientResponse failure = ClientResponse.failure(ClientResponse.Status.GRACEFUL_FAILURE,
-        "CONSTRAINT_VIOLATION", "duplicate key in T").withAppStatus(-3, "custom").withServerNanos(12_999);
-    assertEquals("{\"status\":3,\"statusString\":\"GRACEFUL_FAILURE\",\"errorName\":\"CONSTRAINT_VIOLATION\","
+        ErrorCode.ERROR_CODE_CONSTRAINT_VIOLATION, "duplicate key in T").withAppStatus(-3, "custom").withServerNanos(12_999);
+    assertEquals("{\"status\":3,\"statusString\":\"GRACEFUL_FAILURE\",\"errorCode\":2,\"errorName\":\"CONSTRAINT_VIOLATION\","
         + "\"message\":\"duplicate key in T\",\"appStatus\":-3,\"appStatusMessage\":\"custom\",\"serverMicros\":12,"
         + "\"results\":[]}", write(failure));
   }

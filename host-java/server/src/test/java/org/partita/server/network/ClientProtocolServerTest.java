@@ -1,5 +1,6 @@
 package org.partita.server.network;
 
+import org.partita.proto.ErrorCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -272,7 +273,7 @@ class ClientProtocolServerTest {
       waitUntil(() -> held.size() == 1);
     }
     waitUntil(() -> server.connections().isEmpty());
-    held.poll().onResponse(ClientResponse.failure(Status.GRACEFUL_FAILURE, "X", "late"));
+    held.poll().onResponse(ClientResponse.failure(Status.GRACEFUL_FAILURE, ErrorCode.ERROR_CODE_SQL_ERROR, "late"));
     try (FrameSocket again = FrameSocket.loggedIn(port)) {
       assertEquals(1, server.connections().size());
     }

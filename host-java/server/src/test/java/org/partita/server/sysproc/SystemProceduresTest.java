@@ -41,14 +41,14 @@ class SystemProceduresTest {
   @Test
   void shouldRejectUnknownSystemProcedureListingTheKnownOnes() throws Exception {
     f = new SysprocFixture(1);
-    assertFailure(f.call("@Nope"), Status.REJECTED, "NOT_FOUND", "system procedure @Nope does not exist",
+    assertFailure(f.call("@Nope"), Status.REJECTED, "PROCEDURE_NOT_FOUND", "system procedure @Nope does not exist",
         "@AdHoc, @Explain, @ExplainProc, @Statistics, @SystemCatalog, @Ping, @Shutdown");
   }
 
   @Test
   void shouldRejectNullNameAsUnknown() throws Exception {
     f = new SysprocFixture(1);
-    assertFailure(f.call(null), Status.REJECTED, "NOT_FOUND", "system procedure null does not exist");
+    assertFailure(f.call(null), Status.REJECTED, "PROCEDURE_NOT_FOUND", "system procedure null does not exist");
   }
 
   @Test
@@ -158,7 +158,7 @@ class SystemProceduresTest {
   @Test
   void shouldRejectExplainOfAnUnknownProcedure() throws Exception {
     f = new SysprocFixture(1);
-    assertFailure(f.call("@ExplainProc", "Missing"), Status.REJECTED, "NOT_FOUND", "procedure Missing does not exist");
+    assertFailure(f.call("@ExplainProc", "Missing"), Status.REJECTED, "PROCEDURE_NOT_FOUND", "procedure Missing does not exist");
   }
 
   @Test
