@@ -21,6 +21,13 @@ class RequestBuilder {
     Put(txn_timestamp);
     Put(calls);
   }
+  // A request with a time limit (flags bit 2, then u32 time_limit_ms).
+  RequestBuilder(bool final_batch, uint16_t calls, uint32_t time_limit_ms, int64_t txn_timestamp) {
+    Put<uint8_t>((final_batch ? 1 : 0) | 4);
+    Put(txn_timestamp);
+    Put(time_limit_ms);
+    Put(calls);
+  }
   RequestBuilder& Call(int32_t statement, uint16_t params) { return Put(statement).Put(params); }
   // An ad-hoc call: statement id -1, the serialized statement, param_count.
   RequestBuilder& AdHoc(const proto::Statement& statement, uint16_t params) {

@@ -43,6 +43,10 @@ struct EngineOptions {
   int32_t partition_count = 1;
   // Bound on one batch's serialized results; beyond it RESULT_TOO_LARGE.
   size_t max_result_bytes = 64 << 20;
+  // Bound on one statement's intermediate results (hash tables of joins and
+  // aggregates, sorts, DISTINCT, set operations); beyond it
+  // QUERY_MEMORY_LIMIT. 0 = unbounded.
+  int64_t query_memory_bytes = int64_t{1} << 30;
 };
 
 // Position of a statement in the catalog; stable until UpdateCatalog.
@@ -79,6 +83,9 @@ struct BatchOptions {
   int64_t txn_timestamp = 0;
   // Input tables of RECEIVE nodes, for every statement of the batch.
   std::span<const DependencyTable> dependencies;
+  // Time the batch may run, in ms from its start; past it the batch fails
+  // with TRANSACTION_TIMEOUT and the transaction rolls back. 0 = unbounded.
+  int64_t time_limit_ms = 0;
 };
 
 // Per-table figures for statistics.
@@ -142,6 +149,12 @@ class Engine {
   virtual bool in_transaction() const = 0;
 
   virtual std::vector<TableStats> GetTableStats() const = 0;
+
+  // Asks the batch running now to stop: it fails with CANCELLED within a few
+  // thousand rows and the transaction rolls back. A request made while no
+  // batch runs is forgotten when the next batch starts.
+  // Thread-safe: the one Engine call any thread may make at any time.
+  virtual void RequestCancel() = 0;
 
  protected:
   Engine() = default;

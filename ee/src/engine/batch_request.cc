@@ -63,7 +63,8 @@ bool ReadValue(Cursor* c, ValueType t, Value* out) {
 
 constexpr uint8_t kFinalBatchFlag = 1;
 constexpr uint8_t kDependenciesFlag = 2;
-constexpr uint8_t kKnownFlags = kFinalBatchFlag | kDependenciesFlag;
+constexpr uint8_t kTimeLimitFlag = 4;
+constexpr uint8_t kKnownFlags = kFinalBatchFlag | kDependenciesFlag | kTimeLimitFlag;
 constexpr uint32_t kTableSizeField = 4;
 
 // Dependencies := u16 count, count × (i32 id, u32 byte_length, one table).
@@ -103,8 +104,13 @@ Status BatchRequest::Decode(std::span<const uint8_t> bytes) {
   Cursor c(bytes);
   uint8_t flags;
   uint16_t call_count;
-  if (!c.Read(&flags) || !c.Read(&options_.txn_timestamp) || !c.Read(&call_count)) return Bad(c, "truncated header");
+  uint32_t time_limit_ms = 0;
+  if (!c.Read(&flags) || !c.Read(&options_.txn_timestamp)) return Bad(c, "truncated header");
   if ((flags & ~kKnownFlags) != 0) return Bad(c, "unknown flags " + std::to_string(flags));
+  if ((flags & kTimeLimitFlag) != 0 && !c.Read(&time_limit_ms)) return Bad(c, "truncated time limit");
+  if ((flags & kTimeLimitFlag) != 0 && time_limit_ms == 0) return Bad(c, "a time limit of 0 ms (omit flag bit 2 for none)");
+  if (!c.Read(&call_count)) return Bad(c, "truncated header");
+  options_.time_limit_ms = time_limit_ms;
   options_.final_batch = (flags & kFinalBatchFlag) != 0;
   options_.dependencies = {};
   values_.clear();

@@ -58,6 +58,26 @@ TEST_F(BatchRequestTest, HandEncodedRequestRunsEveryCallAndCommits) {
   EXPECT_EQ(RowCount("ACC"), 1);
 }
 
+TEST_F(BatchRequestTest, TimeLimitFollowsTheTimestampWhenFlagBitTwoIsSet) {
+  Request r(true, 1, uint32_t{2500}, int64_t{7});
+  r.Call(0, 3).BigInt(1).Text("ann").Integer(10);
+  BatchRequest decoded;
+  ASSERT_TRUE(decoded.Decode(r.bytes()).ok());
+  EXPECT_EQ(decoded.options().time_limit_ms, 2500);
+  EXPECT_EQ(decoded.options().txn_timestamp, 7);
+  ASSERT_TRUE(Execute(r.bytes()).ok());
+  EXPECT_EQ(RowCount("ACC"), 1);
+}
+
+TEST_F(BatchRequestTest, ZeroOrTruncatedTimeLimitIsABadRequest) {
+  Request zero(true, 1, uint32_t{0}, int64_t{0});
+  zero.Call(1, 0);
+  ExpectRejected(zero.bytes());
+  std::vector<uint8_t> truncated = Request(true, 0, uint32_t{5}, int64_t{0}).bytes();
+  truncated.resize(1 + 8 + 2);
+  ExpectRejected(truncated);
+}
+
 TEST_F(BatchRequestTest, ParametersWidenToDeclaredTypesAndMayBeNull) {
   Request r(true, 1);
   r.Call(0, 3).Integer(7).Null().TinyInt(-3);

@@ -100,7 +100,10 @@ Status EngineImpl::RunCompiled(CompiledStatement& stmt, std::span<const Value> p
     ctx.txn_timestamp = txn_timestamp;
     ctx.received = &received_;
     ctx.execution = ++executions_;
-    s = stmt.root->Open(&ctx);
+    ctx.guard = &guard_;
+    guard_.BeginStatement();
+    s = guard_.Check();
+    if (s.ok()) s = stmt.root->Open(&ctx);
     writer_.BeginTable(stmt.result_header);
     while (s.ok()) {
       const Value* row;
@@ -134,6 +137,8 @@ Status EngineImpl::ExecuteBatch(std::span<const StatementCall> calls, const Batc
                                 ResultSet* results) {
   AssertOwner();
   in_transaction_ = true;
+  cancel_.store(false, std::memory_order_relaxed);
+  guard_.BeginBatch(options_.query_memory_bytes, options.time_limit_ms);
   writer_.Begin(results, options_.max_result_bytes);
   Status s = ReceiveDependencies(options.dependencies);
   for (size_t i = 0; s.ok() && i < calls.size(); ++i) s = RunStatement(calls[i], options.txn_timestamp);

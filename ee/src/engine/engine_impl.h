@@ -4,10 +4,12 @@
 #ifndef PARTITA_ENGINE_ENGINE_IMPL_H_
 #define PARTITA_ENGINE_ENGINE_IMPL_H_
 
+#include <atomic>
 #include <thread>
 
 #include "catalog/loaded_catalog.h"
 #include "engine/batch_request.h"
+#include "exec/query_guard.h"
 #include "exec/result_writer.h"
 #include "partita/engine.h"
 
@@ -27,6 +29,7 @@ class EngineImpl final : public Engine {
   void Rollback() override;
   bool in_transaction() const override { return in_transaction_; }
   std::vector<TableStats> GetTableStats() const override;
+  void RequestCancel() override { cancel_.store(true, std::memory_order_relaxed); }
 
  private:
   Status RunStatement(const StatementCall& call, int64_t txn_timestamp);
@@ -54,6 +57,9 @@ class EngineImpl final : public Engine {
   std::vector<Value> params_;
   std::vector<ReceivedTable> received_;
   bool in_transaction_ = false;
+  // Set by RequestCancel (any thread), cleared when a batch starts.
+  std::atomic<bool> cancel_{false};
+  QueryGuard guard_{&cancel_};
 };
 
 }  // namespace partita

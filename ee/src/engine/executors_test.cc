@@ -168,6 +168,48 @@ TEST_F(ExecutorsTest, NestLoopLeftJoinOverEmptyInnerKeepsEveryOuterRow) {
   EXPECT_EQ(Query("q"), "1|NULL\n2|NULL\n3|NULL\n4|NULL\n5|NULL\n");
 }
 
+// EMP ++ DEPT hash join on EMP.DEPT = DEPT.ID, DEPT built into the table.
+proto::PlanNode EmpDeptHashJoin(testing::CatalogBuilder& catalog, proto::JoinType type) {
+  proto::PlanNode join = Node(proto::PLAN_NODE_KIND_HASH_JOIN, {catalog.SeqScan("EMP"), catalog.SeqScan("DEPT")},
+                              {{"ID", kBig}, {"DEPT", kInt}, {"NAME", kText}, {"SALARY", kInt}, {"DID", kInt}, {"DNAME", kText}});
+  auto* j = join.mutable_hash_join();
+  j->set_join_type(type);
+  *j->add_outer_keys() = Col(1, kInt);
+  *j->add_inner_keys() = Col(0, kInt);
+  return join;
+}
+
+TEST_F(ExecutorsTest, HashInnerJoinEmitsPairsWithEqualKeysAndNeverMatchesNull) {
+  Add("q", Project(EmpDeptHashJoin(catalog_, proto::JOIN_TYPE_INNER), {2, 5}));
+  OpenWithRows();
+  EXPECT_EQ(Query("q"), "'ann'|'eng'\n'bob'|'eng'\n'cy'|'ops'\n");
+}
+
+TEST_F(ExecutorsTest, HashLeftJoinPadsMissesAndNullKeysWithNulls) {
+  Add("q", Project(EmpDeptHashJoin(catalog_, proto::JOIN_TYPE_LEFT), {2, 4, 5}));
+  OpenWithRows();
+  EXPECT_EQ(Query("q"), "'ann'|10|'eng'\n'bob'|10|'eng'\n'cy'|20|'ops'\n'dee'|NULL|NULL\n'eve'|NULL|NULL\n");
+}
+
+TEST_F(ExecutorsTest, HashJoinAppliesItsResidualPredicateBeforeDecidingAMatch) {
+  proto::PlanNode join = EmpDeptHashJoin(catalog_, proto::JOIN_TYPE_LEFT);
+  *join.mutable_hash_join()->mutable_predicate() =
+      Binary(proto::EXPRESSION_KIND_GREATER, Col(3, kInt), ConstInt(150, kInt));
+  Add("q", Project(std::move(join), {2, 5}));
+  OpenWithRows();
+  EXPECT_EQ(Query("q"), "'ann'|NULL\n'bob'|'eng'\n'cy'|'ops'\n'dee'|NULL\n'eve'|NULL\n");
+}
+
+TEST_F(ExecutorsTest, HashJoinWithoutKeysIsABadPlan) {
+  proto::PlanNode join = EmpDeptHashJoin(catalog_, proto::JOIN_TYPE_INNER);
+  join.mutable_hash_join()->clear_inner_keys();
+  Add("q", std::move(join));
+  Result<std::unique_ptr<Engine>> e = Engine::Open(catalog_.catalog(), EngineOptions{});
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.status().code(), proto::ERROR_CODE_BAD_PLAN);
+  EXPECT_NE(e.status().message().find("as many outer_keys as inner_keys"), std::string::npos) << e.status().message();
+}
+
 TEST_F(ExecutorsTest, IndexJoinLooksUpTheInnerByAnOuterColumn) {
   Add("q", Project(IndexJoin(catalog_.SeqScan("EMP"), "DEPT", "PK_DEPT", {Col(1, kInt)}, proto::JOIN_TYPE_INNER), {2, 5}));
   OpenWithRows();

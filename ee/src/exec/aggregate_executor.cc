@@ -127,6 +127,11 @@ Status AggregateExecutor::Consume(const Value* in) {
   if (it != group_ids_.end()) {
     id = it->second;
   } else {
+    if (ctx_->guard != nullptr) {
+      const int64_t accumulators = static_cast<int64_t>(sizeof(Accumulator) * aggregates_.size());
+      PARTITA_RETURN_IF_ERROR(ctx_->guard->ChargeRow(key_.data(), key_width, "aggregate (GROUP BY)"));
+      PARTITA_RETURN_IF_ERROR(ctx_->guard->Charge(accumulators, "aggregate (GROUP BY)"));
+    }
     const Value* key = CopyRow(key_.data(), key_width, ctx_->arena);
     id = groups_.size();
     groups_.push_back(NewGroup(key));

@@ -16,6 +16,7 @@ Status DistinctExecutor::NextImpl(const Value** row) {
     PARTITA_RETURN_IF_ERROR(child(0)->Next(row));
     if (*row == nullptr) return Status::OK();
     if (seen_.contains(RowRef{*row, width()})) continue;
+    if (ctx_->guard != nullptr) PARTITA_RETURN_IF_ERROR(ctx_->guard->ChargeRow(*row, width(), "DISTINCT"));
     const Value* copy = CopyRow(*row, width(), ctx_->arena);
     seen_.insert(RowRef{copy, width()});
     *row = copy;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/arena.h"
+#include "exec/query_guard.h"
 #include "expr/expression.h"
 #include "partita/result_table.h"
 #include "txn/undo_log.h"
@@ -36,6 +37,9 @@ struct ExecContext {
   uint64_t execution = 0;
   // Inside a subquery's plan: its SUBQUERY expression's arguments.
   const Value* outer = nullptr;
+  // The batch's memory, time and cancel bounds; null = unbounded (tests that
+  // build a context by hand).
+  QueryGuard* guard = nullptr;
 
   // An evaluation context reading `row`.
   EvalContext Eval(const Value* row) const {

@@ -35,8 +35,10 @@ class Executor {
     rows_ = 0;
     return OpenImpl();
   }
-  // Produces the next row into `*row`, or nullptr at the end.
+  // Produces the next row into `*row`, or nullptr at the end. Every row
+  // counts toward the guard's deadline and cancel checks.
   [[nodiscard]] Status Next(const Value** row) {
+    if (ctx_->guard != nullptr) PARTITA_RETURN_IF_ERROR(ctx_->guard->Tick());
     PARTITA_RETURN_IF_ERROR(NextImpl(row));
     rows_ += *row != nullptr;
     return Status::OK();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "exec/join_row.h"
+
 namespace partita {
 
 IndexNestLoopJoinExecutor::IndexNestLoopJoinExecutor(std::unique_ptr<Executor> outer,
@@ -48,9 +50,9 @@ Status IndexNestLoopJoinExecutor::NextImpl(const Value** row) {
       }
       continue;
     }
-    std::copy(inner, inner + inner_->width(), row_.begin() + outer_width);
-    bool passes = true;
-    if (predicate_ != nullptr) PARTITA_RETURN_IF_ERROR(EvalPredicate(*predicate_, ctx_->Eval(row_.data()), &passes));
+    bool passes;
+    PARTITA_RETURN_IF_ERROR(
+        CombineJoinRow(predicate_.get(), *ctx_, inner, inner_->width(), outer_width, &row_, &passes));
     if (passes) {
       matched_ = true;
       *row = row_.data();

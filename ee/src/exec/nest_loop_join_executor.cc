@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "exec/join_row.h"
+
 namespace partita {
 
 NestLoopJoinExecutor::NestLoopJoinExecutor(std::unique_ptr<Executor> outer, std::unique_ptr<Executor> inner,
@@ -47,9 +49,9 @@ Status NestLoopJoinExecutor::NextImpl(const Value** row) {
       }
       continue;
     }
-    std::copy(inner, inner + child(1)->width(), row_.begin() + outer_width);
-    bool passes = true;
-    if (predicate_ != nullptr) PARTITA_RETURN_IF_ERROR(EvalPredicate(*predicate_, ctx_->Eval(row_.data()), &passes));
+    bool passes;
+    PARTITA_RETURN_IF_ERROR(
+        CombineJoinRow(predicate_.get(), *ctx_, inner, child(1)->width(), outer_width, &row_, &passes));
     if (passes) {
       matched_ = true;
       *row = row_.data();

@@ -4,6 +4,7 @@
 #include "exec/delete_executor.h"
 #include "exec/distinct_executor.h"
 #include "exec/filter_executor.h"
+#include "exec/hash_join_executor.h"
 #include "exec/index_nest_loop_join_executor.h"
 #include "exec/index_scan_executor.h"
 #include "exec/insert_executor.h"
@@ -66,6 +67,7 @@ class Builder final : public SubqueryFactory {
                                                        int outer_width);
   Result<ExecPtr> Join(const proto::PlanNode& node);
   Result<ExecPtr> IndexJoin(const proto::PlanNode& node);
+  Result<ExecPtr> HashJoin(const proto::PlanNode& node);
   Result<ExecPtr> Aggregate(const proto::PlanNode& node);
   Result<ExecPtr> Sort(const proto::PlanNode& node);
   Result<ExecPtr> Values(const proto::PlanNode& node);
@@ -83,6 +85,7 @@ int ExpectedChildren(proto::PlanNodeKind kind) {
     case proto::PLAN_NODE_KIND_VALUES:
     case proto::PLAN_NODE_KIND_RECEIVE: return 0;
     case proto::PLAN_NODE_KIND_NEST_LOOP_JOIN: return 2;
+    case proto::PLAN_NODE_KIND_HASH_JOIN: return 2;
     case proto::PLAN_NODE_KIND_SET_OPERATION: return -1;  // checked by SetOperation()
     default: return 1;
   }
@@ -120,6 +123,7 @@ Result<ExecPtr> Builder::Build(const proto::PlanNode& node) {
     }
     case proto::PLAN_NODE_KIND_NEST_LOOP_JOIN: built = Join(node); break;
     case proto::PLAN_NODE_KIND_INDEX_NEST_LOOP_JOIN: built = IndexJoin(node); break;
+    case proto::PLAN_NODE_KIND_HASH_JOIN: built = HashJoin(node); break;
     case proto::PLAN_NODE_KIND_AGGREGATE: built = Aggregate(node); break;
     case proto::PLAN_NODE_KIND_SORT: built = Sort(node); break;
     case proto::PLAN_NODE_KIND_LIMIT: {
@@ -271,6 +275,31 @@ Result<ExecPtr> Builder::Join(const proto::PlanNode& node) {
   return ExecPtr(std::make_unique<NestLoopJoinExecutor>(std::move(outer).value(), std::move(inner).value(),
                                                         join.join_type() == proto::JOIN_TYPE_LEFT, std::move(pred),
                                                         std::move(inner_types)));
+}
+
+Result<ExecPtr> Builder::HashJoin(const proto::PlanNode& node) {
+  if (!node.has_hash_join()) return BadPlan(node, "missing hash_join");
+  const auto& join = node.hash_join();
+  if (join.outer_keys_size() == 0 || join.outer_keys_size() != join.inner_keys_size()) {
+    return BadPlan(node, "needs as many outer_keys as inner_keys, at least one (got " +
+                             std::to_string(join.outer_keys_size()) + " and " +
+                             std::to_string(join.inner_keys_size()) + ")");
+  }
+  Result<ExecPtr> outer = Child(node, 0);
+  if (!outer.ok()) return outer;
+  Result<ExecPtr> inner = Child(node, 1);
+  if (!inner.ok()) return inner;
+  std::vector<ExprPtr> outer_keys, inner_keys;
+  PARTITA_RETURN_IF_ERROR(Exprs(join.outer_keys(), outer.value()->width(), &outer_keys));
+  PARTITA_RETURN_IF_ERROR(Exprs(join.inner_keys(), inner.value()->width(), &inner_keys));
+  ExprPtr pred;
+  const int width = outer.value()->width() + inner.value()->width();
+  PARTITA_RETURN_IF_ERROR(Expr(join.predicate(), width, join.has_predicate(), &pred));
+  std::vector<ValueType> inner_types;
+  for (const auto& c : node.children(1).output_schema()) inner_types.push_back(FromProto(c.type()));
+  return ExecPtr(std::make_unique<HashJoinExecutor>(
+      std::move(outer).value(), std::move(inner).value(), join.join_type() == proto::JOIN_TYPE_LEFT,
+      std::move(outer_keys), std::move(inner_keys), std::move(pred), std::move(inner_types)));
 }
 
 Result<ExecPtr> Builder::IndexJoin(const proto::PlanNode& node) {

@@ -20,7 +20,9 @@ Status SetOperationExecutor::OpenImpl() {
       const Value* r;
       PARTITA_RETURN_IF_ERROR(child(1)->Next(&r));
       if (r == nullptr) break;
-      if (!right_.contains(RowRef{r, width()})) right_.insert(RowRef{CopyRow(r, width(), ctx_->arena), width()});
+      if (right_.contains(RowRef{r, width()})) continue;
+      if (ctx_->guard != nullptr) PARTITA_RETURN_IF_ERROR(ctx_->guard->ChargeRow(r, width(), "set operation"));
+      right_.insert(RowRef{CopyRow(r, width(), ctx_->arena), width()});
     }
   }
   return child(0)->Open(ctx_);
@@ -42,6 +44,7 @@ Status SetOperationExecutor::NextImpl(const Value** row) {
     if (seen_.contains(ref)) continue;
     if (kind_ == proto::SET_OPERATION_KIND_INTERSECT && !right_.contains(ref)) continue;
     if (kind_ == proto::SET_OPERATION_KIND_EXCEPT && right_.contains(ref)) continue;
+    if (ctx_->guard != nullptr) PARTITA_RETURN_IF_ERROR(ctx_->guard->ChargeRow(*row, width(), "set operation"));
     const Value* copy = CopyRow(*row, width(), ctx_->arena);
     seen_.insert(RowRef{copy, width()});
     *row = copy;

@@ -25,6 +25,7 @@ Status SortExecutor::OpenImpl() {
     std::copy(in, in + w, combined.begin());
     const EvalContext eval = ctx_->Eval(in);
     for (int i = 0; i < k; ++i) PARTITA_RETURN_IF_ERROR(keys_[i].expression->Eval(eval, &combined[w + i]));
+    if (ctx_->guard != nullptr) PARTITA_RETURN_IF_ERROR(ctx_->guard->ChargeRow(combined.data(), w + k, "sort"));
     rows_.push_back(CopyRow(combined.data(), w + k, ctx_->arena));
   }
   std::stable_sort(rows_.begin(), rows_.end(), [&](const Value* a, const Value* b) {

@@ -180,7 +180,11 @@ Result<ExpressionPtr> BuildNode(const proto::Expression& e, const ExpressionScop
     case proto::EXPRESSION_KIND_IS_NOT_NULL:
       return make(std::make_unique<expr::IsNullExpression>(e.kind() == proto::EXPRESSION_KIND_IS_NOT_NULL,
                                                            std::move(c[0])));
-    case proto::EXPRESSION_KIND_IN_LIST: return make(std::make_unique<expr::InListExpression>(std::move(c)));
+    case proto::EXPRESSION_KIND_IN_LIST: {
+      bool constant = true;
+      for (int i = 1; i < e.children_size(); ++i) constant &= e.children(i).kind() == proto::EXPRESSION_KIND_CONSTANT;
+      return make(std::make_unique<expr::InListExpression>(std::move(c), constant));
+    }
     case proto::EXPRESSION_KIND_LIKE: {
       bool constant = true;
       for (int i = 1; i < e.children_size(); ++i) constant &= e.children(i).kind() == proto::EXPRESSION_KIND_CONSTANT;

@@ -47,9 +47,51 @@ Status IsNullExpression::Eval(const EvalContext& ctx, Value* out) const {
   return Status::OK();
 }
 
-InListExpression::InListExpression(ExpressionList children)
+namespace {
+
+// Types whose values hash and compare consistently with each other and never
+// fail to compare: every number type together, then each other type alone.
+// 0 = none (NULL-typed, invalid).
+int HashFamily(ValueType t) {
+  switch (t) {
+    case ValueType::kTinyInt:
+    case ValueType::kSmallInt:
+    case ValueType::kInteger:
+    case ValueType::kBigInt:
+    case ValueType::kFloat:
+    case ValueType::kDecimal: return 1;
+    case ValueType::kVarchar: return 2;
+    case ValueType::kVarbinary: return 3;
+    case ValueType::kTimestamp: return 4;
+    case ValueType::kBoolean: return 5;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+InListExpression::InListExpression(ExpressionList children, bool constant_items)
     : Expression(ValueType::kBoolean), children_(std::move(children)) {
   PARTITA_ASSERT(children_.size() >= 2, "IN needs a value and a list");
+  hashed_ = constant_items && BuildSet();
+}
+
+bool InListExpression::BuildSet() {
+  const int family = HashFamily(children_[0]->type());
+  if (family == 0) return false;
+  const EvalContext none;
+  for (size_t i = 1; i < children_.size(); ++i) {
+    Value item;
+    if (!children_[i]->Eval(none, &item).ok()) return false;
+    if (item.is_null()) {
+      list_has_null_ = true;
+      continue;
+    }
+    if (HashFamily(item.type()) != family) return false;
+    // The constant owns the bytes a string item points to; it lives as long as this node.
+    items_.insert(item);
+  }
+  return true;
 }
 
 Status InListExpression::Eval(const EvalContext& ctx, Value* out) const {
@@ -59,6 +101,16 @@ Status InListExpression::Eval(const EvalContext& ctx, Value* out) const {
     *out = Value::Null(ValueType::kBoolean);
     return Status::OK();
   }
+  if (!hashed_) return EvalScan(ctx, x, out);
+  if (items_.contains(x)) {
+    *out = Value::Boolean(true);
+  } else {
+    *out = list_has_null_ ? Value::Null(ValueType::kBoolean) : Value::Boolean(false);
+  }
+  return Status::OK();
+}
+
+Status InListExpression::EvalScan(const EvalContext& ctx, const Value& x, Value* out) const {
   bool saw_null = false;
   for (size_t i = 1; i < children_.size(); ++i) {
     Value item;

@@ -15,6 +15,7 @@
 #define PARTITA_EXPR_LOGIC_EXPRESSION_H_
 
 #include <memory>
+#include <unordered_set>
 
 #include "expr/expression.h"
 #include "expr/expression_util.h"
@@ -53,15 +54,37 @@ class IsNullExpression final : public Expression {
   std::unique_ptr<Expression> operand_;
 };
 
-// children[0] IN (children[1..]).
+// children[0] IN (children[1..]). When every item is a constant whose type
+// compares with children[0]'s without conversion errors (numbers with
+// numbers, text with text, ...), the items are put in a hash set once, at
+// build time, and each evaluation is one probe; otherwise the list is
+// scanned (the same answers, and the same TYPE_MISMATCH errors).
 class InListExpression final : public Expression {
  public:
-  // REQUIRES: children.size() >= 2.
-  explicit InListExpression(ExpressionList children);
+  // REQUIRES: children.size() >= 2. `constant_items`: children[1..] are all
+  // CONSTANT expressions.
+  InListExpression(ExpressionList children, bool constant_items);
   Status Eval(const EvalContext& ctx, Value* out) const override;
 
+  // Whether evaluations probe a hash set (for tests).
+  bool hashed() const { return hashed_; }
+
  private:
+  struct ValueHash {
+    size_t operator()(const Value& v) const { return HashValue(v); }
+  };
+  struct ValueEq {
+    bool operator()(const Value& a, const Value& b) const { return CompareValues(a, b) == 0; }
+  };
+
+  // Fills items_ iff the list can be probed by hash; returns whether it can.
+  bool BuildSet();
+  Status EvalScan(const EvalContext& ctx, const Value& x, Value* out) const;
+
   ExpressionList children_;
+  bool hashed_ = false;
+  bool list_has_null_ = false;
+  std::unordered_set<Value, ValueHash, ValueEq> items_;
 };
 
 class BetweenExpression final : public Expression {

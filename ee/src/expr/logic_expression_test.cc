@@ -132,6 +132,32 @@ TEST(InListExpressionTest, MatchesAndHandlesNulls) {
   EXPECT_EQ(TruthText(h.Ok(In({Int(2, pb::VALUE_TYPE_INTEGER), Dec("2"), Flt(3)}))), "TRUE");
 }
 
+// The hashed form of a constant list answers exactly as the scan does.
+TEST(InListExpressionTest, ProbesAConstantListThroughAHashSet) {
+  Harness h;
+  h.row = {Value::Integer(7)};
+  const Expr col = Col(0, pb::VALUE_TYPE_INTEGER);
+  Result<std::unique_ptr<partita::Expression>> built = h.Build(In({col, Int(1), Dec("7"), Flt(9)}));
+  ASSERT_TRUE(built.ok()) << built.status().ToString();
+  EXPECT_TRUE(dynamic_cast<const expr::InListExpression&>(*built.value()).hashed());
+  EXPECT_EQ(TruthText(h.Ok(In({col, Int(1), Dec("7"), Flt(9)}))), "TRUE");
+  EXPECT_EQ(TruthText(h.Ok(In({col, Int(1), Int(2)}))), "FALSE");
+  EXPECT_EQ(TruthText(h.Ok(In({col, Int(1), Null(kBig)}))), "NULL");
+  h.row = {Value::Null(ValueType::kInteger)};
+  EXPECT_EQ(TruthText(h.Ok(In({col, Int(1), Int(2)}))), "NULL");
+}
+
+// A list mixing text and numbers keeps the scan, and its TYPE_MISMATCH.
+TEST(InListExpressionTest, ScansAListOfOtherFamiliesAndKeepsItsErrors) {
+  Harness h;
+  h.row = {Value::Integer(7)};
+  const Expr in = In({Col(0, pb::VALUE_TYPE_INTEGER), Str("a"), Int(7)});
+  Result<std::unique_ptr<partita::Expression>> built = h.Build(in);
+  ASSERT_TRUE(built.ok()) << built.status().ToString();
+  EXPECT_FALSE(dynamic_cast<const expr::InListExpression&>(*built.value()).hashed());
+  EXPECT_EQ(h.Code(in), pb::ERROR_CODE_TYPE_MISMATCH);
+}
+
 TEST(InListExpressionTest, ReadsParameters) {
   Harness h;
   h.row = {Value::Integer(3)};

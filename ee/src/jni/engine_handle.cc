@@ -46,6 +46,16 @@ Result<EngineHandle*> HandleTable::Find(int64_t handle) const {
   return object;
 }
 
+bool HandleTable::Cancel(int64_t handle) {
+  const uint64_t slot_index = static_cast<uint64_t>(handle) & 0xFFFFFFFFu;
+  if (handle == 0 || slot_index >= kMaxHandles) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  Slot& slot = slots_[slot_index];
+  if (slot.handle.load(std::memory_order_acquire) != handle || slot.object == nullptr) return false;
+  slot.object->engine->RequestCancel();
+  return true;
+}
+
 Result<std::unique_ptr<EngineHandle>> HandleTable::Remove(int64_t handle) {
   Result<EngineHandle*> found = Find(handle);
   if (!found.ok()) return found.status();

@@ -59,6 +59,10 @@ class HandleTable {
   Result<EngineHandle*> Find(int64_t handle) const;
   // Unregisters and returns the object of `handle` (same checks as Find).
   Result<std::unique_ptr<EngineHandle>> Remove(int64_t handle);
+  // Engine::RequestCancel on the engine of `handle`, from any thread. Returns
+  // false when the handle is not live. Holds mu_ so that Remove cannot free
+  // the engine meanwhile.
+  bool Cancel(int64_t handle);
 
  private:
   struct Slot {

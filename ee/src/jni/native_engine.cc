@@ -17,7 +17,8 @@
 //   one wrapper (jni_call.h); the value returned then is meaningless. The
 //   success path allocates no Java object and makes no JNI upcall.
 // Threads. An engine is used only by the Java thread that opened it (one site
-//   thread per engine); other threads get EngineException.
+//   thread per engine); other threads get EngineException. The exception is
+//   cancel(handle), which any thread may call (HandleTable::Cancel).
 #include <jni.h>
 
 #include <cstring>
@@ -80,13 +81,18 @@ using partita::jni::JniEngineCallVoid;
 extern "C" {
 
 JNIEXPORT jlong JNICALL Java_org_partita_server_engine_NativeEngine_open(JNIEnv* env, jclass, jbyteArray catalog,
-                                                                         jint partition_id, jint partition_count) {
+                                                                         jint partition_id, jint partition_count,
+                                                                         jlong query_memory_bytes) {
   return JniCall<jlong>(env, 0, [&]() -> Result<jlong> {
     Result<std::string> bytes = partita::jni::ReadBytes(env, catalog, "catalog");
     if (!bytes.ok()) return bytes.status();
+    if (query_memory_bytes < 0) {
+      return partita::jni::BadRequest("query memory " + std::to_string(query_memory_bytes) + " is negative");
+    }
     partita::EngineOptions options;
     options.partition_id = partition_id;
     options.partition_count = partition_count;
+    options.query_memory_bytes = query_memory_bytes;
     Result<std::unique_ptr<partita::Engine>> engine = partita::Engine::Open(bytes.value(), options);
     if (!engine.ok()) return engine.status();
     auto handle = std::make_unique<EngineHandle>();
@@ -95,6 +101,12 @@ JNIEXPORT jlong JNICALL Java_org_partita_server_engine_NativeEngine_open(JNIEnv*
     Result<int64_t> added = HandleTable::Instance().Add(std::move(handle));
     if (!added.ok()) return added.status();
     return static_cast<jlong>(added.value());
+  });
+}
+
+JNIEXPORT jboolean JNICALL Java_org_partita_server_engine_NativeEngine_cancel(JNIEnv* env, jclass, jlong handle) {
+  return JniCall<jboolean>(env, JNI_FALSE, [&]() -> Result<jboolean> {
+    return partita::jni::HandleTable::Instance().Cancel(handle) ? JNI_TRUE : JNI_FALSE;
   });
 }
 

@@ -73,10 +73,14 @@ final class ConsoleReporter implements RunListener {
     out.println(summary(report));
   }
 
-  /** {@code file: P passed, F failed, S skipped (xx.x%)}. */
+  /**
+   * {@code file: P passed, F failed, S skipped (xx.x%)}, then {@code in T s, slowest record
+   * file:line R s} when the report has timings.
+   */
   static String summary(FileReport report) {
-    return String.format(Locale.ROOT, "%s: %d passed, %d failed, %d skipped (%.1f%%)",
+    final String counts = String.format(Locale.ROOT, "%s: %d passed, %d failed, %d skipped (%.2f%%)",
         report.file(), report.passed(), report.failed(), report.skipped(), report.passRate());
+    return report.timing().equals(FileTiming.NONE) ? counts : counts + " in " + report.timing().describe();
   }
 
   private void printBlock(String title, String text) {

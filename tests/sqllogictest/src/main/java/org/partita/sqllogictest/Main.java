@@ -3,6 +3,7 @@ package org.partita.sqllogictest;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -47,6 +48,16 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--fail-under", paramLabel = "PCT",
       description = "Exit with status 1 if some file's pass rate is below PCT percent.")
   private Double failUnder;
+
+  @Option(names = "--record-timeout", paramLabel = "SECONDS", defaultValue = "60",
+      description = "Time limit of one record (default: ${DEFAULT-VALUE}); a record past it fails "
+          + "and the target is asked to cancel it.")
+  private double recordTimeoutSeconds;
+
+  @Option(names = "--floors", paramLabel = "FILE",
+      description = "Per-file bounds: lines '<path suffix> <min pass %> [<max record seconds>]'; "
+          + "exit 1 if a file breaks its line (files without a line fall back to --fail-under).")
+  private Path floorsFile;
 
   @Option(names = "--list-targets", description = "List the available targets and exit.")
   private boolean listTargets;
@@ -96,8 +107,19 @@ public final class Main implements Callable<Integer> {
       err.println("no script files given");
       return EXIT_ERROR;
     }
+    if (!(recordTimeoutSeconds > 0)) {
+      err.println("--record-timeout must be a positive number of seconds, found " + recordTimeoutSeconds);
+      return EXIT_ERROR;
+    }
+    final Floors floors;
     try {
-      return runFiles(factory.get(), ScriptFiles.expand(paths));
+      floors = floorsFile == null ? Floors.parse("(none)", List.of()) : Floors.read(floorsFile);
+    } catch (IOException | IllegalArgumentException e) {
+      err.println("cannot read --floors " + floorsFile + ": " + e.getMessage());
+      return EXIT_ERROR;
+    }
+    try {
+      return runFiles(factory.get(), ScriptFiles.expand(paths), floors);
     } catch (IOException e) {
       err.println("cannot read " + e.getMessage());
       return EXIT_ERROR;
@@ -107,30 +129,42 @@ public final class Main implements Callable<Integer> {
     }
   }
 
-  private int runFiles(SqlTargetFactory factory, List<Path> files) throws IOException {
+  private int runFiles(SqlTargetFactory factory, List<Path> files, Floors floors) throws IOException {
     final ConsoleReporter reporter =
         new ConsoleReporter(out, err, verbose, maxFailuresShown, System::nanoTime);
     final TargetOptions options = new TargetOptions(partitioned);
     long passed = 0;
     long failed = 0;
     long skipped = 0;
-    boolean belowThreshold = false;
+    final List<String> violations = new java.util.ArrayList<>();
+    final Duration limit = Duration.ofNanos((long) (recordTimeoutSeconds * 1e9));
     for (final Path file : files) {
       final List<ScriptRecord> records = ScriptParser.parse(file);
       reporter.startFile();
-      final FileReport report;
-      try (SqlTarget sqlTarget = factory.create(options)) {
-        report = new ScriptRunner(sqlTarget, reporter).run(file.toString(), records);
-      }
+      final FileReport report = new ScriptRunner(factory.create(options), reporter, limit, System::nanoTime)
+          .run(file.toString(), records);
       reporter.fileDone(report);
       passed += report.passed();
       failed += report.failed();
       skipped += report.skipped();
-      belowThreshold |= failUnder != null && report.passRate() < failUnder;
+      violations.addAll(check(report, floors));
     }
     out.printf(Locale.ROOT, "%d passed, %d failed, %d skipped in %d files%n",
         passed, failed, skipped, files.size());
-    return belowThreshold ? EXIT_BELOW_THRESHOLD : 0;
+    violations.forEach(v -> out.println("below bound: " + v));
+    return violations.isEmpty() ? 0 : EXIT_BELOW_THRESHOLD;
+  }
+
+  /** The bounds {@code report} breaks: its line of {@code floors}, else {@code --fail-under}. */
+  private List<String> check(FileReport report, Floors floors) {
+    final Optional<Floors.Floor> floor = floors.find(report.file());
+    if (floor.isPresent()) {
+      return Floors.violations(report, floor.get());
+    }
+    if (failUnder != null) {
+      return Floors.violations(report, new Floors.Floor(report.file(), failUnder, Double.NaN));
+    }
+    return List.of();
   }
 
   private String targetNames() {

@@ -1,6 +1,9 @@
 package org.partita.sqllogictest;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * Runs the records of one script file against a {@link SqlTarget} and counts the outcomes.
@@ -12,30 +15,75 @@ import java.util.List;
  * {@link QueryChecker}. A {@code halt} that runs ends the file; the records after it count as
  * skipped. A target that throws fails the record and the run goes on.
  *
- * <p>Thread model: confined to one thread, like its target.
+ * <p>Each record has a time limit ({@link #DEFAULT_RECORD_LIMIT} unless given): past it the record
+ * fails ("timed out after N s"), the target is asked to cancel the statement, and the run goes on
+ * if it stops within {@link #CANCEL_GRACE}; otherwise the target is abandoned and every later
+ * record of the file fails without running. The report carries the file's time and its slowest
+ * record.
+ *
+ * <p>Thread model: one caller thread; the target's calls run on a worker of their own ({@link
+ * TimedTarget}).
  */
 public final class ScriptRunner {
 
   /** The engine name that {@code skipif}/{@code onlyif} conditions are matched against. */
   public static final String ENGINE_NAME = "partita";
 
-  private final SqlTarget target;
-  private final RunListener listener;
+  /** The time limit of one record unless the caller gives another. */
+  public static final Duration DEFAULT_RECORD_LIMIT = Duration.ofSeconds(60);
+  /** How long a target has to stop a statement after the runner asked it to cancel. */
+  public static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
 
-  /** A runner driving {@code target} (not owned: the caller closes it) and telling {@code listener}. */
+  private final TimedTarget target;
+  private final RunListener listener;
+  private final Duration recordLimit;
+  private final LongSupplier nanoClock;
+  private final Duration cancelGrace;
+  private String abandonedAt;
+
+  /** A runner with the default record limit and the system clock. */
   public ScriptRunner(SqlTarget target, RunListener listener) {
-    this.target = target;
-    this.listener = listener;
+    this(target, listener, DEFAULT_RECORD_LIMIT, System::nanoTime);
   }
 
-  /** Resets the target, runs {@code records} of {@code file} in order and returns the counts. */
+  /**
+   * A runner driving {@code target} (owned: closed by {@link #run}) and telling {@code listener};
+   * each record may run for {@code recordLimit}; times are read from {@code nanoClock}.
+   */
+  public ScriptRunner(SqlTarget target, RunListener listener, Duration recordLimit, LongSupplier nanoClock) {
+    this(target, listener, recordLimit, CANCEL_GRACE, nanoClock);
+  }
+
+  /** As above, with {@code cancelGrace} instead of {@link #CANCEL_GRACE}. */
+  ScriptRunner(SqlTarget target, RunListener listener, Duration recordLimit, Duration cancelGrace,
+      LongSupplier nanoClock) {
+    this.target = new TimedTarget(target, recordLimit, cancelGrace);
+    this.cancelGrace = cancelGrace;
+    this.listener = listener;
+    this.recordLimit = recordLimit;
+    this.nanoClock = nanoClock;
+  }
+
+  /**
+   * Resets the target, runs {@code records} of {@code file} in order, closes the target (unless it
+   * had to be abandoned) and returns the counts and timings.
+   */
   public FileReport run(String file, List<ScriptRecord> records) {
+    try (TimedTarget closing = target) {
+      return runRecords(file, records);
+    }
+  }
+
+  private FileReport runRecords(String file, List<ScriptRecord> records) {
+    final long start = nanoClock.getAsLong();
     target.reset();
     final QueryChecker checker = new QueryChecker();
     int passed = 0;
     int failed = 0;
     int skipped = 0;
     boolean halted = false;
+    Location slowest = null;
+    long slowestNanos = 0;
     for (int i = 0; i < records.size(); i++) {
       final ScriptRecord record = records.get(i);
       final boolean counted = isCounted(record);
@@ -44,7 +92,13 @@ public final class ScriptRunner {
       } else if (record instanceof ScriptRecord.Halt) {
         halted = true;
       } else if (counted) {
+        final long recordStart = nanoClock.getAsLong();
         final Failure failure = runRecord(record, checker);
+        final long took = nanoClock.getAsLong() - recordStart;
+        if (took > slowestNanos) {
+          slowestNanos = took;
+          slowest = record.location();
+        }
         if (failure == null) {
           passed++;
         } else {
@@ -54,7 +108,8 @@ public final class ScriptRunner {
       }
       listener.recordDone(file, i + 1, records.size());
     }
-    return new FileReport(file, passed, failed, skipped);
+    final FileTiming timing = new FileTiming(nanoClock.getAsLong() - start, slowest, slowestNanos);
+    return new FileReport(file, passed, failed, skipped, timing);
   }
 
   /** Statements, queries and malformed records count; hash-threshold and halt do not. */
@@ -70,13 +125,12 @@ public final class ScriptRunner {
       return runStatement(statement);
     }
     if (record instanceof ScriptRecord.Query query) {
-      final StatementResult result;
-      try {
-        result = target.execute(query.sql());
-      } catch (RuntimeException e) {
-        return targetThrew(record.location(), query.sql(), QueryChecker.expectedText(query), e);
+      final String expected = QueryChecker.expectedText(query);
+      final TimedTarget.Outcome outcome = execute(query.location(), query.sql());
+      if (outcome instanceof TimedTarget.Outcome.Done done) {
+        return checker.check(query, done.result());
       }
-      return checker.check(query, result);
+      return notAnswered(query.location(), query.sql(), expected, outcome);
     }
     final ScriptRecord.Malformed malformed = (ScriptRecord.Malformed) record;
     return new Failure(malformed.location(), "", "malformed record: " + malformed.problem(), "", "");
@@ -86,12 +140,11 @@ public final class ScriptRunner {
     final String expected = statement.expectError()
         ? "error" + (statement.expectedError() == null ? "" : " containing: " + statement.expectedError())
         : "ok";
-    final StatementResult result;
-    try {
-      result = target.execute(statement.sql());
-    } catch (RuntimeException e) {
-      return targetThrew(statement.location(), statement.sql(), expected, e);
+    final TimedTarget.Outcome outcome = execute(statement.location(), statement.sql());
+    if (!(outcome instanceof TimedTarget.Outcome.Done done)) {
+      return notAnswered(statement.location(), statement.sql(), expected, outcome);
     }
+    final StatementResult result = done.result();
     if (!(result instanceof StatementResult.Failed failed)) {
       return statement.expectError()
           ? new Failure(statement.location(), statement.sql(),
@@ -109,7 +162,37 @@ public final class ScriptRunner {
     return null;
   }
 
-  private static Failure targetThrew(Location location, String sql, String expected, RuntimeException e) {
-    return new Failure(location, sql, "target threw " + e, expected, "exception: " + e);
+  /** Runs {@code sql} unless an earlier record left the target stuck. */
+  private TimedTarget.Outcome execute(Location location, String sql) {
+    if (target.abandoned()) {
+      return null;
+    }
+    final TimedTarget.Outcome outcome = target.execute(sql);
+    if (outcome instanceof TimedTarget.Outcome.TimedOut t && !t.stopped()) {
+      abandonedAt = location.toString();
+    }
+    return outcome;
+  }
+
+  /** The failure of a record the target did not answer: it threw, timed out, or never ran. */
+  private Failure notAnswered(Location location, String sql, String expected, TimedTarget.Outcome outcome) {
+    if (outcome instanceof TimedTarget.Outcome.Threw threw) {
+      final RuntimeException e = threw.error();
+      return new Failure(location, sql, "target threw " + e, expected, "exception: " + e);
+    }
+    if (outcome instanceof TimedTarget.Outcome.TimedOut timedOut) {
+      final String reason = String.format(Locale.ROOT, "timed out after %s s (the record time limit)%s",
+          seconds(recordLimit), timedOut.stopped() ? "; the statement was cancelled"
+              : "; the statement did not stop within " + seconds(cancelGrace) + " s of the cancel, "
+                  + "so the rest of the file does not run");
+      return new Failure(location, sql, reason, expected, "no answer");
+    }
+    return new Failure(location, sql, "not run: the statement at " + abandonedAt
+        + " timed out and did not stop", expected, "not run");
+  }
+
+  private static String seconds(Duration d) {
+    return d.toMillis() % 1000 == 0 ? Long.toString(d.toSeconds())
+        : String.format(Locale.ROOT, "%.3f", d.toMillis() / 1000.0);
   }
 }

@@ -5,7 +5,9 @@ package org.partita.sqllogictest;
  * script file through a {@link SqlTargetFactory}, calls {@link #reset()} once before the first
  * record, runs the records in order on one thread, then closes the target.
  *
- * <p>Thread model: confined to the thread that runs the script.
+ * <p>Thread model: {@link #execute}, {@link #reset} and {@link #close} are called on one thread
+ * (the runner's worker); {@link #cancel()} is called from another thread while {@code execute}
+ * runs.
  */
 public interface SqlTarget extends AutoCloseable {
 
@@ -21,6 +23,15 @@ public interface SqlTarget extends AutoCloseable {
 
   /** Drops every table, index, view and row, so the next statement sees an empty database. */
   void reset();
+
+  /**
+   * Asks the statement that {@link #execute} is running to stop (the runner calls it when a record
+   * passed its time limit). Returns true iff the target passed the request on; {@code execute}
+   * should then return soon, with an error. The default cannot stop anything and returns false.
+   */
+  default boolean cancel() {
+    return false;
+  }
 
   /** Releases the database; the target is not used afterwards. */
   @Override

@@ -33,9 +33,9 @@ class ConsoleReporterTest {
 
   @Test
   void shouldSummariseAFile() {
-    assertEquals("f.test: 3 passed, 1 failed, 2 skipped (75.0%)",
+    assertEquals("f.test: 3 passed, 1 failed, 2 skipped (75.00%)",
         ConsoleReporter.summary(new FileReport("f.test", 3, 1, 2)));
-    assertEquals("e.test: 0 passed, 0 failed, 5 skipped (100.0%)",
+    assertEquals("e.test: 0 passed, 0 failed, 5 skipped (100.00%)",
         ConsoleReporter.summary(new FileReport("e.test", 0, 0, 5)));
   }
 }

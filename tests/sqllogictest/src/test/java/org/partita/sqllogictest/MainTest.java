@@ -63,7 +63,7 @@ class MainTest {
     final Path file = writeSample("a.test");
 
     assertEquals(0, run("--target", "scripted", file.toString()));
-    assertTrue(stdout().contains(file + ": 8 passed, 6 failed, 3 skipped (57.1%)"), stdout());
+    assertTrue(stdout().contains(file + ": 8 passed, 6 failed, 3 skipped (57.14%)"), stdout());
     assertTrue(stdout().contains(file + ":10: statement failed"), stdout());
     assertTrue(stdout().endsWith("8 passed, 6 failed, 3 skipped in 1 files" + System.lineSeparator()));
   }
@@ -135,7 +135,7 @@ class MainTest {
     final Path file = writeSample("a.test");
 
     assertEquals(0, run("--target", "none", file.toString()));
-    assertTrue(stdout().contains(file + ": 2 passed, 12 failed, 3 skipped (14.3%)"), stdout());
+    assertTrue(stdout().contains(file + ": 2 passed, 12 failed, 3 skipped (14.29%)"), stdout());
   }
 
   @Test

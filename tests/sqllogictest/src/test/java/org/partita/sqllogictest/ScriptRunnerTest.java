@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.partita.client.ValueType;
@@ -39,7 +41,115 @@ class ScriptRunnerTest {
   }
 
   private static FileReport run(ScriptedTarget target, String text, Collector collector) {
-    return new ScriptRunner(target, collector).run(SAMPLE, ScriptParser.parse(SAMPLE, text));
+    return new ScriptRunner(target, collector, Duration.ofSeconds(60), () -> 0L)
+        .run(SAMPLE, ScriptParser.parse(SAMPLE, text));
+  }
+
+  /**
+   * A target whose {@code SELECT hang()} blocks until released: by {@link #cancel()} when {@code
+   * cancellable}, else only by the test at its end.
+   */
+  private static final class HangingTarget implements SqlTarget {
+    final CountDownLatch release = new CountDownLatch(1);
+    final boolean cancellable;
+    final List<String> executed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    volatile int cancels;
+
+    HangingTarget(boolean cancellable) {
+      this.cancellable = cancellable;
+    }
+
+    @Override
+    public StatementResult execute(String sql) {
+      executed.add(sql);
+      if (!sql.equals("SELECT hang()")) {
+        return StatementResult.ok();
+      }
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return StatementResult.error("cancelled");
+    }
+
+    @Override
+    public boolean cancel() {
+      cancels++;
+      if (cancellable) {
+        release.countDown();
+      }
+      return cancellable;
+    }
+
+    @Override
+    public void reset() {}
+
+    @Override
+    public void close() {}
+  }
+
+  private static final String HANGS_THEN_MORE =
+      "statement ok\nSELECT hang()\n\nstatement ok\nSELECT 'after'\n\nstatement ok\nSELECT 'last'\n";
+
+  @Test
+  void shouldFailARecordPastItsTimeLimitAndGoOnWhenTheTargetCancels() {
+    final HangingTarget target = new HangingTarget(true);
+    final Collector collector = new Collector();
+    final FileReport report = new ScriptRunner(target, collector, Duration.ofMillis(50), Duration.ofSeconds(30),
+        System::nanoTime).run(SAMPLE, ScriptParser.parse(SAMPLE, HANGS_THEN_MORE));
+
+    assertEquals(2, report.passed());
+    assertEquals(1, report.failed());
+    assertEquals(1, target.cancels);
+    assertEquals(List.of("SELECT hang()", "SELECT 'after'", "SELECT 'last'"), target.executed);
+    assertTrue(collector.failures.get(0).reason().startsWith("timed out after 0.050 s"),
+        collector.failures.get(0).reason());
+    assertEquals(1, collector.failures.get(0).location().line());
+  }
+
+  @Test
+  void shouldFailTheRestOfTheFileWhenTheTargetCannotStop() {
+    final HangingTarget target = new HangingTarget(false);
+    final Collector collector = new Collector();
+    try {
+      final FileReport report = new ScriptRunner(target, collector, Duration.ofMillis(50),
+          Duration.ofMillis(50), System::nanoTime).run(SAMPLE, ScriptParser.parse(SAMPLE, HANGS_THEN_MORE));
+
+      assertEquals(new FileReport(SAMPLE, 0, 3, 0), new FileReport(SAMPLE, report.passed(), report.failed(),
+          report.skipped()));
+      assertEquals(List.of("SELECT hang()"), target.executed);
+      assertTrue(collector.failures.get(0).reason().contains("did not stop"), collector.failures.get(0).reason());
+      assertEquals("not run: the statement at sample.test:1 timed out and did not stop",
+          collector.failures.get(1).reason());
+    } finally {
+      target.release.countDown();
+    }
+  }
+
+  @Test
+  void shouldReportTheFileTimeAndItsSlowestRecord() {
+    final long[] now = {0};
+    final SqlTarget target = new SqlTarget() {
+      @Override
+      public StatementResult execute(String sql) {
+        now[0] += sql.equals("SELECT 'slow'") ? 5_000_000_000L : 1_000_000L;
+        return StatementResult.ok();
+      }
+
+      @Override
+      public void reset() {}
+
+      @Override
+      public void close() {}
+    };
+    final FileReport report = new ScriptRunner(target, new Collector(), Duration.ofSeconds(60), () -> now[0])
+        .run(SAMPLE, ScriptParser.parse(SAMPLE,
+            "statement ok\nSELECT 'fast'\n\nstatement ok\nSELECT 'slow'\n\nstatement ok\nSELECT 'fast'\n"));
+
+    assertEquals(new Location(SAMPLE, 4), report.timing().slowest());
+    assertEquals(5.0, report.timing().slowestSeconds(), 1e-9);
+    assertEquals(5_002_000_000L, report.timing().elapsedNanos());
   }
 
   @Test

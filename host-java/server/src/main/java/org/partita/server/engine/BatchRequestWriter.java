@@ -25,7 +25,8 @@ import java.nio.ByteOrder;
 public final class BatchRequestWriter {
   private static final int FLAG_FINAL = 1;
   private static final int FLAG_DEPENDENCIES = 2;
-  private static final int HEADER_SIZE = 1 + 8 + 2;
+  private static final int FLAG_TIME_LIMIT = 4;
+  private static final int HEADER_SIZE = 1 + 8 + 4 + 2;
   private static final int MAX_COUNT = 0xFFFF;
   private static final int AD_HOC_STATEMENT = -1;
   public static final int DECIMAL_SCALE = 12;
@@ -45,6 +46,7 @@ public final class BatchRequestWriter {
 
   private ByteBuffer buffer;
   private boolean begun;
+  private int callCountAt;
   private int callCount;
   private int paramCountAt = -1;
   private int paramCount;
@@ -62,8 +64,28 @@ public final class BatchRequestWriter {
    * @param txnTimestampMicros the transaction's timestamp (CURRENT_TIMESTAMP), µs since the epoch
    */
   public BatchRequestWriter begin(boolean finalBatch, long txnTimestampMicros) {
+    return begin(finalBatch, txnTimestampMicros, 0);
+  }
+
+  /**
+   * Starts a new request with a time limit: the engine fails the batch with
+   * TRANSACTION_TIMEOUT, rolling the transaction back, once it has run
+   * {@code timeLimitMillis} (docs/engine-formats.md, flags bit 2).
+   *
+   * @param timeLimitMillis milliseconds from the batch's start; 0 = none
+   */
+  public BatchRequestWriter begin(boolean finalBatch, long txnTimestampMicros, int timeLimitMillis) {
+    if (timeLimitMillis < 0) {
+      throw new IllegalArgumentException("a time limit is positive (or 0 for none), found " + timeLimitMillis);
+    }
     buffer.clear();
-    buffer.put((byte) (finalBatch ? FLAG_FINAL : 0)).putLong(txnTimestampMicros).putShort((short) 0);
+    final int flags = (finalBatch ? FLAG_FINAL : 0) | (timeLimitMillis > 0 ? FLAG_TIME_LIMIT : 0);
+    buffer.put((byte) flags).putLong(txnTimestampMicros);
+    if (timeLimitMillis > 0) {
+      buffer.putInt(timeLimitMillis);
+    }
+    callCountAt = buffer.position();
+    buffer.putShort((short) 0);
     begun = true;
     callCount = 0;
     paramCountAt = -1;
@@ -202,7 +224,7 @@ public final class BatchRequestWriter {
   int finish() {
     requireBegun();
     closeCall();
-    buffer.putShort(HEADER_SIZE - 2, (short) callCount);
+    buffer.putShort(callCountAt, (short) callCount);
     if (dependencyCountAt >= 0) {
       buffer.putShort(dependencyCountAt, (short) dependencyCount);
     }

@@ -18,8 +18,18 @@ final class NativeEngine {
 
   private NativeEngine() {}
 
-  /** Opens an engine over a serialized {@code partita.proto.Catalog}; returns its handle. */
-  static native long open(byte[] catalog, int partitionId, int partitionCount);
+  /**
+   * Opens an engine over a serialized {@code partita.proto.Catalog}; returns its handle.
+   * {@code queryMemoryBytes} bounds each statement's intermediate results (0 = unbounded).
+   */
+  static native long open(byte[] catalog, int partitionId, int partitionCount, long queryMemoryBytes);
+
+  /**
+   * Asks the batch running on the engine's thread to stop (Engine::RequestCancel): it fails
+   * with CANCELLED within a few thousand rows and rolls back. The one call any thread may make;
+   * a no-op for a closed handle, which it reports by returning false.
+   */
+  static native boolean cancel(long handle);
 
   /**
    * Registers the direct buffers (any byte order; the formats are little-endian).

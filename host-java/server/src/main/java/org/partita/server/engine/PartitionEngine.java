@@ -12,7 +12,7 @@ import org.partita.proto.TableStatsList;
  * batches through {@link #request()} and runs them with {@link #execute()}.
  *
  * <p>Thread model: confined to the thread that opened it (the engine refuses
- * calls from any other). Not thread-safe.
+ * calls from any other), except {@link #cancel()}, which any thread may call.
  *
  * <p>Errors: every engine failure is an {@link EngineException}; a failed batch
  * has rolled the whole transaction back.
@@ -28,6 +28,11 @@ public final class PartitionEngine implements AutoCloseable {
   public static final int DEFAULT_RESPONSE_CAPACITY = 256 * 1024;
   /** Bytes before the result set in the response buffer: the u64 write hash. */
   static final int RESPONSE_HEADER_BYTES = 8;
+  /**
+   * Per-statement bound on intermediate results when none is given: 1 GiB, a small share of a
+   * machine that holds its data in memory (the server's --query-memory sets it).
+   */
+  public static final long DEFAULT_QUERY_MEMORY_BYTES = 1L << 30;
 
   private final long handle;
   private final int partitionId;
@@ -53,7 +58,21 @@ public final class PartitionEngine implements AutoCloseable {
   /** Opens an engine with the given initial buffer sizes (bytes; the response buffer at least 8). */
   public static PartitionEngine open(
       byte[] catalog, int partitionId, int partitionCount, int requestCapacity, int responseCapacity) {
-    final long handle = NativeEngine.open(catalog, partitionId, partitionCount);
+    return open(catalog, partitionId, partitionCount, requestCapacity, responseCapacity,
+        DEFAULT_QUERY_MEMORY_BYTES);
+  }
+
+  /**
+   * Opens an engine with the given initial buffer sizes and per-statement memory bound on
+   * intermediate results (bytes; 0 = unbounded): past it a statement fails with
+   * QUERY_MEMORY_LIMIT and its transaction rolls back.
+   */
+  public static PartitionEngine open(byte[] catalog, int partitionId, int partitionCount, int requestCapacity,
+      int responseCapacity, long queryMemoryBytes) {
+    if (queryMemoryBytes < 0) {
+      throw new IllegalArgumentException("query memory is positive (or 0 for unbounded), found " + queryMemoryBytes);
+    }
+    final long handle = NativeEngine.open(catalog, partitionId, partitionCount, queryMemoryBytes);
     try {
       return new PartitionEngine(handle, partitionId, requestCapacity, responseCapacity);
     } catch (RuntimeException | Error e) {
@@ -132,6 +151,20 @@ public final class PartitionEngine implements AutoCloseable {
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("the engine returned malformed table stats", e);
     }
+  }
+
+  /**
+   * Asks the batch running now to stop: {@link #execute()} then throws an EngineException with
+   * ERROR_CODE_CANCELLED and the transaction is rolled back. A request made while no batch runs is
+   * forgotten when the next batch starts.
+   *
+   * <p>Thread-safe: the one method any thread may call, at any time, even after close (then it
+   * does nothing and returns false).
+   *
+   * @return whether the engine was open to receive the request
+   */
+  public boolean cancel() {
+    return NativeEngine.cancel(handle);
   }
 
   /** Rolls back any open transaction and frees the engine. Idempotent. */

@@ -76,7 +76,7 @@ final class DmlPlanner {
    */
   private Write insertSelect(TableDef table, List<Integer> targets, PlainSelect select, boolean upsert)
       throws PlanningException {
-    final SubqueryContext subqueries = new SubqueryContext(schema, false);
+    final SubqueryContext subqueries = new SubqueryContext(schema, false, TableStatistics.UNKNOWN);
     final SelectParts parts = new SelectPlanner(schema, parameters, subqueries, null).plan(select);
     if (subqueries.needsRemote()) {
       throw new PlanningException("INSERT ... SELECT with subqueries over partitioned tables is not supported");
@@ -300,6 +300,6 @@ final class DmlPlanner {
 
   private static PlanNode scanForWrite(TableDef table, List<Expression> where) throws PlanningException {
     final FromTable from = new FromTable(table.name(), table, 0, false, List.of());
-    return JoinPlanner.plan(List.of(from), where);
+    return JoinPlanner.plan(List.of(from), where, TableStatistics.UNKNOWN);
   }
 }

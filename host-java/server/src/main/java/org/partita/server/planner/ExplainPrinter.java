@@ -46,6 +46,11 @@ public final class ExplainPrinter {
       case PLAN_NODE_KIND_NEST_LOOP_JOIN -> "NESTED LOOP " + n.getNestLoopJoin().getJoinType().name()
           .replace("JOIN_TYPE_", "") + " JOIN" + filter(n.getNestLoopJoin().hasPredicate(),
           n.getNestLoopJoin().getPredicate());
+      case PLAN_NODE_KIND_HASH_JOIN -> "HASH " + n.getHashJoin().getJoinType().name().replace("JOIN_TYPE_", "")
+          + " JOIN on (" + n.getHashJoin().getOuterKeysList().stream().map(ExpressionPrinter::print)
+          .collect(Collectors.joining(", ")) + ") = inner (" + n.getHashJoin().getInnerKeysList().stream()
+          .map(ExpressionPrinter::print).collect(Collectors.joining(", ")) + ")"
+          + filter(n.getHashJoin().hasPredicate(), n.getHashJoin().getPredicate());
       case PLAN_NODE_KIND_INDEX_NEST_LOOP_JOIN -> "INDEX " + n.getIndexNestLoopJoin().getJoinType().name()
           .replace("JOIN_TYPE_", "") + " JOIN with " + indexScan(n.getIndexNestLoopJoin().getInner())
           + filter(n.getIndexNestLoopJoin().hasPredicate(), n.getIndexNestLoopJoin().getPredicate());

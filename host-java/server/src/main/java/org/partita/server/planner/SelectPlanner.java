@@ -58,7 +58,8 @@ final class SelectPlanner {
       }
       where.addAll(Exprs.conjuncts(input.bindCondition(select.getWhere(), "WHERE")));
     }
-    final PlanNode source = tables.isEmpty() ? oneEmptyRow() : JoinPlanner.plan(tables, where);
+    final PlanNode source = tables.isEmpty() ? oneEmptyRow() : JoinPlanner.plan(tables, where,
+        subqueries == null ? TableStatistics.UNKNOWN : subqueries.statistics());
 
     final AggregateCollector aggregation = aggregationOf(select, input);
     final ExpressionBinder output = aggregation == null ? input : new ExpressionBinder(scope, parameters, aggregation, subqueries, outer);

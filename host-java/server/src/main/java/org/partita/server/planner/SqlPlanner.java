@@ -35,9 +35,17 @@ import org.partita.server.planner.PlannedStatement.Distribution;
  */
 public final class SqlPlanner {
   private final Schema schema;
+  private final TableStatistics statistics;
 
+  /** A planner without row counts (statements compiled ahead of time). */
   public SqlPlanner(Schema schema) {
+    this(schema, TableStatistics.UNKNOWN);
+  }
+
+  /** A planner ordering joins by {@code statistics} (ad-hoc SQL, planned when it runs). */
+  public SqlPlanner(Schema schema, TableStatistics statistics) {
     this.schema = schema;
+    this.statistics = statistics;
   }
 
   /**
@@ -138,24 +146,24 @@ public final class SqlPlanner {
   /** A set operation runs in one place: anywhere over replicated tables, else on the coordinator. */
   private PlannedStatement planSetOperation(String sql, SetOperationList list, ParameterTypes parameters)
       throws PlanningException {
-    final SubqueryContext local = new SubqueryContext(schema, false);
+    final SubqueryContext local = new SubqueryContext(schema, false, statistics);
     final PlanNode plan = new SetOperationPlanner(schema, parameters, local).plan(list);
     if (!local.needsRemote()) {
       return statement(sql, Distribution.ANY_PARTITION, plan, List.of(), true, null);
     }
-    final SubqueryContext remote = new SubqueryContext(schema, true);
+    final SubqueryContext remote = new SubqueryContext(schema, true, statistics);
     final PlanNode coordinator = new SetOperationPlanner(schema, parameters, remote).plan(list);
     return statement(sql, Distribution.EVERY_PARTITION, coordinator, remote.fragments(), true, null);
   }
 
   private PlannedStatement planSelect(String sql, PlainSelect select, ParameterTypes parameters)
       throws PlanningException {
-    final SubqueryContext subqueries = new SubqueryContext(schema, false);
+    final SubqueryContext subqueries = new SubqueryContext(schema, false, statistics);
     final SelectParts parts = new SelectPlanner(schema, parameters, subqueries, null).plan(select);
     if (!subqueries.needsRemote()) {
       return planSelect(sql, parts);
     }
-    final SubqueryContext remote = new SubqueryContext(schema, true);
+    final SubqueryContext remote = new SubqueryContext(schema, true, statistics);
     final SelectParts remoteParts = new SelectPlanner(schema, parameters, remote, null).plan(select);
     final java.util.Set<FromTable> partitioned = remote.partitionedTables(remoteParts.tables());
     final PlanNode source = partitioned.isEmpty() ? remoteParts.source()
@@ -178,7 +186,8 @@ public final class SqlPlanner {
       return statement(sql, Distribution.EVERY_PARTITION, coordinator, fragments, true, null);
     }
     final PlanNode source = JoinPlanner.planWithRemoteTables(parts.tables(), parts.where(),
-        java.util.Set.copyOf(where.partitioned()), PartitionAnalyzer.viewsToMerge(schema, parts.tables()), fragments);
+        java.util.Set.copyOf(where.partitioned()), PartitionAnalyzer.viewsToMerge(schema, parts.tables()), fragments,
+        statistics);
     return statement(sql, Distribution.EVERY_PARTITION, SelectAssembler.local(parts.withSource(source)), fragments,
         true, null);
   }

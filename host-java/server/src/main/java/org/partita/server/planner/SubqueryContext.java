@@ -21,16 +21,23 @@ import org.partita.server.catalog.Schema;
 final class SubqueryContext {
   private final Schema schema;
   private final boolean remote;
+  private final TableStatistics statistics;
   private final List<Fragment> fragments = new ArrayList<>();
   private boolean needsRemote;
 
-  SubqueryContext(Schema schema, boolean remote) {
+  SubqueryContext(Schema schema, boolean remote, TableStatistics statistics) {
     this.schema = schema;
     this.remote = remote;
+    this.statistics = statistics;
   }
 
   Schema schema() {
     return schema;
+  }
+
+  /** The row counts joins are ordered by. */
+  TableStatistics statistics() {
+    return statistics;
   }
 
   boolean remote() {
@@ -63,7 +70,7 @@ final class SubqueryContext {
   /** The FROM/WHERE part of {@code parts} with its partitioned tables read through RECEIVE. */
   PlanNode remoteSource(SelectParts parts, Set<FromTable> partitioned) throws PlanningException {
     return JoinPlanner.planWithRemoteTables(parts.tables(), parts.where(), partitioned,
-        PartitionAnalyzer.viewsToMerge(schema, parts.tables()), fragments);
+        PartitionAnalyzer.viewsToMerge(schema, parts.tables()), fragments, statistics);
   }
 
   Set<FromTable> partitionedTables(List<FromTable> tables) {
