@@ -19,12 +19,13 @@ class StableHash {
   explicit StableHash(uint64_t seed = 0) : state_(seed ^ kInit) {}
 
   // Adds `n` bytes. Adding the same bytes in the same calls gives the same
-  // digest; the length of each call is part of it. Long inputs go through
-  // four independent lanes (32 bytes per round) to keep the CPU busy.
+  // digest; the length of each call is part of it. Inputs of kLaneBytes or
+  // more go through four independent lanes (32 bytes per round) to keep the
+  // CPU busy.
   void AddBytes(const void* data, size_t n) {
     const auto* p = static_cast<const char*>(data);
     Step(n);
-    if (n >= 32) {
+    if (n >= kLaneBytes) {
       uint64_t lanes[4] = {state_, state_ ^ kLaneSeed, state_ ^ (kLaneSeed << 1), state_ ^ (kLaneSeed >> 1)};
       for (; n >= 32; n -= 32, p += 32) {
         for (int i = 0; i < 4; ++i) lanes[i] = Mix(lanes[i], Load(p + 8 * i));
@@ -55,6 +56,7 @@ class StableHash {
   static constexpr uint64_t kInit = 0x7061727469746121ULL;
   static constexpr uint64_t kMultiplier = 0x9E3779B97F4A7C15ULL;
   static constexpr uint64_t kLaneSeed = 0x5851F42D4C957F2DULL;
+  static constexpr size_t kLaneBytes = 64;
 
   static uint64_t Load(const char* p) {
     uint64_t word;

@@ -267,7 +267,7 @@ Status Table::InsertRow(const Value* row, RowId row_id, UndoLog* undo, const cha
   ++live_rows_;
   undo->Add<InsertUndo>(this, tuple, next_row_id_);
   next_row_id_ = std::max(next_row_id_, row_id + 1);
-  undo->RecordWrite(name_hash_, WriteKind::kInsert, schema_.HashImage(tuple));
+  schema_.AddImage(tuple, &undo->RecordWrite(name_hash_, WriteKind::kInsert));
   if (inserted != nullptr) *inserted = tuple;
   for (TableListener* l : listeners_) PARTITA_RETURN_IF_ERROR(l->OnInsert(tuple, undo));
   return Status::OK();
@@ -276,7 +276,7 @@ Status Table::InsertRow(const Value* row, RowId row_id, UndoLog* undo, const cha
 Status Table::Delete(const char* const_tuple, UndoLog* undo) {
   char* tuple = const_cast<char*>(const_tuple);
   PARTITA_ASSERT(TupleSchema::IsLive(tuple), "deleting a tuple that is not live");
-  undo->RecordWrite(name_hash_, WriteKind::kDelete, schema_.HashImage(tuple));
+  schema_.AddImage(tuple, &undo->RecordWrite(name_hash_, WriteKind::kDelete));
   RemoveFromIndexes(tuple, all_indexes());
   TupleSchema::SetLive(tuple, false);
   --live_rows_;
@@ -320,7 +320,7 @@ Status Table::Update(const char* const_tuple, const Value* row, UndoLog* undo) {
     std::memcpy(new_image, tuple, size);
   }
   undo->Add<UpdateUndo>(this, tuple, old_image, new_image, mask);
-  undo->RecordWrite(name_hash_, WriteKind::kUpdate, schema_.HashImage(tuple));
+  schema_.AddImage(tuple, &undo->RecordWrite(name_hash_, WriteKind::kUpdate));
   for (TableListener* l : listeners_) PARTITA_RETURN_IF_ERROR(l->OnUpdate(old_image, tuple, undo));
   return Status::OK();
 }

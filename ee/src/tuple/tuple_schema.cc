@@ -3,7 +3,6 @@
 #include <cstdlib>
 
 #include "common/assert.h"
-#include "common/stable_hash.h"
 
 namespace partita {
 
@@ -144,20 +143,18 @@ uint32_t TupleSchema::SlotSize(const ColumnLayout& c) {
   return c.inline_string ? 1 + c.inline_capacity : static_cast<uint32_t>(sizeof(StringBlob*));
 }
 
-uint64_t TupleSchema::HashImage(const char* tuple) const {
-  StableHash h;
+void TupleSchema::AddImage(const char* tuple, StableHash* h) const {
   uint32_t from = 0;
   for (const int col : out_of_line_columns_) {
     const ColumnLayout& c = columns_[col];
-    h.AddBytes(tuple + from, c.offset - from);
+    h->AddBytes(tuple + from, c.offset - from);
     if (!IsNull(tuple, col)) {
       const StringBlob* blob = GetBlob(tuple, c);
-      h.AddBytes(blob->data, blob->size);
+      h->AddBytes(blob->data, blob->size);
     }
     from = c.offset + sizeof(StringBlob*);
   }
-  h.AddBytes(tuple + from, row_id_offset_ - from);
-  return h.digest();
+  h->AddBytes(tuple + from, row_id_offset_ - from);
 }
 
 size_t TupleSchema::FreeBlobs(char* tuple) const {

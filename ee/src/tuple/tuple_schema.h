@@ -16,7 +16,7 @@
 // Canonical bytes: a tuple's bytes are a function of its flags, values and
 // row id only — a NULL column's slot is zero, an inline string's unused capacity is
 // zero, and padding is zero (tuples start zeroed) — except out-of-line
-// string slots, which hold pointers. HashImage relies on this.
+// string slots, which hold pointers. AddImage relies on this.
 //
 // Tuple memory belongs to whoever allocated it (a Table's blocks).
 //
@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "common/stable_hash.h"
 #include "partita/value.h"
 
 namespace partita {
@@ -81,11 +82,17 @@ class TupleSchema {
   }
   void SetRowId(char* tuple, RowId id) const { std::memcpy(tuple + row_id_offset_, &id, sizeof id); }
 
-  // A hash of the tuple's values that is the same in every process
-  // (StableHash): its canonical bytes up to the row id (flags, NULL bitmap,
-  // column slots), each out-of-line string hashed by content instead of its
+  // Adds the tuple's image to `h`, a hash that is the same in every
+  // process: its canonical bytes up to the row id (flags, NULL bitmap,
+  // column slots), each out-of-line string by content instead of its
   // pointer. The row id is left out: it follows from the history of writes.
-  uint64_t HashImage(const char* tuple) const;
+  void AddImage(const char* tuple, StableHash* h) const;
+  // The digest of a StableHash of just the tuple's image.
+  uint64_t HashImage(const char* tuple) const {
+    StableHash h;
+    AddImage(tuple, &h);
+    return h.digest();
+  }
 
   // Whether any column is stored out of line.
   bool has_out_of_line() const { return !out_of_line_columns_.empty(); }

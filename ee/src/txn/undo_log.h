@@ -60,17 +60,18 @@ class UndoLog {
   // Arena for data actions keep (old tuple images).
   Arena* arena() { return &arena_; }
 
-  // Folds one write into the write hash: `table` identifies the table (a
-  // StableHash of its name), `image` the row written (TupleSchema::HashImage
-  // of the new row; of the deleted row for kDelete).
-  void RecordWrite(uint64_t table, WriteKind kind, uint64_t image) {
-    StableHash h(write_hash_);
-    h.AddU64(table);
-    h.AddU64(static_cast<uint64_t>(kind));
-    h.AddU64(image);
-    write_hash_ = h.digest();
+  // Starts folding one write into the write hash: `table` identifies the
+  // table (a StableHash of its name). The caller then adds the row written
+  // to the returned hash (TupleSchema::AddImage: the new row; the deleted
+  // row for kDelete), before the next write.
+  StableHash& RecordWrite(uint64_t table, WriteKind kind) {
+    wrote_ = true;
+    write_state_.AddU64(table);
+    write_state_.AddU64(static_cast<uint64_t>(kind));
+    return write_state_;
   }
-  uint64_t write_hash() const { return write_hash_; }
+  // The write hash so far: 0 until the transaction writes.
+  uint64_t write_hash() const { return wrote_ ? write_state_.digest() : 0; }
 
   void Commit();
   void Rollback();
@@ -78,9 +79,12 @@ class UndoLog {
   size_t size() const { return actions_.size(); }
 
  private:
+  void ResetWriteHash();
+
   Arena arena_;
   std::vector<UndoAction*> actions_;
-  uint64_t write_hash_ = 0;
+  StableHash write_state_;
+  bool wrote_ = false;
 };
 
 }  // namespace partita
