@@ -19,7 +19,7 @@ bool IsIntegerType(uint32_t type) {
   return type >= static_cast<uint32_t>(ValueType::kTinyInt) && type <= static_cast<uint32_t>(ValueType::kBigInt);
 }
 
-int OfHash(uint64_t hash, uint32_t count) { return static_cast<int>(PartitionHash::PartitionOfHash(hash, count)); }
+int BucketOfHash(uint64_t hash) { return static_cast<int>(PartitionHash::Bucket(hash)); }
 }  // namespace
 
 size_t Router::NoCaseHash::operator()(std::string_view s) const {
@@ -39,34 +39,59 @@ std::shared_ptr<const Router::Snapshot> Router::Current() const {
   return snapshot_;
 }
 
-int Router::PartitionOf(const Param& value, uint32_t type, uint32_t count) {
+int Router::BucketOf(const Param& value, uint32_t type) {
   const Param::Value& v = value.value();
-  if (count == 0) return -1;
-  if (std::holds_alternative<std::monostate>(v)) return 0;
+  if (std::holds_alternative<std::monostate>(v)) return kNullValue;
   if (IsIntegerType(type) || type == static_cast<uint32_t>(ValueType::kTimestamp)) {
-    if (const auto* i = std::get_if<int64_t>(&v)) return OfHash(PartitionHash::HashInt64(*i), count);
-    if (const auto* t = std::get_if<Param::TimestampMicros>(&v)) return OfHash(PartitionHash::HashInt64(t->micros), count);
+    if (const auto* i = std::get_if<int64_t>(&v)) return BucketOfHash(PartitionHash::HashInt64(*i));
+    if (const auto* t = std::get_if<Param::TimestampMicros>(&v)) return BucketOfHash(PartitionHash::HashInt64(t->micros));
     if (const auto* d = std::get_if<double>(&v); d && *d == std::rint(*d) && std::abs(*d) < kTwo63) {
-      return OfHash(PartitionHash::HashInt64(static_cast<int64_t>(*d)), count);
+      return BucketOfHash(PartitionHash::HashInt64(static_cast<int64_t>(*d)));
     }
-    return -1;
+    return kUnroutable;
   }
   if (type == static_cast<uint32_t>(ValueType::kVarchar)) {
     const auto* s = std::get_if<std::string>(&v);
-    return s ? OfHash(PartitionHash::HashBytes(*s), count) : -1;
+    return s ? BucketOfHash(PartitionHash::HashBytes(*s)) : kUnroutable;
   }
   if (type == static_cast<uint32_t>(ValueType::kVarbinary)) {
     const auto* b = std::get_if<Param::Binary>(&v);
-    return b ? OfHash(PartitionHash::HashBytes(b->bytes), count) : -1;
+    return b ? BucketOfHash(PartitionHash::HashBytes(b->bytes)) : kUnroutable;
   }
-  return -1;
+  return kUnroutable;
+}
+
+int Router::PartitionOf(const Param& value, uint32_t type, uint32_t count) {
+  if (count == 0) return -1;
+  const int bucket = BucketOf(value, type);
+  if (bucket == kNullValue) return 0;
+  return bucket == kUnroutable ? -1 : static_cast<int>(static_cast<uint32_t>(bucket) % count);
+}
+
+std::vector<uint32_t> Router::BucketTable(const Topology& topology) {
+  const uint32_t count = topology.partition_count();
+  std::vector<uint32_t> table;
+  if (count == 0) return table;
+  if (topology.bucket_partitions_size() == 0) {
+    table.resize(PartitionHash::kBuckets);
+    for (uint32_t b = 0; b < PartitionHash::kBuckets; ++b) table[b] = b % count;
+    return table;
+  }
+  if (static_cast<uint32_t>(topology.bucket_partitions_size()) != PartitionHash::kBuckets) return table;
+  for (const uint32_t partition : topology.bucket_partitions()) {
+    if (partition >= count) return {};
+  }
+  table.assign(topology.bucket_partitions().begin(), topology.bucket_partitions().end());
+  return table;
 }
 
 int Router::PartitionOfCall(const Snapshot& s, std::string_view procedure, const std::vector<Param>& params) const {
-  if (s.leaders.empty() || procedure.empty() || procedure.front() == '@') return -1;
+  if (s.leaders.empty() || s.buckets.empty() || procedure.empty() || procedure.front() == '@') return -1;
   const auto it = s.routes.find(procedure);
   if (it == s.routes.end() || !it->second.single_partition || it->second.parameter >= params.size()) return -1;
-  return PartitionOf(params[it->second.parameter], it->second.type, static_cast<uint32_t>(s.leaders.size()));
+  const int bucket = BucketOf(params[it->second.parameter], it->second.type);
+  if (bucket == kNullValue) return 0;
+  return bucket == kUnroutable ? -1 : static_cast<int>(s.buckets[static_cast<size_t>(bucket)]);
 }
 
 Router::Choice Router::Choose(std::string_view procedure, const std::vector<Param>& params) {
@@ -103,8 +128,10 @@ void Router::LoggedIn(const LoginResponse& login) {
                           login.hash().bucket_bits() == PartitionHash::kBucketBits;
   const uint32_t count = topology.partition_count();
   next->leaders.clear();
+  next->buckets.clear();
   if (hash_known && count > 0 && static_cast<uint32_t>(topology.partition_leaders_size()) == count) {
     next->leaders.assign(topology.partition_leaders().begin(), topology.partition_leaders().end());
+    next->buckets = BucketTable(topology);
   }
   if (login.catalog_version() >= next->catalog_version) {
     next->catalog_version = login.catalog_version();

@@ -28,6 +28,7 @@ namespace partita::client {
 
 class Connection;
 class LoginResponse;
+class Topology;
 
 class Router final {
  public:
@@ -40,9 +41,22 @@ class Router final {
 
   Choice Choose(std::string_view procedure, const std::vector<Param>& params);
 
-  // The partition (of `count`) a value of column type number `type` routes
-  // to, or -1 when the client cannot compute it (the server will).
+  // The bucket of a value of column type number `type`, kNullValue for NULL
+  // (which always routes to partition 0), or kUnroutable when the client
+  // cannot compute it (the server will).
+  static int BucketOf(const Param& value, uint32_t type);
+  static constexpr int kUnroutable = -1;
+  static constexpr int kNullValue = -2;
+
+  // The partition (of `count`) a value routes to with the default bucket
+  // table (bucket mod count), or -1 when the client cannot compute it.
   static int PartitionOf(const Param& value, uint32_t type, uint32_t count);
+
+  // The topology's bucket -> partition table (docs/partition-hash.md):
+  // bucket mod partition_count when the server sent none, empty when an
+  // entry names no partition of the topology or the count is 0 (then calls
+  // are not routed; the server routes them).
+  static std::vector<uint32_t> BucketTable(const Topology& topology);
 
   void Add(std::shared_ptr<Connection> connection);
   void Remove(const Connection* connection);
@@ -78,6 +92,7 @@ class Router final {
     std::vector<std::shared_ptr<Connection>> up;
     std::vector<std::shared_ptr<Connection>> by_host;  // index: host id
     std::vector<uint32_t> leaders;                     // index: partition; empty = cannot route
+    std::vector<uint32_t> buckets;                     // index: bucket; value: partition
     std::unordered_map<std::string, Route, NoCaseHash, NoCaseEqual> routes;
     uint64_t catalog_version = 0;
   };

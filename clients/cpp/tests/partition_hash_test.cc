@@ -2,6 +2,7 @@
 // how the router maps parameter values onto them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "partita/client/partition_hash.h"
+#include "client.pb.h"
 #include "router.h"
 
 namespace partita::client {
@@ -84,6 +86,48 @@ TEST(PartitionHashTest, MatchesEverySharedVector) {
       EXPECT_EQ(PartitionHash::PartitionOfHash(hash, kCounts[i]), v.partitions[i]) << "of " << kCounts[i];
     }
   }
+}
+
+// The shared bucket-table vectors (tests/vectors/partition_map.tsv): a
+// client routes through the topology's table, not bucket mod count.
+TEST(PartitionHashTest, RouterRoutesTheSharedVectorsThroughTheBucketTable) {
+  std::ifstream in(PARTITA_MAP_VECTORS);
+  std::vector<uint32_t> table(PartitionHash::kBuckets, 0);
+  Topology topology;
+  int checked = 0;
+  std::vector<uint32_t> routed;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> f = Split(line);
+    if (f[0] == "partitions") {
+      topology.set_partition_count(static_cast<uint32_t>(std::stoul(f[1])));
+    } else if (f[0] == "buckets") {
+      std::fill(table.begin() + std::stol(f[1]), table.begin() + std::stol(f[2]) + 1,
+                static_cast<uint32_t>(std::stoul(f[3])));
+    } else {
+      if (routed.empty()) {
+        for (uint32_t partition : table) topology.add_bucket_partitions(partition);
+        routed = Router::BucketTable(topology);
+        ASSERT_EQ(routed.size(), PartitionHash::kBuckets);
+      }
+      SCOPED_TRACE(line);
+      const Param value = f[1] == "BIGINT" ? Param(static_cast<int64_t>(std::stoll(f[2])))
+                          : f[1] == "VARCHAR" ? Param(Unescape(f[2])) : Param::Bytes(FromHex(f[2]));
+      const uint32_t type = f[1] == "BIGINT" ? 5 : f[1] == "VARCHAR" ? 8 : 9;
+      const int bucket = Router::BucketOf(value, type);
+      ASSERT_GE(bucket, 0);
+      EXPECT_EQ(routed[static_cast<size_t>(bucket)], static_cast<uint32_t>(std::stoul(f[3])));
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 19) << "vectors read from " << PARTITA_MAP_VECTORS;
+}
+
+TEST(PartitionHashTest, RouterRefusesABucketTableNamingAMissingPartition) {
+  Topology topology;
+  topology.set_partition_count(2);
+  for (uint32_t b = 0; b < PartitionHash::kBuckets; ++b) topology.add_bucket_partitions(b == 9 ? 5 : 0);
+  EXPECT_TRUE(Router::BucketTable(topology).empty());
 }
 
 TEST(PartitionHashTest, RouterHashesIntegersAlikeWhateverTheColumnWidth) {

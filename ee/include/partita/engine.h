@@ -10,6 +10,12 @@
 // transaction. A batch with `final_batch` set commits it when every statement
 // succeeds. Any error in any statement rolls back the whole transaction —
 // rows, indexes, views, string storage — and returns the error.
+//
+// Determinism: the same transactions on two engines give the same rows in the
+// same order (equal keys in indexes are ordered by row id, never by memory
+// address) and the same write hash (ResultSet::write_hash), a 64-bit hash of
+// every row the transaction wrote, in order, that replicas compare
+// (docs/engine.md "Determinism").
 #ifndef PARTITA_ENGINE_H_
 #define PARTITA_ENGINE_H_
 
@@ -110,8 +116,10 @@ class Engine {
   virtual Result<StatementId> FindStatement(std::string_view name) const = 0;
 
   // Runs `calls` in order in the current transaction and replaces the
-  // contents of `*results` with one result table per call. On error the
-  // transaction is rolled back and `*results` is empty.
+  // contents of `*results` with one result table per call, and its
+  // write_hash() with the transaction's write hash so far (cumulative over
+  // its batches; 0 until it writes; a new transaction starts from 0). On
+  // error the transaction is rolled back and `*results` is empty (hash 0).
   virtual Status ExecuteBatch(std::span<const StatementCall> calls, const BatchOptions& options,
                               ResultSet* results) = 0;
 

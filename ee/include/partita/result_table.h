@@ -27,10 +27,15 @@
 
 namespace partita {
 
-// The serialized results of one batch. Owns its bytes; reused across batches
-// so steady workloads do not allocate.
+// The serialized results of one batch, and the transaction's write hash
+// after it. Owns its bytes; reused across batches so steady workloads do not
+// allocate.
 class ResultSet {
  public:
+  // The write hash of the batch's transaction so far (Engine::ExecuteBatch):
+  // every row it wrote, in order; 0 if it wrote nothing. Not part of bytes().
+  uint64_t write_hash() const { return write_hash_; }
+
   // The whole serialized result set (starting with table_count).
   std::span<const uint8_t> bytes() const { return {bytes_.data(), bytes_.size()}; }
   int table_count() const { return static_cast<int>(table_offsets_.size()); }
@@ -42,10 +47,12 @@ class ResultSet {
   std::vector<uint8_t>& buffer() { return bytes_; }
   void AddTableOffset(size_t offset) { table_offsets_.push_back(offset); }
   void SetTableCount();
+  void set_write_hash(uint64_t hash) { write_hash_ = hash; }
 
  private:
   std::vector<uint8_t> bytes_;
   std::vector<size_t> table_offsets_;
+  uint64_t write_hash_ = 0;
 };
 
 // Reads one table. Values returned by Get() point into the table's bytes.

@@ -149,6 +149,7 @@ Status EngineImpl::ExecuteBatch(std::span<const StatementCall> calls, const Batc
     return s;
   }
   writer_.Finish();
+  results->set_write_hash(undo_.write_hash());
   if (options.final_batch) Commit();
   return Status::OK();
 }
@@ -229,7 +230,7 @@ Status EngineImpl::CopyData(LoadedCatalog* next) {
     Table::Iterator it = source->Scan();
     for (const char* tuple = it.Next(); tuple != nullptr; tuple = it.Next()) {
       source->schema().GetAll(tuple, row.data());
-      Status s = target->Insert(row.data(), &copy_undo);
+      Status s = target->InsertWithRowId(row.data(), source->schema().row_id(tuple), &copy_undo);
       if (!s.ok()) {
         copy_undo.Commit();
         return Status(s.code(), "table " + target->name() + ": " + s.message());

@@ -13,6 +13,7 @@ std::span<const uint8_t> ResultSet::table(int i) const {
 void ResultSet::Clear() {
   bytes_.clear();
   table_offsets_.clear();
+  write_hash_ = 0;
 }
 
 void ResultSet::SetTableCount() {

@@ -1,10 +1,12 @@
 #include "index/hash_index.h"
 
+#include <utility>
+
 #include "common/assert.h"
 
 namespace partita {
 
-// Walks the tuples of one key: `first`, then the `rest` set.
+// Walks the tuples of one key: `first`, then the `rest` set (row-id order).
 class HashIndexCursor final : public IndexCursor {
  public:
   explicit HashIndexCursor(const HashIndex* index) : index_(index) {}
@@ -40,10 +42,6 @@ class HashIndexCursor final : public IndexCursor {
   HashIndex::TupleSet::const_iterator it_, end_;
 };
 
-HashIndex::~HashIndex() {
-  for (Slot& s : slots_) delete s.rest;
-}
-
 const HashIndex::Slot* HashIndex::FindKey(const Value* key, uint64_t hash) const {
   for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
@@ -65,15 +63,23 @@ Status HashIndex::Insert(const char* tuple) {
   const uint64_t hash = key().HashTuple(tuple);
   Slot& s = slots_[Probe(tuple, hash)];
   if (s.first == nullptr) {
-    s = Slot{hash, tuple, nullptr};
+    s.hash = hash;
+    s.first = tuple;
     ++keys_;
   } else {
     if (unique() && !key().HasNull(tuple)) return DuplicateKeyError(tuple);
-    if (s.rest == nullptr) s.rest = new TupleSet();
-    s.rest->insert(tuple);
+    AddDuplicate(s, tuple);
   }
   ++entries_;
   return Status::OK();
+}
+
+void HashIndex::AddDuplicate(Slot& s, const char* tuple) {
+  if (s.rest == nullptr) s.rest = std::make_unique<TupleSet>(ByRowId{&key().schema()});
+  // A new row has the largest row id; a row back from an undo or a key
+  // change may be older than `first`.
+  if (key().schema().row_id(tuple) < key().schema().row_id(s.first)) std::swap(tuple, s.first);
+  s.rest->insert(tuple);
 }
 
 bool HashIndex::Remove(const char* tuple) {
@@ -84,9 +90,9 @@ bool HashIndex::Remove(const char* tuple) {
     if (s.rest == nullptr || s.rest->empty()) {
       EraseSlot(i);
     } else {
-      auto it = s.rest->begin();
-      s.first = *it;
-      s.rest->erase(it);
+      // The next smallest row id takes its place.
+      s.first = *s.rest->begin();
+      s.rest->erase(s.rest->begin());
     }
   } else if (s.rest == nullptr || s.rest->erase(tuple) == 0) {
     return false;
@@ -96,7 +102,6 @@ bool HashIndex::Remove(const char* tuple) {
 }
 
 void HashIndex::EraseSlot(size_t i) {
-  delete slots_[i].rest;
   slots_[i] = Slot{};
   --keys_;
   // Backward-shift: pull later members of the cluster into the hole when
@@ -105,7 +110,7 @@ void HashIndex::EraseSlot(size_t i) {
     const size_t home = slots_[j].hash & mask_;
     const bool home_between = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
     if (home_between) continue;
-    slots_[i] = slots_[j];
+    slots_[i] = std::move(slots_[j]);
     slots_[j] = Slot{};
     i = j;
   }
@@ -115,11 +120,11 @@ void HashIndex::Grow() {
   std::vector<Slot> old(slots_.size() * 2);
   old.swap(slots_);
   mask_ = slots_.size() - 1;
-  for (const Slot& s : old) {
+  for (Slot& s : old) {
     if (s.first == nullptr) continue;
     size_t i = s.hash & mask_;
     while (slots_[i].first != nullptr) i = (i + 1) & mask_;
-    slots_[i] = s;
+    slots_[i] = std::move(s);
   }
 }
 
@@ -133,7 +138,8 @@ std::unique_ptr<IndexCursor> HashIndex::NewCursor() const { return std::make_uni
 size_t HashIndex::memory_bytes() const {
   size_t bytes = slots_.size() * sizeof(Slot);
   for (const Slot& s : slots_) {
-    if (s.rest != nullptr) bytes += sizeof(TupleSet) + s.rest->capacity() * (sizeof(const char*) + 1);
+    // B-tree nodes: about 1.3x the pointers they hold.
+    if (s.rest != nullptr) bytes += sizeof(TupleSet) + s.rest->size() * sizeof(const char*) * 13 / 10;
   }
   return bytes;
 }

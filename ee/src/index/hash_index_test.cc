@@ -36,6 +36,7 @@ class HashIndexTest : public ::testing::Test {
     schema_.Set(t, 0, k ? Value::BigInt(*k) : Value::Null(ValueType::kBigInt));
     schema_.Set(t, 1, g ? Value::Integer(*g) : Value::Null(ValueType::kInteger));
     schema_.Set(t, 2, Value::Varchar(s));
+    schema_.SetRowId(t, next_row_id_++);
     TupleSchema::SetLive(t, true);
     return t;
   }
@@ -50,6 +51,7 @@ class HashIndexTest : public ::testing::Test {
   }
 
   TupleSchema schema_;
+  RowId next_row_id_ = 1;
   std::deque<std::unique_ptr<char[]>> tuples_;
 };
 
@@ -196,6 +198,42 @@ TEST_F(HashIndexTest, ManyDistinctKeysSurviveDeletionOfTheirNeighbours) {
     const Value key = Value::BigInt(k * 16);
     EXPECT_EQ(index.FindUnique(&key), k % 2 ? tuples[k] : nullptr) << k;
   }
+}
+
+// Values of column G of the tuples a lookup of K = k returns, in order.
+std::vector<int64_t> GsInOrder(const HashIndex& index, const TupleSchema& schema, int64_t k) {
+  const Value key = Value::BigInt(k);
+  auto cursor = index.NewCursor();
+  cursor->SeekEqual(&key, 1);
+  std::vector<int64_t> out;
+  while (const char* t = cursor->Next()) out.push_back(schema.Get(t, 1).int_value());
+  return out;
+}
+
+TEST_F(HashIndexTest, DuplicatesComeBackInRowIdOrderNotAddressOrder) {
+  HashIndex index = MakeIndex({0}, false);
+  std::vector<const char*> tuples;
+  for (int g = 1; g <= 6; ++g) tuples.push_back(Tuple(5, g));
+  for (int i = 0; i < 6; ++i) schema_.SetRowId(const_cast<char*>(tuples[i]), 60 - i);  // G=6 is oldest
+  for (const char* t : tuples) ASSERT_TRUE(index.Insert(t).ok());
+  EXPECT_EQ(GsInOrder(index, schema_, 5), (std::vector<int64_t>{6, 5, 4, 3, 2, 1}));
+}
+
+TEST_F(HashIndexTest, RemovingTheFirstDuplicatePromotesTheNextRowId) {
+  HashIndex index = MakeIndex({0}, false);
+  const char* a = Tuple(5, 1);
+  const char* b = Tuple(5, 2);
+  const char* c = Tuple(5, 3);
+  for (const char* t : {c, a, b}) ASSERT_TRUE(index.Insert(t).ok());
+  EXPECT_EQ(GsInOrder(index, schema_, 5), (std::vector<int64_t>{1, 2, 3}));
+  ASSERT_TRUE(index.Remove(a));
+  EXPECT_EQ(GsInOrder(index, schema_, 5), (std::vector<int64_t>{2, 3}));
+  // Back again (an undone delete): the oldest row is first again.
+  ASSERT_TRUE(index.Insert(a).ok());
+  EXPECT_EQ(GsInOrder(index, schema_, 5), (std::vector<int64_t>{1, 2, 3}));
+  ASSERT_TRUE(index.Remove(b));
+  EXPECT_EQ(GsInOrder(index, schema_, 5), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(index.entry_count(), 2u);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "partita/value.h"
-#include "storage/tuple_schema.h"
+#include "tuple/tuple_schema.h"
 
 namespace partita {
 

@@ -1,5 +1,6 @@
-// OrderedIndex: a B-tree of tuples ordered by key, then by tuple address, so
-// equal keys (non-unique indexes, NULL keys) stay distinct entries. Serves
+// OrderedIndex: a B-tree of tuples ordered by key, then by row id, so equal
+// keys (non-unique indexes, NULL keys) stay distinct entries in the same
+// order on every replica, whatever the tuples' addresses. Serves
 // equality on any key prefix, ranges, ordered scans in both directions, and
 // MIN/MAX of a column after a group prefix.
 //
@@ -7,7 +8,6 @@
 #ifndef PARTITA_INDEX_ORDERED_INDEX_H_
 #define PARTITA_INDEX_ORDERED_INDEX_H_
 
-#include <functional>
 #include <memory>
 
 #include "absl/container/btree_set.h"
@@ -30,7 +30,7 @@ class OrderedIndex final : public TableIndex {
     const IndexKey* key;
     bool operator()(const char* a, const char* b) const {
       const int c = key->CompareTuples(a, b);
-      return c != 0 ? c < 0 : std::less<const char*>()(a, b);
+      return c != 0 ? c < 0 : key->schema().row_id(a) < key->schema().row_id(b);
     }
     bool operator()(const char* a, const SearchPosition& p) const {
       const int c = key->CompareTupleToKey(a, p.key, p.size);

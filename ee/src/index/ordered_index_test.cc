@@ -31,6 +31,7 @@ class OrderedIndexTest : public ::testing::Test {
     char* t = tuples_.back().get();
     schema_.Set(t, 0, a ? Value::Integer(*a) : Value::Null(ValueType::kInteger));
     schema_.Set(t, 1, b ? Value::Integer(*b) : Value::Null(ValueType::kInteger));
+    schema_.SetRowId(t, next_row_id_++);
     TupleSchema::SetLive(t, true);
     return t;
   }
@@ -66,6 +67,7 @@ class OrderedIndexTest : public ::testing::Test {
   }
 
   TupleSchema schema_;
+  RowId next_row_id_ = 1;
   std::deque<std::unique_ptr<char[]>> tuples_;
 };
 
@@ -146,7 +148,7 @@ TEST_F(OrderedIndexTest, NullKeysSortFirst) {
 
 TEST_F(OrderedIndexTest, UniqueIndexRejectsAnEqualKeyOnEitherSide) {
   auto index = MakeIndex({0}, true);
-  // Tuples at increasing addresses; the duplicate may sort before or after.
+  // Row ids 1, 2, 3 in creation order; the duplicate may sort before or after.
   const char* low = Tuple(1);
   const char* mid = Tuple(2);
   const char* high = Tuple(1);
@@ -180,6 +182,19 @@ TEST_F(OrderedIndexTest, FindUniqueAndRemove) {
   EXPECT_FALSE(index->Remove(four));
   EXPECT_EQ(index->FindUnique(&key), nullptr);
   EXPECT_EQ(Range(*index, {I(3)}, true, {I(5)}, true), "3/30 5/50");
+}
+
+TEST_F(OrderedIndexTest, EqualKeysAreOrderedByRowIdNotAddress) {
+  auto index = MakeIndex({0}, false);
+  // Created (at increasing addresses) with descending row ids.
+  std::vector<const char*> tuples;
+  for (int b = 1; b <= 5; ++b) tuples.push_back(Tuple(7, b));
+  for (int i = 0; i < 5; ++i) schema_.SetRowId(const_cast<char*>(tuples[i]), 100 - i);
+  for (const char* t : tuples) ASSERT_TRUE(index->Insert(t).ok());
+  EXPECT_EQ(Equal(*index, {I(7)}), "7/5 7/4 7/3 7/2 7/1");
+  EXPECT_EQ(Range(*index, {}, true, {}, true, ScanOrder::kBackward), "7/1 7/2 7/3 7/4 7/5");
+  ASSERT_TRUE(index->Remove(tuples[2]));
+  EXPECT_EQ(Equal(*index, {I(7)}), "7/5 7/4 7/2 7/1");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // TableIndex: the interface of a table's secondary structure over its live
 // tuples, and IndexCursor, the way executors read it.
 //
-// Entries point at tuples by address (tuples never move). An index holds
+// Entries point at tuples by address (tuples never move); equal keys are
+// ordered by row id (TupleSchema::row_id), never by address. An index holds
 // exactly the table's live tuples: Table inserts a tuple's entry after
 // writing it and removes the entry before changing its key or freeing it.
 //
@@ -60,7 +61,7 @@ class TableIndex {
   // the constraint and key when a live tuple with an equal, NULL-free key
   // exists; the index is then unchanged.
   virtual Status Insert(const char* tuple) = 0;
-  // Removes the entry of exactly `tuple` (matched by key and address).
+  // Removes the entry of exactly `tuple` (matched by key and row id).
   // Returns false iff there was none.
   virtual bool Remove(const char* tuple) = 0;
   // For unique indexes: the live tuple whose key equals key[0 .. size), or

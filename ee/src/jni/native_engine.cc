@@ -3,13 +3,14 @@
 // Buffer protocol. Java registers two direct ByteBuffers once per engine
 // (setBuffers); the library keeps their addresses and capacities.
 //   execute(handle, n): the request is the first n bytes of the request buffer
-//     (a serialized batch, docs/engine-formats.md). On success the result set
-//     is copied to the start of the response buffer and execute returns its
-//     length L >= 0. When it does not fit, execute returns -L (L > 0: the
-//     bytes needed) and keeps the results in the handle; Java grows the
-//     response buffer, calls setBuffers, then fetchPendingResult(handle),
-//     which copies them and returns L (or -L again if still too small). The
-//     next execute discards results never fetched.
+//     (a serialized batch, docs/engine-formats.md). On success the response
+//     [u64 write hash][result set] is copied to the start of the response
+//     buffer and execute returns its length L >= 12. When it does not fit,
+//     execute returns -L (L > 0: the bytes needed) and keeps the results in
+//     the handle; Java grows the response buffer, calls setBuffers, then
+//     fetchPendingResult(handle), which copies them and returns L (or -L
+//     again if still too small). The next execute discards results never
+//     fetched.
 // Error channel. Every failure — engine errors (constraint violations, bad
 //   requests, ...), invalid handles, calls from a thread other than the one
 //   that opened the engine — throws EngineException(code, message) from the
@@ -39,16 +40,21 @@ Result<std::string> ReadBytes(JNIEnv* env, jbyteArray array, const char* what) {
   return bytes;
 }
 
-// Copies the handle's results into the response buffer: their length, or
-// -length when the buffer is too small (they stay pending).
+// Bytes before the result set in the response: the u64 write hash.
+constexpr size_t kResponseHeaderBytes = sizeof(uint64_t);
+
+// Copies the handle's write hash and results into the response buffer:
+// their length, or -length when the buffer is too small (they stay pending).
 jlong DeliverResults(EngineHandle& h) {
   const std::span<const uint8_t> bytes = h.results.bytes();
-  const auto size = static_cast<jlong>(bytes.size());
+  const auto size = static_cast<jlong>(kResponseHeaderBytes + bytes.size());
   if (size > h.response_capacity) {
     h.pending = true;
     return -size;
   }
-  std::memcpy(h.response, bytes.data(), bytes.size());
+  const uint64_t hash = h.results.write_hash();
+  std::memcpy(h.response, &hash, kResponseHeaderBytes);  // little-endian, as every Partita target
+  std::memcpy(h.response + kResponseHeaderBytes, bytes.data(), bytes.size());
   h.pending = false;
   return size;
 }

@@ -1,8 +1,10 @@
 #include "storage/table.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "common/assert.h"
+#include "common/stable_hash.h"
 #include "types/value_cast.h"
 
 namespace partita {
@@ -10,6 +12,18 @@ namespace {
 
 constexpr size_t kFirstBlockTuples = 16;
 constexpr size_t kMaxBlockBytes = 1 << 20;
+constexpr int kSlotBits = 32;
+
+// For blocks_by_address_: whether block `b` starts after address `p`.
+bool StartsAfter(const char* p, const std::pair<const char*, uint32_t>& b) {
+  return std::less<const char*>()(p, b.first);
+}
+
+uint64_t NameHash(const std::string& name) {
+  StableHash h;
+  h.AddString(name);
+  return h.digest();
+}
 
 bool SameValue(const Value& a, const Value& b) {
   if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
@@ -21,21 +35,25 @@ bool SameValue(const Value& a, const Value& b) {
 
 }  // namespace
 
-// Undoes an insert by removing the tuple; nothing to release.
+// Undoes an insert by removing the tuple and giving its row id back;
+// nothing to release.
 class InsertUndo final : public UndoAction {
  public:
-  InsertUndo(Table* table, char* tuple) : table_(table), tuple_(tuple) {}
+  InsertUndo(Table* table, char* tuple, RowId next_row_id_before)
+      : table_(table), tuple_(tuple), next_row_id_before_(next_row_id_before) {}
   void Undo() override {
     table_->RemoveFromIndexes(tuple_, table_->all_indexes());
     TupleSchema::SetLive(tuple_, false);
     --table_->live_rows_;
     table_->FreeSlot(tuple_);
+    table_->next_row_id_ = next_row_id_before_;
   }
   void Release() override {}
 
  private:
   Table* table_;
   char* tuple_;
+  RowId next_row_id_before_;
 };
 
 // Undoes a delete by reviving the tuple in place; commit frees it.
@@ -82,7 +100,10 @@ class UpdateUndo final : public UndoAction {
 };
 
 Table::Table(std::string name, TupleSchema schema, int visible_columns)
-    : name_(std::move(name)), schema_(std::move(schema)), visible_columns_(visible_columns) {
+    : name_(std::move(name)),
+      schema_(std::move(schema)),
+      visible_columns_(visible_columns),
+      name_hash_(NameHash(name_)) {
   scratch_image_.resize(schema_.tuple_size());
 }
 
@@ -141,29 +162,44 @@ Status Table::ValidateRow(const Value* row, Value* out, Arena* arena) const {
 char* Table::AllocateSlot() {
   ++allocated_slots_;
   if (!free_slots_.empty()) {
-    char* slot = free_slots_.back();
+    std::pop_heap(free_slots_.begin(), free_slots_.end(), std::greater<>());
+    const uint64_t position = free_slots_.back();
     free_slots_.pop_back();
-    return slot;
+    const uint64_t slot = position & ((uint64_t{1} << kSlotBits) - 1);
+    return blocks_[position >> kSlotBits].data.get() + slot * schema_.tuple_size();
   }
   if (blocks_.empty() || next_in_last_block_ == blocks_.back().capacity) {
     const size_t max_tuples = std::max<size_t>(kFirstBlockTuples, kMaxBlockBytes / schema_.tuple_size());
     const size_t capacity = blocks_.empty() ? kFirstBlockTuples : std::min(max_tuples, blocks_.back().capacity * 2);
     blocks_.push_back(Block{std::make_unique<char[]>(capacity * schema_.tuple_size()), capacity});
     block_bytes_ += static_cast<int64_t>(capacity * schema_.tuple_size());
+    const char* start = blocks_.back().data.get();
+    auto at = std::upper_bound(blocks_by_address_.begin(), blocks_by_address_.end(), start, StartsAfter);
+    blocks_by_address_.insert(at, {start, static_cast<uint32_t>(blocks_.size() - 1)});
     next_in_last_block_ = 0;
   }
   return blocks_.back().data.get() + (next_in_last_block_++) * schema_.tuple_size();
 }
 
+uint64_t Table::Position(const char* tuple) const {
+  // The block starting at the greatest address not above `tuple`.
+  auto it = std::upper_bound(blocks_by_address_.begin(), blocks_by_address_.end(), tuple, StartsAfter);
+  PARTITA_ASSERT(it != blocks_by_address_.begin(), "a tuple outside the table's blocks");
+  --it;
+  const uint64_t slot = static_cast<uint64_t>(tuple - it->first) / schema_.tuple_size();
+  return uint64_t{it->second} << kSlotBits | slot;
+}
+
 void Table::FreeSlot(char* tuple) {
   blob_bytes_ -= static_cast<int64_t>(schema_.FreeBlobs(tuple));
-  tuple[0] = 0;
-  free_slots_.push_back(tuple);
+  TupleSchema::SetLive(tuple, false);
+  free_slots_.push_back(Position(tuple));
+  std::push_heap(free_slots_.begin(), free_slots_.end(), std::greater<>());
   --allocated_slots_;
 }
 
 uint64_t Table::all_indexes() const {
-  return indexes_.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << indexes_.size()) - 1;
+  return indexes_.size() == kMaxIndexes ? ~uint64_t{0} : (uint64_t{1} << indexes_.size()) - 1;
 }
 
 Status Table::AddToIndexes(const char* tuple, uint64_t mask) {
@@ -210,18 +246,28 @@ void Table::FreeBlobsNotIn(char* tuple, const char* other) {
 }
 
 Status Table::Insert(const Value* row, UndoLog* undo, const char** inserted) {
+  return InsertRow(row, next_row_id_, undo, inserted);
+}
+
+Status Table::InsertWithRowId(const Value* row, RowId row_id, UndoLog* undo) {
+  return InsertRow(row, row_id, undo, nullptr);
+}
+
+Status Table::InsertRow(const Value* row, RowId row_id, UndoLog* undo, const char** inserted) {
   char* tuple = AllocateSlot();
   std::memset(tuple, 0, schema_.tuple_size());
   for (int c = 0; c < schema_.column_count(); ++c) blob_bytes_ += static_cast<int64_t>(schema_.Set(tuple, c, row[c]));
+  schema_.SetRowId(tuple, row_id);
   TupleSchema::SetLive(tuple, true);
   Status s = AddToIndexes(tuple, all_indexes());
   if (!s.ok()) {
-    TupleSchema::SetLive(tuple, false);
     FreeSlot(tuple);
     return s;
   }
   ++live_rows_;
-  undo->Add<InsertUndo>(this, tuple);
+  undo->Add<InsertUndo>(this, tuple, next_row_id_);
+  next_row_id_ = std::max(next_row_id_, row_id + 1);
+  undo->RecordWrite(name_hash_, WriteKind::kInsert, schema_.HashImage(tuple));
   if (inserted != nullptr) *inserted = tuple;
   for (TableListener* l : listeners_) PARTITA_RETURN_IF_ERROR(l->OnInsert(tuple, undo));
   return Status::OK();
@@ -230,6 +276,7 @@ Status Table::Insert(const Value* row, UndoLog* undo, const char** inserted) {
 Status Table::Delete(const char* const_tuple, UndoLog* undo) {
   char* tuple = const_cast<char*>(const_tuple);
   PARTITA_ASSERT(TupleSchema::IsLive(tuple), "deleting a tuple that is not live");
+  undo->RecordWrite(name_hash_, WriteKind::kDelete, schema_.HashImage(tuple));
   RemoveFromIndexes(tuple, all_indexes());
   TupleSchema::SetLive(tuple, false);
   --live_rows_;
@@ -273,6 +320,7 @@ Status Table::Update(const char* const_tuple, const Value* row, UndoLog* undo) {
     std::memcpy(new_image, tuple, size);
   }
   undo->Add<UpdateUndo>(this, tuple, old_image, new_image, mask);
+  undo->RecordWrite(name_hash_, WriteKind::kUpdate, schema_.HashImage(tuple));
   for (TableListener* l : listeners_) PARTITA_RETURN_IF_ERROR(l->OnUpdate(old_image, tuple, undo));
   return Status::OK();
 }

@@ -4,9 +4,16 @@
 //
 // Tuples never move while live, so indexes hold their addresses. Every write
 // goes through Insert/Delete/Update, which keep all indexes in step, register
-// an undo action, then notify listeners. A deleted tuple's slot and strings
-// are freed only when its transaction commits, so rollback restores it in
-// place.
+// an undo action, fold the write into the transaction's write hash, then
+// notify listeners. A deleted tuple's slot and strings are freed only when
+// its transaction commits, so rollback restores it in place.
+//
+// Determinism: nothing about rows depends on memory addresses. Each row gets
+// a row id at insert, from a per-table counter (1, 2, ...); an update keeps
+// it, undoing an insert gives the id back, undoing a delete revives the row
+// with its id. Indexes order equal keys by row id. Scans run in slot order,
+// and a free slot is reused lowest position first, so scan order follows
+// from the table's history of writes alone.
 //
 // Ownership: the Table owns its blocks, strings and indexes; listeners are
 // owned elsewhere (the Engine) and outlive it. Thread model:
@@ -22,7 +29,7 @@
 #include "index/table_index.h"
 #include "partita/status.h"
 #include "storage/table_listener.h"
-#include "storage/tuple_schema.h"
+#include "tuple/tuple_schema.h"
 #include "txn/undo_log.h"
 
 namespace partita {
@@ -56,16 +63,19 @@ class Table {
   // Errors name the table and column.
   Status ValidateRow(const Value* row, Value* out, Arena* arena) const;
 
-  // Inserts a validated row. CONSTRAINT_VIOLATION leaves the table as it
-  // was. `*inserted` (if given) receives the new tuple.
+  // Inserts a validated row with the next row id. CONSTRAINT_VIOLATION
+  // leaves the table as it was. `*inserted` (if given) receives the new tuple.
   Status Insert(const Value* row, UndoLog* undo, const char** inserted = nullptr);
+  // The same with a given row id (copying rows between catalogs keeps their
+  // ids). REQUIRES: no live row of this table has `row_id`.
+  Status InsertWithRowId(const Value* row, RowId row_id, UndoLog* undo);
   // Deletes a live tuple of this table.
   Status Delete(const char* tuple, UndoLog* undo);
   // Replaces a live tuple's values with the validated `row`.
   // CONSTRAINT_VIOLATION leaves the tuple as it was.
   Status Update(const char* tuple, const Value* row, UndoLog* undo);
 
-  // Iterates the live tuples (any order). Invalidated by inserts.
+  // Iterates the live tuples in slot order. Invalidated by inserts.
   class Iterator {
    public:
     explicit Iterator(const Table* table) : table_(table) {}
@@ -94,7 +104,11 @@ class Table {
     size_t capacity;  // tuples
   };
 
+  // A free slot: the lowest free position, else a new one at the end.
   char* AllocateSlot();
+  Status InsertRow(const Value* row, RowId row_id, UndoLog* undo, const char** inserted);
+  // Slot position (block index << 32 | slot in block) of a tuple.
+  uint64_t Position(const char* tuple) const;
   // Frees the slot and strings of a dead tuple.
   void FreeSlot(char* tuple);
   // Adds `tuple` to the indexes in `mask`; on a violation removes what it
@@ -112,7 +126,8 @@ class Table {
   int visible_columns_;
   std::vector<Block> blocks_;
   size_t next_in_last_block_ = 0;  // bump position in blocks_.back()
-  std::vector<char*> free_slots_;
+  std::vector<uint64_t> free_slots_;  // positions, a min-heap
+  std::vector<std::pair<const char*, uint32_t>> blocks_by_address_;  // (start, block index), sorted
   int64_t live_rows_ = 0;
   int64_t allocated_slots_ = 0;  // slots handed out and not on the free list
   int64_t blob_bytes_ = 0;
@@ -121,6 +136,8 @@ class Table {
   TableIndex* primary_key_ = nullptr;
   std::vector<TableListener*> listeners_;
   std::vector<char> scratch_image_;  // new image during Update
+  RowId next_row_id_ = 1;
+  uint64_t name_hash_;  // the table's identity in write hashes
 };
 
 }  // namespace partita

@@ -196,5 +196,92 @@ TEST(TableTest, CommittedDeletesReturnTheirMemory) {
   EXPECT_EQ(table->bytes_allocated(), allocated);
 }
 
+// Inserts `r`; returns the tuple.
+const char* Put(Table* t, const Row& r, UndoLog* undo) {
+  const std::vector<Value> vals = Values(r);
+  const char* tuple = nullptr;
+  EXPECT_TRUE(t->Insert(vals.data(), undo, &tuple).ok());
+  return tuple;
+}
+
+TEST(TableTest, RowIdsFollowInsertOrderAndSurviveAnUpdate) {
+  auto t = MakeItems();
+  UndoLog undo;
+  const char* first = Put(t.get(), {1, 1, "a", 1}, &undo);
+  const char* second = Put(t.get(), {2, 1, "b", 2}, &undo);
+  EXPECT_EQ(t->schema().row_id(first), 1u);
+  EXPECT_EQ(t->schema().row_id(second), 2u);
+  const Row changed_row{1, 2, "changed", 3};
+  const std::vector<Value> changed = Values(changed_row);
+  ASSERT_TRUE(t->Update(first, changed.data(), &undo).ok());
+  EXPECT_EQ(t->schema().row_id(first), 1u);
+  undo.Commit();
+}
+
+TEST(TableTest, UndoingAnInsertGivesItsRowIdBack) {
+  auto t = MakeItems();
+  UndoLog undo;
+  Put(t.get(), {1, 1, "a", 1}, &undo);
+  undo.Commit();
+  Put(t.get(), {2, 1, "b", 2}, &undo);
+  Put(t.get(), {3, 1, "c", 3}, &undo);
+  undo.Rollback();
+  EXPECT_EQ(t->schema().row_id(Put(t.get(), {4, 1, "d", 4}, &undo)), 2u);
+  undo.Commit();
+}
+
+TEST(TableTest, UndoingADeleteRevivesTheRowWithItsRowId) {
+  auto t = MakeItems();
+  UndoLog undo;
+  Put(t.get(), {1, 1, "a", 1}, &undo);
+  const char* second = Put(t.get(), {2, 1, "b", 2}, &undo);
+  undo.Commit();
+  ASSERT_TRUE(t->Delete(second, &undo).ok());
+  undo.Rollback();
+  const char* back = FindByKey(*t, 2);
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(t->schema().row_id(back), 2u);
+  EXPECT_EQ(t->schema().row_id(Put(t.get(), {3, 1, "c", 3}, &undo)), 3u);
+  undo.Commit();
+}
+
+TEST(TableTest, FreedSlotsAreReusedLowestPositionFirst) {
+  auto t = MakeItems();
+  UndoLog undo;
+  std::vector<const char*> slots;
+  for (int k = 0; k < 40; ++k) slots.push_back(Put(t.get(), {k, 0, "x", k}, &undo));
+  undo.Commit();
+  for (const char* s : slots) ASSERT_TRUE(t->Delete(s, &undo).ok());
+  undo.Commit();
+  // Freed in order 0..39 (a stack would hand out 39 first).
+  for (int k = 100; k < 140; ++k) EXPECT_EQ(Put(t.get(), {k, 0, "y", k}, &undo), slots[k - 100]) << k;
+  undo.Commit();
+  Table::Iterator it = t->Scan();
+  for (int k = 100; k < 140; ++k) EXPECT_EQ(t->schema().Get(it.Next(), 0).int_value(), k);
+}
+
+TEST(TableTest, EveryWriteIsFoldedIntoTheTransactionsWriteHash) {
+  auto a = MakeItems();
+  auto b = MakeItems();
+  UndoLog undo_a, undo_b;
+  EXPECT_EQ(undo_a.write_hash(), 0u);
+  Put(a.get(), {1, 1, "a", 1}, &undo_a);
+  Put(b.get(), {1, 1, "a", 1}, &undo_b);
+  EXPECT_NE(undo_a.write_hash(), 0u);
+  EXPECT_EQ(undo_a.write_hash(), undo_b.write_hash());
+  const Row changed_row{1, 1, "a", 2};
+  const std::vector<Value> changed = Values(changed_row);
+  ASSERT_TRUE(a->Update(FindByKey(*a, 1), changed.data(), &undo_a).ok());
+  EXPECT_NE(undo_a.write_hash(), undo_b.write_hash());
+  ASSERT_TRUE(b->Update(FindByKey(*b, 1), changed.data(), &undo_b).ok());
+  EXPECT_EQ(undo_a.write_hash(), undo_b.write_hash());
+  ASSERT_TRUE(a->Delete(FindByKey(*a, 1), &undo_a).ok());
+  EXPECT_NE(undo_a.write_hash(), undo_b.write_hash());
+  undo_a.Commit();
+  undo_b.Rollback();
+  EXPECT_EQ(undo_a.write_hash(), 0u);
+  EXPECT_EQ(undo_b.write_hash(), 0u);
+}
+
 }  // namespace
 }  // namespace partita

@@ -6,12 +6,14 @@ void UndoLog::Commit() {
   for (UndoAction* a : actions_) a->Release();
   actions_.clear();
   arena_.Reset();
+  write_hash_ = 0;
 }
 
 void UndoLog::Rollback() {
   for (auto it = actions_.rbegin(); it != actions_.rend(); ++it) (*it)->Undo();
   actions_.clear();
   arena_.Reset();
+  write_hash_ = 0;
 }
 
 }  // namespace partita

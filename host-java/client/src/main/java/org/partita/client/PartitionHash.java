@@ -78,11 +78,22 @@ public final class PartitionHash {
 
   /**
    * The partition of {@code value} (Long/Integer/Short/Byte, String, byte[],
-   * or null) among {@code partitionCount} partitions.
+   * or null) among {@code partitionCount} partitions with the default bucket
+   * table (bucket mod partitionCount).
    */
   public static int partition(Object value, int partitionCount) {
+    final int bucket = bucketOf(value);
+    return bucket < 0 ? 0 : bucket % partitionCount;
+  }
+
+  /**
+   * The bucket of {@code value} (Long/Integer/Short/Byte, String, byte[]), or
+   * -1 for null: a NULL partitioning value always goes to partition 0,
+   * whatever the bucket table says.
+   */
+  public static int bucketOf(Object value) {
     if (value == null) {
-      return 0;
+      return -1;
     }
     final long hash;
     if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
@@ -95,6 +106,6 @@ public final class PartitionHash {
       throw new IllegalArgumentException("cannot partition on a " + value.getClass().getSimpleName()
           + "; partitioning values are integers, strings, byte arrays or TIMESTAMP microseconds");
     }
-    return partitionOfHash(hash, partitionCount);
+    return bucket(hash);
   }
 }

@@ -80,6 +80,32 @@ public final class CallEncoder {
     out.write((byte) messageSize);
     out.writeTag(ClientMessage.INVOCATION_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
     out.writeUInt32NoTag(invocationSize);
+    writeInvocation(out, handle, procedure, parameters, routedPlusOne);
+  }
+
+  /**
+   * The bytes of an Invocation message (no frame, no ClientMessage around
+   * it) calling {@code procedure} with {@code parameters}: what a client
+   * would send, for front ends that receive calls in another form (HTTP,
+   * in process) and hand the server the same bytes as the binary protocol.
+   *
+   * @throws IllegalArgumentException naming the first parameter that has no wire form
+   */
+  public static byte[] invocationBytes(String procedure, Object[] parameters) {
+    final int size = invocationSize(0, procedure, parametersSize(parameters), 0);
+    final byte[] bytes = new byte[size];
+    final CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    try {
+      writeInvocation(out, 0, procedure, parameters, 0);
+      out.checkNoSpaceLeft();
+    } catch (IOException e) {
+      throw new IllegalStateException("encoding an invocation into an array of its computed size failed", e);
+    }
+    return bytes;
+  }
+
+  private static void writeInvocation(CodedOutputStream out, long handle, String procedure, Object[] parameters,
+      int routedPlusOne) throws IOException {
     if (handle != 0) {
       out.writeUInt64(Invocation.CLIENT_HANDLE_FIELD_NUMBER, handle);
     }

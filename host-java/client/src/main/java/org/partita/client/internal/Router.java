@@ -34,6 +34,8 @@ public final class Router {
   private volatile Routes routes = Routes.EMPTY;
   // Partition → leader host id; empty when the client cannot route.
   private volatile int[] leaders = new int[0];
+  // Bucket → partition, from the login's topology (bucket mod partition count when it sent none).
+  private volatile int[] bucketPartitions = new int[0];
   private volatile Map<Integer, String> hosts = Map.of();
   private volatile Connection[] up = NONE;
   private volatile Connection[] byHostId = NONE;
@@ -49,7 +51,7 @@ public final class Router {
       return null;
     }
     final int[] leaderIds = leaders;
-    final int partition = partitionOf(call.procedure, call.parameters, leaderIds.length);
+    final int partition = partitionOf(call.procedure, call.parameters, bucketPartitions);
     if (partition >= 0) {
       final int leader = leaderIds[partition];
       final Connection[] hostConnections = byHostId;
@@ -62,17 +64,17 @@ public final class Router {
     return live[Math.floorMod(roundRobin.getAndIncrement(), live.length)];
   }
 
-  /** The partition (of {@code count}) {@code procedure}'s call with {@code parameters} runs on, or -1. */
-  int partitionOf(String procedure, Object[] parameters, int count) {
-    if (count == 0 || procedure.startsWith("@")) {
+  /** The partition {@code procedure}'s call with {@code parameters} runs on (through {@code buckets}), or -1. */
+  int partitionOf(String procedure, Object[] parameters, int[] buckets) {
+    if (buckets.length == 0 || procedure.startsWith("@")) {
       return -1;
     }
     final ProcedureRoute route = routes.find(procedure);
     if (route == null || !route.singlePartition() || route.parameterIndex() >= parameters.length) {
       return -1;
     }
-    final int p = PartitionKey.partition(parameters[route.parameterIndex()], route.partitionType(), count);
-    return p == PartitionKey.UNROUTABLE ? -1 : p;
+    final int bucket = PartitionKey.bucket(parameters[route.parameterIndex()], route.partitionType());
+    return bucket == PartitionKey.NULL_VALUE ? 0 : bucket == PartitionKey.UNROUTABLE ? -1 : buckets[bucket];
   }
 
   public long catalogVersion() {
@@ -99,14 +101,44 @@ public final class Router {
     for (int p = 0; p < leaderIds.length; p++) {
       leaderIds[p] = topology.getPartitionLeaders(p);
     }
+    final int[] buckets = usable ? bucketTable(topology) : new int[0];
     final Map<Integer, String> hostMap = new HashMap<>();
     for (Host h : topology.getHostsList()) {
       hostMap.put(h.getHostId(), h.getAddress() + ":" + h.getClientPort());
     }
     leaders = leaderIds;
+    bucketPartitions = buckets;
     hosts = hostMap;
     install(Routes.fromLogin(login.getProceduresList(), login.getCatalogVersion()));
     rebuildConnections();
+  }
+
+  /**
+   * The topology's bucket → partition table; bucket mod partition count when
+   * the server sent none (servers before protocol v2). An entry naming no
+   * partition of the topology makes the whole table unusable (empty: calls go
+   * round-robin and the server routes them).
+   */
+  static int[] bucketTable(org.partita.client.proto.Topology topology) {
+    final int count = topology.getPartitionCount();
+    final int[] table = new int[PartitionHash.BUCKETS];
+    if (topology.getBucketPartitionsCount() == 0) {
+      for (int b = 0; b < table.length; b++) {
+        table[b] = b % count;
+      }
+      return table;
+    }
+    if (topology.getBucketPartitionsCount() != table.length) {
+      return new int[0];
+    }
+    for (int b = 0; b < table.length; b++) {
+      final int partition = topology.getBucketPartitions(b);
+      if (partition < 0 || partition >= count) {
+        return new int[0];
+      }
+      table[b] = partition;
+    }
+    return table;
   }
 
   /** Replaces the routes iff {@code newer} belongs to a newer catalog version (or the same). */

@@ -1,42 +1,43 @@
 package org.partita.server.database;
 
-import org.partita.proto.ErrorCode;
-import org.partita.server.error.ErrorTable;
-import org.partita.server.error.ServerException;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
-import org.partita.client.PartitionHash;
+import org.partita.proto.ErrorCode;
 import org.partita.proto.TableStatsList;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.CompiledProcedure;
-import org.partita.server.compiler.SourceFile;
 import org.partita.server.compiler.ddl.DdlException;
+import org.partita.server.error.ErrorTable;
+import org.partita.server.error.ServerException;
 import org.partita.server.planner.PlannedStatement;
 import org.partita.server.planner.PlanningException;
+import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.CommitPipeline;
+import org.partita.server.txn.ImmediateCommitPipeline;
+import org.partita.server.txn.Invocation;
 
 /**
- * An in-process Partita database: N partitions, each a site thread owning
- * its engine, and one coordinator thread for multi-partition work
- * (multi-partition procedures, ad-hoc SQL over several partitions, schema
- * changes). A single-partition call goes straight to its partition's queue,
- * chosen by {@link PartitionHash} over the procedure's partitioning
- * parameter. The network server puts a socket in front of this class.
+ * An in-process Partita database: the partitions of one host, each a site
+ * thread owning its engine, its catalog snapshot and its initiator, and one
+ * multi-partition coordinator. This class is the router in front of them
+ * (docs/database.md, "A transaction's life"): it resolves each call's
+ * procedure against the current catalog, places a single-partition call on
+ * its partition through the {@link PartitionMap} (the partitioning
+ * parameter is the only one decoded here), and sends multi-partition work
+ * and schema changes to the coordinator. The network server, HTTP and the
+ * in-process API all hand it {@link Invocation}s.
  *
- * <p>Thread-safe: calls may come from any thread; answers complete the
- * returned futures on a site or coordinator thread.
+ * <p>Thread-safe: calls may come from any thread; answers complete on a
+ * site or coordinator thread (or at once on the caller's thread when a call
+ * is refused before it runs).
  */
 public final class Database implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Database.class.getName());
@@ -44,25 +45,22 @@ public final class Database implements AutoCloseable {
   public static final int DEFAULT_SITE_QUEUE_CAPACITY = Site.DEFAULT_QUEUE_CAPACITY;
   /** Default bound of multi-partition work waiting for the coordinator. */
   public static final int DEFAULT_COORDINATOR_CAPACITY = 1024;
+  /** The client id of calls made through this class's in-process methods. */
+  public static final long IN_PROCESS_CLIENT = 0;
+  private static final int HOST_ID = 0;
 
   private final List<Site> sites = new ArrayList<>();
-  private final ExecutorService coordinator =
-      Executors.newSingleThreadExecutor(r -> new Thread(r, "partita-coordinator"));
-  private final AtomicLong lastTimestamp = new AtomicLong();
-  // Multi-partition work accepted by offer* and not yet finished.
-  private final AtomicInteger coordinatorBacklog = new AtomicInteger();
+  private final PartitionMap map;
   private final AdHocPlans adHocPlans = new AdHocPlans();
-  private final int coordinatorCapacity;
-  // Written by the coordinator thread only; read by any caller.
-  private volatile CompiledCatalog catalog;
-  // Incremented (by the coordinator) each time the schema changes.
-  private volatile long catalogVersion = 1;
-  // Coordinator-confined.
-  private final Map<CompiledProcedure, ProcedureInstance> coordinatorInstances = new IdentityHashMap<>();
+  private final AtomicLong inProcessSequence = new AtomicLong();
+  private final AtomicInteger nextAnyPartition = new AtomicInteger();
+  private MpCoordinator coordinator;
+  // Published by the coordinator after every partition took it; read by any caller.
+  private volatile CatalogSnapshot catalog;
 
-  private Database(CompiledCatalog catalog, int coordinatorCapacity) {
-    this.catalog = catalog;
-    this.coordinatorCapacity = coordinatorCapacity;
+  private Database(CompiledCatalog catalog, PartitionMap map) {
+    this.catalog = new CatalogSnapshot(catalog, 1);
+    this.map = map;
   }
 
   /** Opens {@code partitions} partitions of {@code catalog} (empty tables) with default queue bounds. */
@@ -72,12 +70,18 @@ public final class Database implements AutoCloseable {
 
   /**
    * Opens {@code partitions} partitions of {@code catalog} (empty tables);
-   * each site queue holds at most {@code siteQueueCapacity} tasks (rounded
+   * each site queue holds at most {@code siteQueueCapacity} items (rounded
    * up to a power of two) and at most {@code coordinatorCapacity}
    * multi-partition calls wait for the coordinator.
    */
   public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity,
       int coordinatorCapacity) throws InterruptedException {
+    return open(catalog, partitions, siteQueueCapacity, coordinatorCapacity, ImmediateCommitPipeline.INSTANCE);
+  }
+
+  /** As {@link #open(CompiledCatalog, int, int, int)}, every partition's answers passing through {@code pipeline}. */
+  public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
+      CommitPipeline pipeline) throws InterruptedException {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
@@ -85,11 +89,10 @@ public final class Database implements AutoCloseable {
       throw new IllegalArgumentException("queue capacities must be positive, got " + siteQueueCapacity + " and "
           + coordinatorCapacity);
     }
-    final Database db = new Database(catalog, coordinatorCapacity);
-    final byte[] bytes = catalog.engineCatalog().toByteArray();
+    final Database db = new Database(catalog, PartitionMap.singleHost(partitions, HOST_ID));
     try {
       for (int p = 0; p < partitions; p++) {
-        final Site site = new Site(p, partitions, bytes, siteQueueCapacity);
+        final Site site = new Site(p, db.map, db.catalog, db.adHocPlans, siteQueueCapacity, pipeline);
         site.start();
         db.sites.add(site);
       }
@@ -97,6 +100,8 @@ public final class Database implements AutoCloseable {
       db.close();
       throw e;
     }
+    db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
+        next -> db.catalog = next);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;
@@ -108,43 +113,56 @@ public final class Database implements AutoCloseable {
   }
 
   public int partitionCount() {
-    return sites.size();
+    return map.partitionCount();
+  }
+
+  /** Where every key and partition lives. */
+  public PartitionMap partitionMap() {
+    return map;
   }
 
   public CompiledCatalog catalog() {
-    return catalog;
+    return catalog.catalog();
   }
 
   /** The schema's version: 1 when opened, plus one for each schema change that committed. */
   public long catalogVersion() {
-    return catalogVersion;
-  }
-
-  /** The site of a partition (for in-process benchmarks in this package). */
-  Site site(int partition) {
-    return sites.get(partition);
+    return catalog.version();
   }
 
   /** Calls a procedure; the future completes with its response (never exceptionally). */
   public CompletableFuture<ClientResponse> call(String procedureName, Object... arguments) {
-    final CompiledProcedure procedure = catalog.procedure(procedureName).orElse(null);
-    if (procedure == null) {
-      return CompletableFuture.completedFuture(unknownProcedure(procedureName));
-    }
-    if (!procedure.singlePartition()) {
-      return onCoordinator(() -> runMultiPartition(procedure, arguments));
-    }
-    final int partition;
-    try {
-      partition = partitionOfCall(procedure, arguments);
-    } catch (ServerException e) {
-      return CompletableFuture.completedFuture(ErrorTable.response(e));
-    }
-    final Site site = sites.get(partition);
     final CompletableFuture<ClientResponse> response = new CompletableFuture<>();
-    final long timestamp = nextTimestamp();
-    site.submit(() -> response.complete(site.context().run(procedure, arguments, timestamp)));
+    final Invocation invocation;
+    try {
+      invocation = Invocation.of(procedureName, arguments, IN_PROCESS_CLIENT, inProcessSequence.incrementAndGet());
+    } catch (ServerException e) {
+      response.complete(ErrorTable.response(e));
+      return response;
+    }
+    route(invocation, response::complete, true);
     return response;
+  }
+
+  /** Calls a procedure and waits for its response. */
+  public ClientResponse callSync(String procedureName, Object... arguments) {
+    return call(procedureName, arguments).join();
+  }
+
+  /**
+   * Routes a call without blocking, as {@link #offerCall(Invocation, Consumer)},
+   * encoding {@code arguments} first (a parameter with no wire form is
+   * answered BAD_PARAMETER).
+   */
+  public boolean offerCall(String procedureName, Object[] arguments, Consumer<ClientResponse> done) {
+    final Invocation invocation;
+    try {
+      invocation = Invocation.of(procedureName, arguments, IN_PROCESS_CLIENT, inProcessSequence.incrementAndGet());
+    } catch (ServerException e) {
+      done.accept(ErrorTable.response(e));
+      return true;
+    }
+    return offerCall(invocation, done);
   }
 
   /**
@@ -156,25 +174,63 @@ public final class Database implements AutoCloseable {
    * coordinator thread, or at once on this thread when the call is rejected
    * before running (unknown procedure, bad partitioning parameter).
    */
-  public boolean offerCall(String procedureName, Object[] arguments, Consumer<ClientResponse> done) {
-    final CompiledProcedure procedure = catalog.procedure(procedureName).orElse(null);
+  public boolean offerCall(Invocation invocation, Consumer<ClientResponse> done) {
+    return route(invocation, done, false);
+  }
+
+  private boolean route(Invocation invocation, Consumer<ClientResponse> done, boolean mayWait) {
+    final CatalogSnapshot snapshot = catalog;
+    final CompiledProcedure procedure = snapshot.catalog().procedure(invocation.procedure()).orElse(null);
     if (procedure == null) {
-      done.accept(unknownProcedure(procedureName));
+      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND,
+          "procedure " + invocation.procedure() + " does not exist"));
       return true;
     }
     if (!procedure.singlePartition()) {
-      return offerToCoordinator(() -> runMultiPartition(procedure, arguments), done);
+      return toCoordinator(new MpCoordinator.Call(invocation, done), mayWait);
     }
     final int partition;
     try {
-      partition = partitionOfCall(procedure, arguments);
+      partition = partitionOfCall(procedure, invocation);
     } catch (ServerException e) {
       done.accept(ErrorTable.response(e));
       return true;
     }
-    final Site site = sites.get(partition);
-    final long timestamp = nextTimestamp();
-    return site.offer(() -> done.accept(site.context().run(procedure, arguments, timestamp)));
+    return enqueue(sites.get(partition), new ProcedureCall(invocation, procedure, snapshot.version(), done), mayWait);
+  }
+
+  /** The partition of a single-partition call: its partitioning parameter through the partition map. */
+  private int partitionOfCall(CompiledProcedure procedure, Invocation invocation) {
+    final int index = procedure.partition().parameterIndex();
+    if (invocation.parameterCount() <= index) {
+      throw ServerException.badParameter("procedure " + procedure.name() + " is partitioned on parameter "
+          + (index + 1) + " but " + invocation.parameterCount() + " were given");
+    }
+    final Object key = ParameterConverter.partitionValue(invocation.parameter(index),
+        procedure.partition().columnType(), "procedure " + procedure.name(), index + 1);
+    return map.partitionOf(key);
+  }
+
+  /**
+   * Runs one SQL statement as its own transaction: a query or DML (on one
+   * partition when its WHERE or VALUES fixes the partitioning column, else
+   * through the coordinator), or DDL that changes the schema.
+   */
+  public CompletableFuture<ClientResponse> adHoc(String sql, Object... parameters) {
+    final CompletableFuture<ClientResponse> response = new CompletableFuture<>();
+    final Invocation invocation;
+    try {
+      invocation = adHocInvocation(sql, parameters);
+    } catch (ServerException e) {
+      response.complete(ErrorTable.response(e));
+      return response;
+    }
+    routeAdHoc(invocation, sql, parameters == null ? new Object[0] : parameters, response::complete, true);
+    return response;
+  }
+
+  public ClientResponse adHocSync(String sql, Object... parameters) {
+    return adHoc(sql, parameters).join();
   }
 
   /**
@@ -183,59 +239,102 @@ public final class Database implements AutoCloseable {
    * was run, {@code done} is not called).
    */
   public boolean offerAdHoc(String sql, Object[] parameters, Consumer<ClientResponse> done) {
-    if (isDdl(sql)) {
-      return offerToCoordinator(() -> changeSchema(sql), done);
+    final Invocation invocation;
+    try {
+      invocation = adHocInvocation(sql, parameters);
+    } catch (ServerException e) {
+      done.accept(ErrorTable.response(e));
+      return true;
     }
+    return offerAdHoc(invocation, sql, parameters == null ? new Object[0] : parameters, done);
+  }
+
+  /**
+   * {@link #offerAdHoc(String, Object[], Consumer)} for an {@code @AdHoc}
+   * invocation a front end received, already decoded into its SQL text and
+   * parameters.
+   */
+  public boolean offerAdHoc(Invocation invocation, String sql, Object[] parameters, Consumer<ClientResponse> done) {
+    return routeAdHoc(invocation, sql, parameters, done, false);
+  }
+
+  private Invocation adHocInvocation(String sql, Object[] parameters) {
+    final Object[] values = new Object[1 + (parameters == null ? 0 : parameters.length)];
+    values[0] = sql;
+    if (parameters != null) {
+      System.arraycopy(parameters, 0, values, 1, parameters.length);
+    }
+    return Invocation.of("@AdHoc", values, IN_PROCESS_CLIENT, inProcessSequence.incrementAndGet());
+  }
+
+  private boolean routeAdHoc(Invocation invocation, String sql, Object[] parameters, Consumer<ClientResponse> done,
+      boolean mayWait) {
+    if (isDdl(sql)) {
+      return toCoordinator(new MpCoordinator.Ddl(invocation, sql, done), mayWait);
+    }
+    final CatalogSnapshot snapshot = catalog;
     final ExecutableStatement statement;
     try {
-      statement = adHocPlans.plan(sql, catalog);
+      statement = adHocPlans.plan(sql, snapshot.catalog());
     } catch (PlanningException e) {
       done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage()));
       return true;
     }
     final PlannedStatement planned = statement.planned();
-    final Site site;
+    final int partition;
     try {
-      site = localSite(planned, parameters);
+      partition = localPartition(planned, parameters);
     } catch (ServerException e) {
-      done.accept(Failures.response(e));
+      done.accept(ErrorTable.response(e));
       return true;
     }
-    if (site == null) {
-      return offerToCoordinator(() -> runMultiPartition(statement, parameters), done);
+    if (partition < 0) {
+      return toCoordinator(new MpCoordinator.Statement(invocation, sql, statement, parameters, snapshot.version(),
+          done), mayWait);
     }
-    final long timestamp = nextTimestamp();
-    return site.offer(() -> done.accept(site.context().runStatement(statement, parameters, timestamp)));
+    return enqueue(sites.get(partition), new AdHocCall(invocation, sql, statement, parameters, snapshot.version(),
+        done), mayWait);
   }
 
-  private boolean offerToCoordinator(java.util.function.Supplier<ClientResponse> work, Consumer<ClientResponse> done) {
-    if (coordinatorBacklog.incrementAndGet() > coordinatorCapacity) {
-      coordinatorBacklog.decrementAndGet();
-      return false;
+  /**
+   * The partition that can run a statement alone, or -1 when it needs the
+   * coordinator. Reads of replicated tables only (ANY_PARTITION) take the
+   * partitions in turn.
+   */
+  private int localPartition(PlannedStatement planned, Object[] parameters) {
+    switch (planned.distribution()) {
+      case ANY_PARTITION:
+        return Math.floorMod(nextAnyPartition.getAndIncrement(), map.partitionCount());
+      case SINGLE_PARTITION:
+        return StatementPartitions.partition(planned, parameters, "statement", map);
+      default:
+        return -1;
     }
-    try {
-      coordinator.execute(() -> {
-        ClientResponse response;
-        try {
-          response = work.get();
-        } catch (RuntimeException e) {
-          response = Failures.response(e);
-        }
-        coordinatorBacklog.decrementAndGet();
-        done.accept(response);
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      coordinatorBacklog.decrementAndGet();
-      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN, "the database is closing"));
-    }
-    return true;
   }
 
-  private static ClientResponse unknownProcedure(String name) {
-    return ErrorTable.response(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND, "procedure " + name + " does not exist");
+  private static boolean isDdl(String sql) {
+    final String head = sql.stripLeading().toUpperCase(Locale.ROOT);
+    return head.startsWith("CREATE") || head.startsWith("DROP") || head.startsWith("PARTITION")
+        || head.startsWith("ALTER");
   }
 
-  /** Queue depth, capacity, busy time and tasks run of one partition's site; any thread. */
+  private static boolean enqueue(Site site, WorkItem item, boolean mayWait) {
+    if (mayWait) {
+      site.submit(item);
+      return true;
+    }
+    return site.offer(item);
+  }
+
+  private boolean toCoordinator(MpCoordinator.Request request, boolean mayWait) {
+    if (mayWait) {
+      coordinator.submit(request);
+      return true;
+    }
+    return coordinator.offer(request);
+  }
+
+  /** Queue depth, capacity, busy time and items run of one partition's site; any thread. */
   public record PartitionStatus(int partition, int queueDepth, int queueCapacity, long busyNanos, long tasksRun) {}
 
   /** The status of every partition, in partition order. */
@@ -249,12 +348,12 @@ public final class Database implements AutoCloseable {
 
   /** The most multi-partition calls that may wait for the coordinator. */
   public int coordinatorCapacity() {
-    return coordinatorCapacity;
+    return coordinator.capacity();
   }
 
   /** Multi-partition calls accepted and not yet finished. */
   public int coordinatorBacklog() {
-    return coordinatorBacklog.get();
+    return coordinator.backlog();
   }
 
   /**
@@ -267,14 +366,7 @@ public final class Database implements AutoCloseable {
     final List<CompletableFuture<TableStatsList>> parts = new ArrayList<>();
     for (Site site : sites) {
       final CompletableFuture<TableStatsList> part = new CompletableFuture<>();
-      final Runnable read = () -> {
-        try {
-          part.complete(site.tableStats());
-        } catch (RuntimeException e) {
-          part.completeExceptionally(e);
-        }
-      };
-      if (!site.offer(read)) {
+      if (!site.offer(new SiteRead(part))) {
         return null;
       }
       parts.add(part);
@@ -283,180 +375,11 @@ public final class Database implements AutoCloseable {
         .thenApply(ignored -> parts.stream().map(CompletableFuture::join).toList());
   }
 
-  /** Calls a procedure and waits for its response. */
-  public ClientResponse callSync(String procedureName, Object... arguments) {
-    return call(procedureName, arguments).join();
-  }
-
-  private int partitionOfCall(CompiledProcedure procedure, Object[] arguments) {
-    final int index = procedure.partition().parameterIndex();
-    if (arguments == null || arguments.length <= index) {
-      throw ServerException.badParameter("procedure " + procedure.name() + " is partitioned on"
-          + " parameter " + (index + 1) + " but " + (arguments == null ? 0 : arguments.length) + " were given");
-    }
-    final Object key = ParameterConverter.partitionValue(arguments[index], procedure.partition().columnType(),
-        "procedure " + procedure.name(), index + 1);
-    return PartitionHash.partition(key, sites.size());
-  }
-
-  /**
-   * Runs one SQL statement as its own transaction: a query or DML (on one
-   * partition when its WHERE or VALUES fixes the partitioning column, else
-   * through the coordinator), or DDL that changes the schema.
-   */
-  public CompletableFuture<ClientResponse> adHoc(String sql, Object... parameters) {
-    if (isDdl(sql)) {
-      return onCoordinator(() -> changeSchema(sql));
-    }
-    final ExecutableStatement statement;
-    try {
-      statement = adHocPlans.plan(sql, catalog);
-    } catch (PlanningException e) {
-      return CompletableFuture.completedFuture(ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage()));
-    }
-    final PlannedStatement planned = statement.planned();
-    final long timestamp = nextTimestamp();
-    final Site site;
-    try {
-      site = localSite(planned, parameters);
-    } catch (ServerException e) {
-      return CompletableFuture.completedFuture(Failures.response(e));
-    }
-    if (site == null) {
-      return onCoordinator(() -> runMultiPartition(statement, parameters));
-    }
-    final CompletableFuture<ClientResponse> response = new CompletableFuture<>();
-    site.submit(() -> response.complete(site.context().runStatement(statement, parameters, timestamp)));
-    return response;
-  }
-
-  public ClientResponse adHocSync(String sql, Object... parameters) {
-    return adHoc(sql, parameters).join();
-  }
-
-  /** The site that can run a statement alone, or null when it needs the coordinator. */
-  private Site localSite(PlannedStatement planned, Object[] parameters) {
-    switch (planned.distribution()) {
-      case ANY_PARTITION:
-        return sites.get(0);
-      case SINGLE_PARTITION:
-        return sites.get(StatementPartitions.partition(planned, parameters, "statement", sites.size()));
-      default:
-        return null;
-    }
-  }
-
-  private static boolean isDdl(String sql) {
-    final String head = sql.stripLeading().toUpperCase(Locale.ROOT);
-    return head.startsWith("CREATE") || head.startsWith("DROP") || head.startsWith("PARTITION")
-        || head.startsWith("ALTER");
-  }
-
-  private CompletableFuture<ClientResponse> onCoordinator(java.util.function.Supplier<ClientResponse> work) {
-    return CompletableFuture.supplyAsync(() -> {
-      try {
-        return work.get();
-      } catch (RuntimeException e) {
-        return Failures.response(e);
-      }
-    }, coordinator);
-  }
-
-  private List<Participant> holdAll() {
-    final List<Participant> participants = new ArrayList<>();
-    sites.forEach(site -> participants.add(Participant.hold(site)));
-    return participants;
-  }
-
-  /** The body of a multi-partition transaction: its result tables. */
-  private interface TransactionBody {
-    List<org.partita.client.ResultTable> run(MultiPartitionContext context) throws Throwable;
-  }
-
-  private ClientResponse runMultiPartition(CompiledProcedure procedure, Object[] arguments) {
-    return runMultiPartition(context -> {
-      if (procedure.isSql()) {
-        context.queue(ExecutableStatement.of(procedure.statements().get(CompiledProcedure.SQL_STATEMENT)), arguments);
-        return List.of(context.execute(true));
-      }
-      final ProcedureInstance instance = coordinatorInstances.computeIfAbsent(procedure, ProcedureInstance::create);
-      context.bindInstance(instance);
-      return Invocations.runJava(procedure, instance, context, arguments);
-    });
-  }
-
-  private ClientResponse runMultiPartition(ExecutableStatement statement, Object[] parameters) {
-    return runMultiPartition(context -> {
-      context.queue(statement, parameters);
-      return List.of(context.execute(true));
-    });
-  }
-
-  /** Holds every partition, runs {@code body}, commits everywhere or rolls back everywhere. */
-  private ClientResponse runMultiPartition(TransactionBody body) {
-    final List<Participant> participants = holdAll();
-    final MultiPartitionContext context = new MultiPartitionContext(participants, nextTimestamp());
-    try {
-      final List<org.partita.client.ResultTable> results = body.run(context);
-      context.finish(true);
-      return context.withAppStatus(ClientResponse.success(results));
-    } catch (Throwable t) {
-      context.finish(false);
-      return context.withAppStatus(Failures.response(t));
-    } finally {
-      participants.forEach(Participant::release);
-    }
-  }
-
-  /** Applies DDL to every partition, or to none. Runs on the coordinator. */
-  private ClientResponse changeSchema(String ddl) {
-    final CompiledCatalog current = catalog;
-    final CompiledCatalog next;
-    try {
-      next = new CatalogCompiler(current.classLoader()).apply(current, new SourceFile("@AdHoc", ddl));
-    } catch (DdlException e) {
-      return ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
-    }
-    final byte[] nextBytes = next.engineCatalog().toByteArray();
-    final byte[] currentBytes = current.engineCatalog().toByteArray();
-    final List<Participant> participants = holdAll();
-    final List<Participant> updated = new ArrayList<>();
-    try {
-      for (Participant participant : participants) {
-        participant.call(engine -> {
-          engine.updateCatalog(nextBytes);
-          participant.site().clearInstances();
-          return null;
-        }).join();
-        updated.add(participant);
-      }
-      catalog = next;
-      catalogVersion++;
-      coordinatorInstances.clear();
-      return ClientResponse.success(List.of());
-    } catch (RuntimeException e) {
-      for (Participant participant : updated) {
-        participant.call(engine -> {
-          engine.updateCatalog(currentBytes);
-          return null;
-        }).join();
-      }
-      return Failures.response(e);
-    } finally {
-      participants.forEach(Participant::release);
-    }
-  }
-
-  /** Unique, increasing transaction timestamps in µs since the epoch. */
-  private long nextTimestamp() {
-    final long now = System.currentTimeMillis() * 1000;
-    return lastTimestamp.updateAndGet(last -> Math.max(last + 1, now));
-  }
-
   @Override
   public void close() throws InterruptedException {
-    coordinator.shutdown();
-    coordinator.awaitTermination(1, TimeUnit.MINUTES);
+    if (coordinator != null) {
+      coordinator.close();
+    }
     for (Site site : sites) {
       site.stop();
     }

@@ -7,32 +7,49 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
-import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.planner.PlannedStatement;
 import org.partita.server.procedure.ProcedureContext;
 import org.partita.server.procedure.SqlStmt;
+import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.TxnHeader;
 
 /**
- * A multi-partition transaction, run by the coordinator thread while it holds
- * every partition. Each statement goes where its plan says (one partition,
- * any, or all with a merge on partition 0); at the end every partition
- * commits, or every partition rolls back. Confined to the coordinator thread.
+ * A multi-partition transaction, run by the coordinator thread while every
+ * partition has joined it. Each statement goes where its plan says: the
+ * partition of its partitioning value, any one partition (replicated reads,
+ * spread over the partitions), every partition (replicated writes), or
+ * fragments on every partition merged by the coordinator's own engine,
+ * which holds a copy of the replicated tables (replicated writes run on it
+ * too, in the same transaction). At
+ * the end every partition commits, or every partition rolls back.
+ * Confined to the coordinator thread.
  */
 final class MultiPartitionContext implements ProcedureContext {
   private int appStatus;
   private String appStatusMessage = "";
   private final List<Participant> participants;
+  private final PartitionMap map;
+  private final PartitionEngine mergeEngine;
   private final long timestamp;
   private final Random random;
+  private final int anyPartition;
   private final List<ExecutableStatement> pendingStatements = new ArrayList<>();
   private final List<Object[]> pendingParameters = new ArrayList<>();
   private ProcedureInstance instance;
 
-  MultiPartitionContext(List<Participant> participants, long timestamp) {
+  /**
+   * @param participants every partition, in partition order
+   * @param mergeEngine the coordinator's engine, which runs merge plans over the partitions' results
+   */
+  MultiPartitionContext(List<Participant> participants, PartitionMap map, PartitionEngine mergeEngine,
+      TxnHeader header) {
     this.participants = participants;
-    this.timestamp = timestamp;
-    this.random = new Random(timestamp);
+    this.map = map;
+    this.mergeEngine = mergeEngine;
+    this.timestamp = header.timestampMicros();
+    this.random = new Random(header.seed());
+    this.anyPartition = (int) Long.remainderUnsigned(header.id().sequence(), participants.size());
   }
 
   void bindInstance(ProcedureInstance procedureInstance) {
@@ -71,92 +88,84 @@ final class MultiPartitionContext implements ProcedureContext {
     final PlannedStatement p = s.planned();
     switch (p.distribution()) {
       case SINGLE_PARTITION:
-        return one(participants.get(partitionOf(s, parameters)), s, parameters);
+        return one(participants.get(StatementPartitions.partition(p, parameters, s.name(), map)), s, parameters);
       case ANY_PARTITION:
-        return one(participants.get(0), s, parameters);
+        return one(participants.get(anyPartition), s, parameters);
       case ROUTED_INSERT:
-        return RoutedInsert.run(participants, s, parameters, timestamp);
+        return RoutedInsert.run(participants, map, s, parameters, timestamp);
       case REPLICATED_WRITE: {
+        final FragmentRequest request = FragmentRequest.plan(timestamp, s, parameters);
         final List<CompletableFuture<ByteBuffer>> all = new ArrayList<>();
         for (Participant participant : participants) {
-          all.add(participant.call(engine -> runPlan(engine, s, parameters)));
+          all.add(participant.execute(request));
         }
-        final List<ByteBuffer> results = joinAll(all);
-        return ResultSets.tables(results.get(0))[0];
+        final ByteBuffer first = joinAll(all).get(0);
+        onMergeEngine(request);
+        return ResultSets.tables(first)[0];
       }
       default:
         return distributed(s, parameters);
     }
   }
 
-  private int partitionOf(ExecutableStatement s, Object[] parameters) {
-    return StatementPartitions.partition(s.planned(), parameters, s.name(), participants.size());
-  }
-
   private ResultTable one(Participant participant, ExecutableStatement s, Object[] parameters) {
-    return ResultSets.tables(join(participant.call(engine -> runPlan(engine, s, parameters))))[0];
+    return ResultSets.tables(participant.execute(FragmentRequest.plan(timestamp, s, parameters)).join())[0];
   }
 
-  private ByteBuffer runPlan(PartitionEngine engine, ExecutableStatement s, Object[] parameters) {
-    final BatchRequestWriter writer = engine.request().begin(false, timestamp);
-    s.addPlanCall(writer);
-    s.addParameters(writer, parameters);
-    return ResultSets.copy(engine.execute());
-  }
-
-  /** Fragments on every partition, then the coordinator plan over their results on partition 0. */
+  /** Fragments on every partition, then the statement's plan over their results on the coordinator's engine. */
   private ResultTable distributed(ExecutableStatement s, Object[] parameters) {
     final int fragments = s.planned().fragments().size();
+    final List<FragmentRequest.PlanCall> calls = new ArrayList<>(fragments);
+    for (int f = 0; f < fragments; f++) {
+      calls.add(new FragmentRequest.PlanCall(s, f, parameters));
+    }
+    final FragmentRequest request = new FragmentRequest(timestamp, calls, List.of());
     final List<CompletableFuture<ByteBuffer>> all = new ArrayList<>();
     for (Participant participant : participants) {
-      all.add(participant.call(engine -> {
-        final BatchRequestWriter writer = engine.request().begin(false, timestamp);
-        for (int f = 0; f < fragments; f++) {
-          s.addFragmentCall(writer, f);
-          s.addParameters(writer, parameters);
-        }
-        return ResultSets.copy(engine.execute());
-      }));
+      all.add(participant.execute(request));
     }
-    final List<ByteBuffer> partials = joinAll(all);
-    final ByteBuffer merged = join(participants.get(0).call(engine -> {
-      final BatchRequestWriter writer = engine.request().begin(false, timestamp);
-      s.addPlanCall(writer);
-      s.addParameters(writer, parameters);
-      for (ByteBuffer partial : partials) {
-        final List<ByteBuffer> tables = ResultSets.slices(partial);
-        for (int f = 0; f < fragments; f++) {
-          writer.addDependency(s.planned().fragments().get(f).dependencyId(), tables.get(f));
-        }
+    final List<FragmentRequest.Dependency> dependencies = new ArrayList<>();
+    for (ByteBuffer partial : joinAll(all)) {
+      final List<ByteBuffer> tables = ResultSets.slices(partial);
+      for (int f = 0; f < fragments; f++) {
+        dependencies.add(new FragmentRequest.Dependency(s.planned().fragments().get(f).dependencyId(), tables.get(f)));
       }
-      return ResultSets.copy(engine.execute());
-    }));
+    }
+    final ByteBuffer merged = onMergeEngine(new FragmentRequest(timestamp,
+        List.of(new FragmentRequest.PlanCall(s, -1, parameters)), dependencies));
     return ResultSets.tables(merged)[0];
   }
 
-  /** Commits (or rolls back) every partition. */
+  /**
+   * Runs {@code request} on the coordinator's engine, inside this
+   * transaction: merges read the replicated tables it holds, and replicated
+   * writes keep them equal to every partition's copy.
+   */
+  private ByteBuffer onMergeEngine(FragmentRequest request) {
+    request.writeTo(mergeEngine.request(), false);
+    return ResultSets.copy(mergeEngine.execute());
+  }
+
+  /** Commits (or rolls back) every partition, and the coordinator's engine. */
   void finish(boolean commit) {
     final List<CompletableFuture<Void>> all = new ArrayList<>();
     for (Participant participant : participants) {
-      all.add(participant.call(engine -> {
-        if (engine.inTransaction()) {
-          if (commit) {
-            engine.commit();
-          } else {
-            engine.rollback();
-          }
-        }
-        return null;
-      }));
+      all.add(participant.finish(commit));
     }
-    joinAll(all);
+    try {
+      joinAll(all);
+    } finally {
+      if (mergeEngine.inTransaction()) {
+        if (commit) {
+          mergeEngine.commit();
+        } else {
+          mergeEngine.rollback();
+        }
+      }
+    }
   }
 
-  private static <T> T join(CompletableFuture<T> f) {
-    return f.join();
-  }
-
-  private static <T> List<T> joinAll(List<CompletableFuture<T>> futures) {
+  static <T> List<T> joinAll(List<CompletableFuture<T>> futures) {
     final List<T> out = new ArrayList<>();
     RuntimeException first = null;
     for (CompletableFuture<T> f : futures) {

@@ -1,66 +1,35 @@
 package org.partita.server.database;
 
-import java.util.concurrent.BlockingQueue;
+import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.function.Function;
-import org.partita.server.engine.PartitionEngine;
 
 /**
- * A site held by a multi-partition transaction: while the transaction lasts,
- * the site's thread runs only the work the coordinator sends it.
+ * One partition as a multi-partition transaction sees it: it joined the
+ * transaction at a point of its own order and, until {@link #release}, runs
+ * only what the coordinator sends it. Requests and answers are messages
+ * ({@link FragmentRequest}, result-set bytes), so a partition on another
+ * host is a second implementation of this interface; {@link LocalParticipant}
+ * is the one for a site of this host.
+ *
+ * <p>Methods may be called from the coordinator's thread only, in order; the
+ * futures complete on the participant's thread.
  */
-final class Participant {
-  private static final Runnable RELEASE = () -> { };
+interface Participant {
+  int partition();
 
-  private final Site site;
-  private final BlockingQueue<Runnable> work = new LinkedBlockingQueue<>();
+  /** Runs {@code request}; completes with the result set (a private copy) or the engine's error. */
+  CompletableFuture<ByteBuffer> execute(FragmentRequest request);
 
-  private Participant(Site site) {
-    this.site = site;
-  }
+  /** Commits (or rolls back) the partition's part of the transaction. */
+  CompletableFuture<Void> finish(boolean commit);
 
-  /** Queues the hold on the site; it takes effect when the site reaches it. */
-  static Participant hold(Site site) {
-    final Participant p = new Participant(site);
-    site.submit(p::serve);
-    return p;
-  }
+  /** Makes {@code next} the partition's catalog (a schema change's step); its engine takes the new catalog. */
+  CompletableFuture<Void> applyCatalog(CatalogSnapshot next, byte[] engineCatalog);
 
-  private void serve() {
-    for (Runnable r = take(); r != RELEASE; r = take()) {
-      r.run();
-    }
-  }
-
-  private Runnable take() {
-    try {
-      return work.take();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return RELEASE;
-    }
-  }
-
-  /** Runs {@code step} on the site's thread with its engine. */
-  <T> CompletableFuture<T> call(Function<PartitionEngine, T> step) {
-    final CompletableFuture<T> result = new CompletableFuture<>();
-    work.add(() -> {
-      try {
-        result.complete(step.apply(site.engine()));
-      } catch (Throwable t) {
-        result.completeExceptionally(t);
-      }
-    });
-    return result;
-  }
-
-  Site site() {
-    return site;
-  }
-
-  /** Ends the hold: the site goes back to its queue. */
-  void release() {
-    work.add(RELEASE);
-  }
+  /**
+   * Ends the transaction on this partition, which goes back to its queue;
+   * the future completes when the partition's commit pipeline lets the
+   * transaction's outcome be seen.
+   */
+  CompletableFuture<Void> release();
 }

@@ -1,19 +1,19 @@
 package org.partita.server.database;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import org.partita.client.PartitionHash;
 import org.partita.client.ResultTable;
 import org.partita.proto.Expression;
 import org.partita.proto.ExpressionKind;
 import org.partita.proto.PlanNode;
 import org.partita.proto.Statement;
 import org.partita.proto.ValuesNode;
-import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.planner.PlannedStatement;
+import org.partita.server.topology.PartitionMap;
 
 /**
  * An INSERT ... VALUES whose rows belong to several partitions (ROUTED_INSERT):
@@ -24,48 +24,37 @@ import org.partita.server.planner.PlannedStatement;
 final class RoutedInsert {
   private RoutedInsert() {}
 
-  static ResultTable run(List<Participant> participants, ExecutableStatement s, Object[] parameters, long timestamp) {
+  static ResultTable run(List<Participant> participants, PartitionMap map, ExecutableStatement s, Object[] parameters,
+      long timestamp) {
     final PlannedStatement planned = s.planned();
     final PlanNode plan = planned.plan();
     final ValuesNode values = plan.getChildren(0).getValues();
     final Map<Integer, List<ValuesNode.Row>> rowsByPartition = new TreeMap<>();
     for (ValuesNode.Row row : values.getRowsList()) {
-      final int partition = partitionOf(row.getColumns(planned.partitionParameter()), planned, parameters,
-          participants.size(), s.name());
+      final int partition = partitionOf(row.getColumns(planned.partitionParameter()), planned, parameters, map,
+          s.name());
       rowsByPartition.computeIfAbsent(partition, p -> new ArrayList<>()).add(row);
     }
-    final List<CompletableFuture<Long>> counts = new ArrayList<>();
+    final List<CompletableFuture<ByteBuffer>> counts = new ArrayList<>();
     for (Map.Entry<Integer, List<ValuesNode.Row>> part : rowsByPartition.entrySet()) {
-      final byte[] statement = statementWithRows(planned, plan, part.getValue());
-      counts.add(participants.get(part.getKey()).call(engine -> {
-        final BatchRequestWriter writer = engine.request().begin(false, timestamp);
-        writer.addAdHocCall(statement);
-        s.addParameters(writer, parameters);
-        final ResultTable t = ResultSets.tables(ResultSets.copy(engine.execute()))[0];
-        t.advanceRow();
-        return t.getLong(0);
-      }));
+      final ExecutableStatement rows = new ExecutableStatement(s.name(), planned, -1,
+          statementWithRows(planned, plan, part.getValue()), List.of(), List.of());
+      counts.add(participants.get(part.getKey()).execute(FragmentRequest.plan(timestamp, rows, parameters)));
     }
     long total = 0;
-    RuntimeException failure = null;
-    for (CompletableFuture<Long> c : counts) {
-      try {
-        total += c.join();
-      } catch (RuntimeException e) {
-        failure = failure == null ? e : failure;
-      }
-    }
-    if (failure != null) {
-      throw failure;
+    for (ByteBuffer count : MultiPartitionContext.joinAll(counts)) {
+      final ResultTable t = ResultSets.tables(count)[0];
+      t.advanceRow();
+      total += t.getLong(0);
     }
     return ResultSets.longTable(plan.getOutputSchema(0).getName(), total);
   }
 
-  private static int partitionOf(Expression key, PlannedStatement planned, Object[] parameters, int partitions,
+  private static int partitionOf(Expression key, PlannedStatement planned, Object[] parameters, PartitionMap map,
       String name) {
     final boolean parameter = key.getKind() == ExpressionKind.EXPRESSION_KIND_PARAMETER;
-    return PartitionHash.partition(StatementPartitions.key(parameter ? key.getParameterIndex() : -1,
-        parameter ? null : key.getConstant(), planned.parameterTypes(), parameters, name), partitions);
+    return map.partitionOf(StatementPartitions.key(parameter ? key.getParameterIndex() : -1,
+        parameter ? null : key.getConstant(), planned.parameterTypes(), parameters, name));
   }
 
   private static byte[] statementWithRows(PlannedStatement planned, PlanNode plan, List<ValuesNode.Row> rows) {

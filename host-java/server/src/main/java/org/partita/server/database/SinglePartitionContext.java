@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.partita.client.ClientResponse;
-import org.partita.client.PartitionHash;
 import org.partita.client.ResultTable;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.engine.BatchRequestWriter;
@@ -16,6 +15,7 @@ import org.partita.server.planner.PlannedStatement;
 import org.partita.server.procedure.ProcedureBinding;
 import org.partita.server.procedure.ProcedureContext;
 import org.partita.server.procedure.SqlStmt;
+import org.partita.server.txn.TxnHeader;
 
 /**
  * Runs single-partition transactions on a site's thread: a procedure's
@@ -41,10 +41,10 @@ final class SinglePartitionContext implements ProcedureContext {
     this.site = site;
   }
 
-  /** Runs a procedure call to completion: commit on success, rollback otherwise. */
-  ClientResponse run(CompiledProcedure procedure, Object[] arguments, long txnTimestamp) {
+  /** Runs a procedure call to completion under {@code header}: commit on success, rollback otherwise. */
+  ClientResponse run(CompiledProcedure procedure, Object[] arguments, TxnHeader header) {
     final PartitionEngine engine = site.engine();
-    begin(txnTimestamp);
+    begin(header);
     try {
       final List<ResultTable> results = procedure.isSql()
           ? runSql(procedure, arguments) : Invocations.runJava(procedure, site.instance(procedure), this, arguments);
@@ -62,10 +62,10 @@ final class SinglePartitionContext implements ProcedureContext {
     }
   }
 
-  /** Runs one ad-hoc statement that needs only this partition. */
-  ClientResponse runStatement(ExecutableStatement statement, Object[] parameters, long txnTimestamp) {
+  /** Runs one ad-hoc statement that needs only this partition, under {@code header}. */
+  ClientResponse runStatement(ExecutableStatement statement, Object[] parameters, TxnHeader header) {
     final PartitionEngine engine = site.engine();
-    begin(txnTimestamp);
+    begin(header);
     try {
       queue(statement, parameters);
       final ResultTable[] tables = execute(true);
@@ -91,11 +91,11 @@ final class SinglePartitionContext implements ProcedureContext {
     appStatusMessage = message;
   }
 
-  private void begin(long txnTimestamp) {
-    timestamp = txnTimestamp;
+  private void begin(TxnHeader header) {
+    timestamp = header.timestampMicros();
     appStatus = 0;
     appStatusMessage = "";
-    random.setSeed(txnTimestamp ^ site.partition());
+    random.setSeed(header.seed());
     pendingStatements.clear();
     pendingParameters.clear();
     lastBatchDone = false;
@@ -137,7 +137,7 @@ final class SinglePartitionContext implements ProcedureContext {
       return;
     }
     final Object key = StatementPartitions.key(p, parameters, statement.name());
-    final int partition = PartitionHash.partition(key, site.partitionCount());
+    final int partition = site.partitionMap().partitionOf(key);
     if (partition != site.partition()) {
       throw new ServerException(ErrorCode.ERROR_CODE_WRONG_PARTITION, "statement " + statement.name() + " reads or writes partition "
           + partition + " (partitioning value " + key + "), but this transaction runs on partition "

@@ -7,28 +7,42 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.jctools.queues.MpscArrayQueue;
-import org.partita.proto.TableStatsList;
+import org.partita.client.ClientResponse;
+import org.partita.proto.ErrorCode;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.engine.PartitionEngine;
+import org.partita.server.error.ErrorTable;
+import org.partita.server.error.ServerException;
+import org.partita.server.planner.PlannedStatement;
+import org.partita.server.planner.PlanningException;
+import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.CommitPipeline;
+import org.partita.server.txn.Initiator;
+import org.partita.server.txn.SequencedItem;
+import org.partita.server.txn.TxnHeader;
 
 /**
- * One partition: a thread that owns the partition's engine and runs tasks
- * from its queue one after another to completion. Everything the engine
- * touches happens on this thread.
+ * One partition: a thread that owns the partition's engine, its catalog
+ * snapshot and its initiator, and runs {@link WorkItem}s from its queue one
+ * after another to completion. As each item leaves the queue the initiator
+ * gives it its place in the partition's order (a TxnHeader) when it is a
+ * {@link SequencedItem}; the site's execution order is therefore its
+ * sequence order. Everything the engine touches happens on this thread.
  *
  * <p>The queue is bounded and lock-free (many producers, this one
  * consumer). {@link #offer} never blocks: a full queue answers false and
  * the producer applies backpressure (the network server pauses reading).
  * {@link #submit} waits for room and is for work that must not be refused
- * (coordinator holds, stop). An idle site spins briefly, then parks; a
- * producer unparks it (see {@link #wake} for why that cannot be missed).
+ * (a multi-partition transaction joining). An idle site spins briefly, then
+ * parks; a producer unparks it (see {@link #wake} for why that cannot be
+ * missed).
  */
 final class Site implements Runnable {
   private static final Logger LOG = Logger.getLogger(Site.class.getName());
-  private static final Runnable STOP = () -> { };
   /** Default bound of a site's queue. */
   static final int DEFAULT_QUEUE_CAPACITY = 16 * 1024;
   private static final int IDLE_SPINS = 200;
@@ -37,25 +51,31 @@ final class Site implements Runnable {
   private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   private final int partition;
-  private final int partitionCount;
-  private final byte[] initialCatalog;
-  private final MpscArrayQueue<Runnable> queue;
+  private final PartitionMap partitionMap;
+  private final AdHocPlans adHocPlans;
+  private final MpscArrayQueue<WorkItem> queue;
   private final CountDownLatch opened = new CountDownLatch(1);
   private final Thread thread;
+  private final Initiator initiator;
   private volatile RuntimeException openFailure;
   private volatile boolean parked;
+  private volatile boolean stopping;
   private final AtomicLong busyNanos = new AtomicLong();
   private final AtomicLong tasksRun = new AtomicLong();
   // Site-confined state.
+  private CatalogSnapshot catalog;
   private PartitionEngine engine;
   private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
   private SinglePartitionContext context;
 
-  Site(int partition, int partitionCount, byte[] catalog, int queueCapacity) {
+  Site(int partition, PartitionMap partitionMap, CatalogSnapshot catalog, AdHocPlans adHocPlans, int queueCapacity,
+      CommitPipeline pipeline) {
     this.partition = partition;
-    this.partitionCount = partitionCount;
-    this.initialCatalog = catalog;
+    this.partitionMap = partitionMap;
+    this.catalog = catalog;
+    this.adHocPlans = adHocPlans;
     this.queue = new MpscArrayQueue<>(queueCapacity);
+    this.initiator = Initiator.forPartition(partition, pipeline);
     this.thread = new Thread(this, "partita-site-" + partition);
   }
 
@@ -72,22 +92,22 @@ final class Site implements Runnable {
     return partition;
   }
 
-  int partitionCount() {
-    return partitionCount;
+  PartitionMap partitionMap() {
+    return partitionMap;
   }
 
-  /** Queues {@code task} unless the queue is full. Returns true iff queued. Never blocks. */
-  boolean offer(Runnable task) {
-    if (!queue.offer(task)) {
+  /** Queues {@code item} unless the queue is full. Returns true iff queued. Never blocks. */
+  boolean offer(WorkItem item) {
+    if (!queue.offer(item)) {
       return false;
     }
     wake();
     return true;
   }
 
-  /** Queues {@code task}, waiting for room when the queue is full. */
-  void submit(Runnable task) {
-    while (!queue.offer(task)) {
+  /** Queues {@code item}, waiting for room when the queue is full. */
+  void submit(WorkItem item) {
+    while (!queue.offer(item)) {
       LockSupport.parkNanos(FULL_QUEUE_PARK_NANOS);
     }
     wake();
@@ -95,10 +115,10 @@ final class Site implements Runnable {
 
   /**
    * Unparks the site if it may be parked. The full fence orders the
-   * producer's store of the task before its read of {@code parked} (x86
+   * producer's store of the item before its read of {@code parked} (x86
    * lets a load pass an earlier store): without it the site could park
-   * having just missed the task while the producer read a stale
-   * {@code parked == false}, and the task would wait for the next one.
+   * having just missed the item while the producer read a stale
+   * {@code parked == false}, and the item would wait for the next one.
    */
   private void wake() {
     VarHandle.fullFence();
@@ -107,7 +127,7 @@ final class Site implements Runnable {
     }
   }
 
-  /** Tasks waiting in the queue (approximate, any thread). */
+  /** Items waiting in the queue (approximate, any thread). */
   int queueDepth() {
     return queue.size();
   }
@@ -116,12 +136,12 @@ final class Site implements Runnable {
     return queue.capacity();
   }
 
-  /** Nanoseconds this site spent running tasks since it started (any thread). */
+  /** Nanoseconds this site spent running items since it started (any thread). */
   long busyNanos() {
     return busyNanos.get();
   }
 
-  /** Tasks this site has run (any thread). */
+  /** Items this site has run (any thread). */
   long tasksRun() {
     return tasksRun.get();
   }
@@ -137,30 +157,102 @@ final class Site implements Runnable {
   }
 
   /** REQUIRES: on the site thread. */
+  Initiator initiator() {
+    return initiator;
+  }
+
+  /**
+   * Hands {@code response} to the partition's commit pipeline, which passes
+   * it to {@code done} when {@code item}'s outcome may be seen. REQUIRES: on
+   * the site thread.
+   */
+  void answer(TxnHeader header, SequencedItem item, ClientResponse response, Consumer<ClientResponse> done) {
+    initiator.pipeline().release(header, item, () -> done.accept(response));
+  }
+
+  /** REQUIRES: on the site thread. */
   ProcedureInstance instance(CompiledProcedure procedure) {
     return instances.computeIfAbsent(procedure, ProcedureInstance::create);
   }
 
-  /** REQUIRES: on the site thread. Forgets procedure instances of an older catalog. */
-  void clearInstances() {
+  /**
+   * The procedure a call admitted as {@code admitted} under catalog version
+   * {@code admittedVersion} runs here: itself when this partition's catalog
+   * is still that version, else the procedure of the same name in this
+   * partition's catalog, provided it routes the same way (a call already on
+   * this partition belongs here). REQUIRES: on the site thread.
+   *
+   * @throws ServerException PROCEDURE_NOT_FOUND when it was dropped, CATALOG_CHANGED
+   *     (retriable) when it now routes differently
+   */
+  CompiledProcedure resolve(String name, CompiledProcedure admitted, long admittedVersion) {
+    if (admittedVersion == catalog.version()) {
+      return admitted;
+    }
+    final CompiledProcedure now = catalog.catalog().procedure(name).orElseThrow(() -> new ServerException(
+        ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND, "procedure " + name + " does not exist (it was dropped by"
+        + " catalog version " + catalog.version() + " before the call ran)"));
+    if (now.singlePartition() != admitted.singlePartition()
+        || now.singlePartition() && !now.partition().equals(admitted.partition())) {
+      throw new ServerException(ErrorCode.ERROR_CODE_CATALOG_CHANGED, "procedure " + name + " was redeclared with"
+          + " other partitioning by catalog version " + catalog.version() + " before the call ran; retry it");
+    }
+    return now;
+  }
+
+  /**
+   * The ad-hoc statement a call admitted under {@code admittedVersion} runs
+   * here: {@code admitted} when this partition's catalog is that version,
+   * else {@code sql} planned again against this partition's catalog, which
+   * must still place it on this partition. REQUIRES: on the site thread.
+   *
+   * @throws ServerException SQL_ERROR when it no longer plans, CATALOG_CHANGED when it now belongs elsewhere
+   */
+  ExecutableStatement replan(String sql, ExecutableStatement admitted, Object[] parameters, long admittedVersion) {
+    if (admittedVersion == catalog.version()) {
+      return admitted;
+    }
+    final ExecutableStatement now;
+    try {
+      now = adHocPlans.plan(sql, catalog.catalog());
+    } catch (PlanningException e) {
+      throw new ServerException(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
+    }
+    final PlannedStatement planned = now.planned();
+    final boolean here = planned.distribution() == PlannedStatement.Distribution.ANY_PARTITION
+        || planned.distribution() == PlannedStatement.Distribution.SINGLE_PARTITION
+        && partitionMap.partitionOf(StatementPartitions.key(planned, parameters, now.name())) == partition;
+    if (!here) {
+      throw new ServerException(ErrorCode.ERROR_CODE_CATALOG_CHANGED, "the schema changed (catalog version "
+          + catalog.version() + ") before the statement ran, and it no longer runs on one partition; retry it");
+    }
+    return now;
+  }
+
+  /**
+   * Makes {@code next} this partition's catalog: the engine takes the new
+   * engine catalog (keeping the data) and procedure instances of the old one
+   * are forgotten. REQUIRES: on the site thread, no open transaction.
+   */
+  void takeCatalog(CatalogSnapshot next, byte[] engineCatalog) {
+    engine.updateCatalog(engineCatalog);
+    catalog = next;
     instances.clear();
   }
 
-  /** REQUIRES: on the site thread. Rows and memory of every table of this partition. */
-  TableStatsList tableStats() {
-    return engine.tableStats();
-  }
-
-  /** Stops after the tasks already queued; waits for the thread. */
+  /** Stops after the items already queued; waits for the thread. */
   void stop() throws InterruptedException {
-    submit(STOP);
+    stopping = true;
+    wake();
+    LockSupport.unpark(thread);
     thread.join();
   }
 
   @Override
   public void run() {
     try {
-      engine = PartitionEngine.open(initialCatalog, partition, partitionCount);
+      engine = PartitionEngine.open(catalog.catalog().engineCatalog().toByteArray(), partition,
+          partitionMap.partitionCount());
       context = new SinglePartitionContext(this);
     } catch (RuntimeException e) {
       openFailure = e;
@@ -169,28 +261,24 @@ final class Site implements Runnable {
       opened.countDown();
     }
     try {
-      runTasks();
+      runItems();
     } finally {
+      refuseWaiting();
       engine.close();
     }
   }
 
-  /** Runs tasks until STOP; busy time is counted from leaving idle to the queue running dry. */
-  private void runTasks() {
+  /** Runs items until stopped with an empty queue; busy time is counted from leaving idle to the queue running dry. */
+  private void runItems() {
     while (true) {
-      Runnable task = awaitTask();
-      if (task == null) {
+      WorkItem item = awaitItem();
+      if (item == null) {
         return;
       }
       final long busyStart = System.nanoTime();
       long ran = 0;
-      for (; task != null; task = queue.relaxedPoll()) {
-        if (task == STOP) {
-          busyNanos.addAndGet(System.nanoTime() - busyStart);
-          tasksRun.addAndGet(ran);
-          return;
-        }
-        runOne(task);
+      for (; item != null; item = queue.relaxedPoll()) {
+        runOne(item);
         ran++;
       }
       busyNanos.addAndGet(System.nanoTime() - busyStart);
@@ -198,30 +286,47 @@ final class Site implements Runnable {
     }
   }
 
-  private void runOne(Runnable task) {
+  private void runOne(WorkItem item) {
     try {
-      task.run();
+      final TxnHeader header = item instanceof SequencedItem s ? initiator.sequence(s, catalog.version()) : null;
+      item.run(this, header);
     } catch (RuntimeException e) {
-      LOG.log(Level.SEVERE, "partition " + partition + ": task failed", e);
+      LOG.log(Level.SEVERE, "partition " + partition + ": " + item.getClass().getSimpleName() + " failed", e);
+      item.refuse(ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL, "partition " + partition + " failed to run the"
+          + " call: " + e));
     }
   }
 
-  /** The next task, spinning then parking while the queue is empty; null when interrupted. */
-  private Runnable awaitTask() {
+  /** Answers whatever is still queued when the thread ends (interrupted): nothing is left unanswered. */
+  private void refuseWaiting() {
+    for (WorkItem item = queue.relaxedPoll(); item != null; item = queue.relaxedPoll()) {
+      item.refuse(ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN, "partition " + partition + " stopped"));
+    }
+  }
+
+  /** The next item, spinning then parking while the queue is empty; null when stopped (or interrupted) with none left. */
+  private WorkItem awaitItem() {
     for (int spins = 0; ; spins++) {
-      final Runnable task = queue.relaxedPoll();
-      if (task != null) {
-        return task;
+      final WorkItem item = queue.relaxedPoll();
+      if (item != null) {
+        return item;
+      }
+      if (stopping && queue.isEmpty()) {
+        return null;
       }
       if (spins < IDLE_SPINS) {
         Thread.onSpinWait();
         continue;
       }
       parked = true;
-      final Runnable late = queue.relaxedPoll();
+      final WorkItem late = queue.relaxedPoll();
       if (late != null) {
         parked = false;
         return late;
+      }
+      if (stopping) {
+        parked = false;
+        continue;
       }
       LockSupport.parkNanos(this, MAX_PARK_NANOS);
       parked = false;

@@ -2,15 +2,15 @@ package org.partita.server.database;
 
 import java.math.BigDecimal;
 import java.util.List;
-import org.partita.client.PartitionHash;
 import org.partita.proto.Value;
 import org.partita.proto.ValueType;
 import org.partita.server.planner.PlannedStatement;
+import org.partita.server.topology.PartitionMap;
 
 /**
  * The partition a planned statement (or one row of a routed INSERT) belongs
  * to: its partitioning value — a call parameter or a constant of the plan —
- * in the canonical form of PartitionHash, hashed over the partition count.
+ * in the canonical form of PartitionHash, placed by the partition map.
  */
 final class StatementPartitions {
   private StatementPartitions() {}
@@ -20,8 +20,8 @@ final class StatementPartitions {
     return key(planned.partitionParameter(), planned.partitionValue(), planned.parameterTypes(), parameters, name);
   }
 
-  static int partition(PlannedStatement planned, Object[] parameters, String name, int partitions) {
-    return PartitionHash.partition(key(planned, parameters, name), partitions);
+  static int partition(PlannedStatement planned, Object[] parameters, String name, PartitionMap map) {
+    return map.partitionOf(key(planned, parameters, name));
   }
 
   /**

@@ -1,5 +1,7 @@
 package org.partita.server.dispatch;
 
+import org.partita.server.txn.Invocation;
+
 /**
  * Runs calls for the server's front ends (the binary protocol, HTTP/JSON):
  * user procedures through the database's router, system procedures
@@ -10,7 +12,7 @@ package org.partita.server.dispatch;
  */
 public interface Dispatcher {
   /**
-   * Runs {@code procedure(parameters)}. Returns false iff the call cannot be
+   * Runs {@code invocation}. Returns false iff the call cannot be
    * accepted now because the queue it needs is full: nothing was run and
    * {@code handler} will not be called; the caller retries later and stops
    * reading new work meanwhile (backpressure). Otherwise returns true and
@@ -18,8 +20,8 @@ public interface Dispatcher {
    * before returning), with a response — failures included, never by
    * throwing.
    *
-   * <p>Parameters are Long, Integer, Double, BigDecimal, String, byte[],
-   * {@link java.time.Instant} (timestamps) or null.
+   * <p>The invocation carries its parameters as the bytes the client sent;
+   * the site that runs the call decodes them.
    */
-  boolean dispatch(String procedure, Object[] parameters, ResponseHandler handler);
+  boolean dispatch(Invocation invocation, ResponseHandler handler);
 }

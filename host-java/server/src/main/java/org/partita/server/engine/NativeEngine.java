@@ -39,8 +39,10 @@ final class NativeEngine {
 
   /**
    * Runs the batch in the first {@code requestLength} bytes of the request buffer.
-   * Returns the result set's length L, written at offset 0 of the response buffer,
-   * or -L when it does not fit: grow the buffer, setBuffers, then {@link #fetchPendingResult}.
+   * Writes the response at offset 0 of the response buffer: the transaction's u64
+   * write hash (little-endian), then the result set. Returns the response's length
+   * L (8 + the result set's), or -L when it does not fit: grow the buffer,
+   * setBuffers, then {@link #fetchPendingResult}.
    */
   static native long execute(long handle, int requestLength);
 

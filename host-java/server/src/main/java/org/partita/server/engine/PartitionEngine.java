@@ -16,6 +16,10 @@ import org.partita.proto.TableStatsList;
  *
  * <p>Errors: every engine failure is an {@link EngineException}; a failed batch
  * has rolled the whole transaction back.
+ *
+ * <p>The response buffer holds {@code [u64 write hash][result set]}
+ * (docs/jni.md): {@link #execute()} returns a view of the result set alone and
+ * {@link #writeHash()} reads the hash, so both come back in one JNI call.
  */
 public final class PartitionEngine implements AutoCloseable {
   /** Initial request buffer size; it grows as batches need. */
@@ -27,6 +31,8 @@ public final class PartitionEngine implements AutoCloseable {
    * machine that holds its data in memory (the server's --query-memory sets it).
    */
   public static final long DEFAULT_QUERY_MEMORY_BYTES = 1L << 30;
+  /** Bytes before the result set in the response buffer: the u64 write hash. */
+  static final int RESPONSE_HEADER_BYTES = 8;
 
   private final long handle;
   private final int partitionId;
@@ -34,6 +40,7 @@ public final class PartitionEngine implements AutoCloseable {
   private ByteBuffer registeredRequest;
   private ByteBuffer response;
   private ByteBuffer responseView;
+  private long writeHash;
   private boolean closed;
 
   private PartitionEngine(long handle, int partitionId, int requestCapacity, int responseCapacity) {
@@ -48,7 +55,7 @@ public final class PartitionEngine implements AutoCloseable {
     return open(catalog, partitionId, partitionCount, DEFAULT_REQUEST_CAPACITY, DEFAULT_RESPONSE_CAPACITY);
   }
 
-  /** Opens an engine with the given initial buffer sizes (bytes). */
+  /** Opens an engine with the given initial buffer sizes (bytes; the response buffer at least 8). */
   public static PartitionEngine open(
       byte[] catalog, int partitionId, int partitionCount, int requestCapacity, int responseCapacity) {
     return open(catalog, partitionId, partitionCount, requestCapacity, responseCapacity,
@@ -102,8 +109,20 @@ public final class PartitionEngine implements AutoCloseable {
       growResponse(-result);
       result = NativeEngine.fetchPendingResult(handle);
     }
-    responseView.clear().limit((int) result);
+    writeHash = response.getLong(0);
+    responseView.clear().limit((int) result - RESPONSE_HEADER_BYTES);
     return responseView;
+  }
+
+  /**
+   * The write hash of the open (or just committed) transaction after the last
+   * successful {@link #execute()}: a 64-bit hash of every row it wrote so far,
+   * in order (table, kind of write, row values), the same on every replica that
+   * ran the same transactions; 0 when it wrote nothing. Replicas compare it.
+   * Meaningless after an execute that threw.
+   */
+  public long writeHash() {
+    return writeHash;
   }
 
   /** Applies a new catalog keeping the data (docs/engine.md "UpdateCatalog"). REQUIRES: no open transaction. */
@@ -176,6 +195,7 @@ public final class PartitionEngine implements AutoCloseable {
 
   private void setResponseBuffer(ByteBuffer buffer) {
     response = buffer.order(ByteOrder.LITTLE_ENDIAN);
-    responseView = response.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
+    responseView = response.duplicate().position(RESPONSE_HEADER_BYTES).slice().asReadOnlyBuffer()
+        .order(ByteOrder.LITTLE_ENDIAN);
   }
 }

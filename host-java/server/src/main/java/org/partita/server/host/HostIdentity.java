@@ -64,13 +64,9 @@ final class HostIdentity implements LoginInfo {
 
   private Topology topology() {
     final Topology.Builder t = Topology.newBuilder()
-        .setPartitionCount(database.partitionCount())
         .addHosts(Host.newBuilder().setHostId(HOST_ID).setAddress(address).setClientPort(clientPort)
             .setHttpPort(Math.max(httpPort, 0)));
-    for (int p = 0; p < database.partitionCount(); p++) {
-      t.addPartitionLeaders(HOST_ID);
-    }
-    return t.build();
+    return database.partitionMap().fill(t).build();
   }
 
   private static ProcedureRouting route(CompiledProcedure p) {
@@ -84,5 +80,10 @@ final class HostIdentity implements LoginInfo {
   @Override
   public long catalogVersion() {
     return database.catalogVersion();
+  }
+
+  @Override
+  public long topologyVersion() {
+    return database.partitionMap().version();
   }
 }

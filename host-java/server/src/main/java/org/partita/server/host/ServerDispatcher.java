@@ -7,6 +7,7 @@ import org.partita.server.dispatch.Dispatcher;
 import org.partita.server.dispatch.ResponseHandler;
 import org.partita.server.stats.ProcedureStatistics;
 import org.partita.server.sysproc.SystemProcedures;
+import org.partita.server.txn.Invocation;
 
 /**
  * The server's {@link Dispatcher}: names starting with '@' go to the system
@@ -32,20 +33,21 @@ final class ServerDispatcher implements Dispatcher {
   }
 
   @Override
-  public boolean dispatch(String procedure, Object[] parameters, ResponseHandler handler) {
+  public boolean dispatch(Invocation invocation, ResponseHandler handler) {
     if (shuttingDown) {
       handler.onResponse(ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN,
           "the server is shutting down and accepts no new calls"));
       return true;
     }
+    final String procedure = invocation.procedure();
     final long start = System.nanoTime();
     final ResponseHandler recorded = response -> {
       statistics.record(procedure, response.status(), System.nanoTime() - start);
       handler.onResponse(response);
     };
     if (!procedure.isEmpty() && procedure.charAt(0) == '@') {
-      return systemProcedures.call(procedure, parameters, recorded);
+      return systemProcedures.call(invocation, recorded);
     }
-    return database.offerCall(procedure, parameters, recorded);
+    return database.offerCall(invocation, recorded);
   }
 }

@@ -1,5 +1,8 @@
 package org.partita.server.http;
 
+import org.partita.server.error.ErrorTable;
+import org.partita.server.error.ServerException;
+import org.partita.server.txn.Invocation;
 import org.partita.proto.ErrorCode;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -26,6 +29,8 @@ import org.partita.server.dispatch.ResponseHandler;
 final class PendingCall implements ResponseHandler, Runnable {
   static final long RETRY_DELAY_MS = 1;
   private static final Logger LOG = Logger.getLogger(PendingCall.class.getName());
+  /** The client id of calls that arrive over HTTP (each request is its own call; no sequence). */
+  private static final long HTTP_CLIENT = -1;
 
   private final Dispatcher dispatcher;
   private final ApiCall call;
@@ -33,6 +38,8 @@ final class PendingCall implements ResponseHandler, Runnable {
   private final ReplySink sink;
   private final ApiEndpoint endpoint;
   private final long deadlineNanos;
+  // Event loop only: the call encoded as the binary protocol would carry it, made on the first attempt.
+  private Invocation invocation;
 
   PendingCall(Dispatcher dispatcher, ApiCall call, ChannelHandlerContext ctx, ReplySink sink, ApiEndpoint endpoint,
       long deadlineNanos) {
@@ -49,9 +56,17 @@ final class PendingCall implements ResponseHandler, Runnable {
     if (!ctx.channel().isActive()) {
       return;
     }
+    if (invocation == null) {
+      try {
+        invocation = Invocation.of(call.procedure(), call.parameters(), HTTP_CLIENT, 0);
+      } catch (ServerException e) {
+        onResponse(ErrorTable.response(e));
+        return;
+      }
+    }
     final boolean accepted;
     try {
-      accepted = dispatcher.dispatch(call.procedure(), call.parameters(), this);
+      accepted = dispatcher.dispatch(invocation, this);
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "dispatching " + call.procedure() + " failed", e);
       sink.send(Replies.error(ctx.alloc(), HttpResponseStatus.INTERNAL_SERVER_ERROR, ErrorCode.ERROR_CODE_INTERNAL,

@@ -29,6 +29,7 @@ import org.partita.client.proto.ProtocolVersion;
 import org.partita.client.proto.ServerMessage;
 import org.partita.server.dispatch.Dispatcher;
 import org.partita.server.stats.ConnectionSnapshot;
+import org.partita.server.txn.Invocation;
 
 /**
  * One client connection of the binary protocol (docs/wire-protocol.md):
@@ -79,12 +80,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private final AtomicBoolean flushScheduled = new AtomicBoolean();
   private final Runnable flushAnswers = this::flushAnswers;
   private final Runnable retryBacklog = this::retryBacklog;
-  private final InvocationDecoder decoder = new InvocationDecoder();
+  private final InvocationDecoder decoder;
   // Set by closeGracefully: reads are discarded until the client closes.
   private boolean draining;
 
-  /** A decoded invocation waiting to be dispatched. */
-  private record PendingCall(long handle, String procedure, Object[] parameters, long receivedNanos) {}
+  /** An invocation waiting to be dispatched. */
+  private record PendingCall(Invocation invocation, long receivedNanos) {}
 
   /** A finished call waiting to be written. */
   private record Answer(long handle, ClientResponse response, long receivedNanos) {}
@@ -96,6 +97,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     this.identity = identity;
     this.limits = limits;
     this.registry = registry;
+    this.decoder = new InvocationDecoder(id);
   }
 
   long id() {
@@ -151,7 +153,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         invocation(decoder.decode(frame));
         return;
       }
-      final ClientMessage message = InvocationReader.parse(frame);
+      final ClientMessage message = LoginFrameReader.parse(frame);
       if (!loggedIn) {
         login(message);
       } else {
@@ -197,15 +199,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE).build();
   }
 
-  private void invocation(InvocationDecoder.Call call) {
+  private void invocation(Invocation invocation) {
     final long received = System.nanoTime();
     callsReceived.incrementAndGet();
-    if (call.badParameter() != null) {
-      inFlight.incrementAndGet();
-      answer(call.handle(), ErrorTable.response(ErrorCode.ERROR_CODE_BAD_PARAMETER, call.badParameter()), received);
-      return;
-    }
-    backlog.add(new PendingCall(call.handle(), call.procedure(), call.parameters(), received));
+    backlog.add(new PendingCall(invocation, received));
     backlogSize.incrementAndGet();
     drainBacklog();
     updateReading();
@@ -229,13 +226,20 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   }
 
   private boolean dispatch(PendingCall call) {
+    final long handle = call.invocation.clientSequence();
     if (registry.shuttingDown()) {
-      answer(call.handle, ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN,
+      answer(handle, ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN,
           "the server is shutting down and accepts no new calls"), call.receivedNanos);
       return true;
     }
-    return dispatcher.dispatch(call.procedure, call.parameters,
-        response -> answer(call.handle, response, call.receivedNanos));
+    try {
+      return dispatcher.dispatch(call.invocation, response -> answer(handle, response, call.receivedNanos));
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "connection " + id + ": dispatching call " + handle + " failed", e);
+      answer(handle, ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL, "the server failed to dispatch "
+          + call.invocation.procedure() + ": " + e), call.receivedNanos);
+      return true;
+    }
   }
 
   private void scheduleRetry() {
@@ -277,11 +281,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     final boolean open = channel.isActive();
     final ByteBuf out = open ? channel.alloc().directBuffer(4096) : null;
     final long catalogVersion = identity.catalogVersion();
+    final long topologyVersion = identity.topologyVersion();
     int written = 0;
     for (Answer a = answers.relaxedPoll(); a != null; a = answers.relaxedPoll()) {
       written++;
       if (open) {
-        writeAnswer(out, a, catalogVersion);
+        writeAnswer(out, a, catalogVersion, topologyVersion);
       }
     }
     inFlight.addAndGet(-written);
@@ -293,15 +298,16 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private void writeAnswer(ByteBuf out, Answer a, long catalogVersion) {
+  private void writeAnswer(ByteBuf out, Answer a, long catalogVersion, long topologyVersion) {
     final int mark = out.writerIndex();
     try {
-      ResponseWriter.write(out, a.handle, a.response, System.nanoTime() - a.receivedNanos, catalogVersion);
+      ResponseWriter.write(out, a.handle, a.response, System.nanoTime() - a.receivedNanos, catalogVersion,
+          topologyVersion);
     } catch (RuntimeException e) {
       out.writerIndex(mark);
       LOG.log(Level.WARNING, "connection " + id + ": could not encode the answer to call " + a.handle, e);
       ResponseWriter.write(out, a.handle, ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL,
-          "the server could not encode the response: " + e), 0, catalogVersion);
+          "the server could not encode the response: " + e), 0, catalogVersion, topologyVersion);
     }
   }
 

@@ -4,7 +4,7 @@ import org.partita.client.proto.LoginResponse;
 
 /**
  * What the client protocol tells clients about the server: the login
- * answer (topology, hash, routes) and the current catalog version.
+ * answer (topology, hash, routes) and the current catalog and topology versions.
  * Implemented by the server host; thread-safe.
  */
 public interface LoginInfo {
@@ -13,4 +13,7 @@ public interface LoginInfo {
 
   /** The version of the catalog calls run against now. */
   long catalogVersion();
+
+  /** The version of the partition map (topology) this host knows now. */
+  long topologyVersion();
 }

@@ -18,9 +18,10 @@ final class ResponseWriter {
   private ResponseWriter() {}
 
   /** Appends the frame answering {@code clientHandle} with {@code response} to {@code out}. */
-  static void write(ByteBuf out, long clientHandle, ClientResponse response, long serverNanos, long catalogVersion) {
+  static void write(ByteBuf out, long clientHandle, ClientResponse response, long serverNanos, long catalogVersion,
+      long topologyVersion) {
     final List<ResultTable> results = response.results();
-    final int bodySize = bodySize(clientHandle, response, serverNanos, catalogVersion);
+    final int bodySize = bodySize(clientHandle, response, serverNanos, catalogVersion, topologyVersion);
     final int messageSize = WireFormat.delimitedFieldSize(ServerMessage.RESPONSE_FIELD_NUMBER, bodySize);
     out.ensureWritable(4 + messageSize);
     out.writeInt(messageSize);
@@ -40,13 +41,15 @@ final class ResponseWriter {
     }
     WireFormat.writeVarintField(out, InvocationResponse.SERVER_NANOS_FIELD_NUMBER, serverNanos);
     WireFormat.writeVarintField(out, InvocationResponse.CATALOG_VERSION_FIELD_NUMBER, catalogVersion);
+    WireFormat.writeVarintField(out, InvocationResponse.TOPOLOGY_VERSION_FIELD_NUMBER, topologyVersion);
     if (out.writerIndex() - bodyStart != bodySize) {
       throw new IllegalStateException("response size computed as " + bodySize + " but wrote "
           + (out.writerIndex() - bodyStart));
     }
   }
 
-  private static int bodySize(long clientHandle, ClientResponse response, long serverNanos, long catalogVersion) {
+  private static int bodySize(long clientHandle, ClientResponse response, long serverNanos, long catalogVersion,
+      long topologyVersion) {
     int size = WireFormat.varintFieldSize(InvocationResponse.CLIENT_HANDLE_FIELD_NUMBER, clientHandle)
         + WireFormat.varintFieldSize(InvocationResponse.STATUS_FIELD_NUMBER, response.status().wireCode())
         + WireFormat.stringFieldSize(InvocationResponse.ERROR_NAME_FIELD_NUMBER, response.errorName())
@@ -55,7 +58,8 @@ final class ResponseWriter {
         + WireFormat.varintFieldSize(InvocationResponse.APP_STATUS_FIELD_NUMBER, WireFormat.zigZag(response.appStatus()))
         + WireFormat.stringFieldSize(InvocationResponse.APP_STATUS_MESSAGE_FIELD_NUMBER, response.appStatusMessage())
         + WireFormat.varintFieldSize(InvocationResponse.SERVER_NANOS_FIELD_NUMBER, serverNanos)
-        + WireFormat.varintFieldSize(InvocationResponse.CATALOG_VERSION_FIELD_NUMBER, catalogVersion);
+        + WireFormat.varintFieldSize(InvocationResponse.CATALOG_VERSION_FIELD_NUMBER, catalogVersion)
+        + WireFormat.varintFieldSize(InvocationResponse.TOPOLOGY_VERSION_FIELD_NUMBER, topologyVersion);
     final List<ResultTable> results = response.results();
     for (int i = 0; i < results.size(); i++) {
       size += WireFormat.delimitedFieldSize(InvocationResponse.RESULTS_FIELD_NUMBER, results.get(i).byteSize());

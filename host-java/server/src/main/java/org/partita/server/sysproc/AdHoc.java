@@ -24,6 +24,8 @@ final class AdHoc implements SystemProcedure {
   public boolean call(Parameters parameters, ResponseHandler handler) {
     parameters.requireCount(1, Integer.MAX_VALUE, "(sql [, parameters...])");
     final String sql = parameters.text(0, "sql");
-    return database.offerAdHoc(sql, parameters.from(1), handler);
+    final Object[] values = parameters.from(1);
+    return parameters.invocation() == null ? database.offerAdHoc(sql, values, handler)
+        : database.offerAdHoc(parameters.invocation(), sql, values, handler);
   }
 }

@@ -2,6 +2,7 @@ package org.partita.server.sysproc;
 
 import org.partita.server.error.ServerException;
 import java.util.Arrays;
+import org.partita.server.txn.Invocation;
 
 /**
  * The parameters of one system procedure call, with typed accessors whose
@@ -11,10 +12,20 @@ import java.util.Arrays;
 final class Parameters {
   private final String procedure;
   private final Object[] values;
+  private final Invocation invocation;
 
-  Parameters(String procedure, Object[] values) {
+  /**
+   * @param invocation the call as the client sent it, or null for a call made in process
+   */
+  Parameters(String procedure, Object[] values, Invocation invocation) {
     this.procedure = procedure;
     this.values = values == null ? new Object[0] : values;
+    this.invocation = invocation;
+  }
+
+  /** The call as the client sent it; null when made in process. */
+  Invocation invocation() {
+    return invocation;
   }
 
   int count() {

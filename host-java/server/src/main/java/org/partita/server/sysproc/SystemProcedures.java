@@ -6,6 +6,7 @@ import org.partita.server.error.ServerException;
 import java.util.List;
 import java.util.function.Supplier;
 import org.partita.server.database.Database;
+import org.partita.server.txn.Invocation;
 import org.partita.server.dispatch.ResponseHandler;
 import org.partita.server.stats.ConnectionSnapshot;
 import org.partita.server.stats.ProcedureStatistics;
@@ -73,6 +74,26 @@ public final class SystemProcedures {
    * one, before returning); failures are responses, never exceptions.
    */
   public boolean call(String name, Object[] parameters, ResponseHandler handler) {
+    return call(name, parameters, null, handler);
+  }
+
+  /**
+   * {@link #call(String, Object[], ResponseHandler)} for an invocation a
+   * front end received: its parameters are decoded here (system procedures
+   * run on the caller's thread or hand the invocation on, as @AdHoc does).
+   */
+  public boolean call(Invocation invocation, ResponseHandler handler) {
+    final Object[] parameters;
+    try {
+      parameters = invocation.parameters();
+    } catch (ServerException e) {
+      handler.onResponse(ErrorTable.response(e));
+      return true;
+    }
+    return call(invocation.procedure(), parameters, invocation, handler);
+  }
+
+  private boolean call(String name, Object[] parameters, Invocation invocation, ResponseHandler handler) {
     final SystemProcedure procedure = procedures.find(name);
     if (procedure == null) {
       handler.onResponse(Answers.rejected(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND, "system procedure " + name + " does not exist; system"
@@ -81,7 +102,7 @@ public final class SystemProcedures {
     }
     final OnceHandler once = new OnceHandler(handler);
     try {
-      return procedure.call(new Parameters(procedure.name(), parameters), once);
+      return procedure.call(new Parameters(procedure.name(), parameters, invocation), once);
     } catch (ServerException e) {
       once.onResponse(ErrorTable.response(e));
     } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package org.partita.server.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -259,6 +260,39 @@ class PartitionEngineTest {
     final EngineException e = assertThrows(EngineException.class, engine::execute);
     assertEquals(ErrorCode.ERROR_CODE_BAD_PARAMETER, e.errorCode());
     assertThrows(IllegalStateException.class, () -> engine.request().begin(true, NOW).addBigInt(1));
+  }
+
+  @Test
+  void shouldReturnTheSameWriteHashForTheSameWritesOnAnotherEngine() {
+    run(insert(engine.request().begin(true, NOW), 1, "a", "1.5"));
+    final long first = engine.writeHash();
+    assertNotEquals(0L, first);
+    try (PartitionEngine replica = PartitionEngine.open(TestCatalogs.kv(false), 3, 4)) {
+      insert(replica.request().begin(true, NOW), 1, "a", "1.5");
+      assertEquals(1, ResultTables.parse(replica.execute()).length);
+      assertEquals(first, replica.writeHash());
+      insert(replica.request().begin(true, NOW), 2, "a", "1.5");
+      replica.execute();
+      assertNotEquals(first, replica.writeHash());
+    }
+  }
+
+  @Test
+  void shouldReturnAWriteHashOfZeroForAReadOnlyTransaction() {
+    run(insert(engine.request().begin(true, NOW), 1, "a", "1"));
+    assertEquals(1, get(1).rowCount());
+    assertEquals(0L, engine.writeHash());
+  }
+
+  @Test
+  void shouldAccumulateTheWriteHashOverTheBatchesOfATransaction() {
+    run(insert(engine.request().begin(false, NOW), 1, "a", "1"));
+    final long afterInsert = engine.writeHash();
+    run(engine.request().begin(false, NOW).addCall(TestCatalogs.GET).addBigInt(1));
+    assertEquals(afterInsert, engine.writeHash());
+    run(insert(engine.request().begin(true, NOW), 2, "b", "2"));
+    assertNotEquals(afterInsert, engine.writeHash());
+    assertNotEquals(0L, engine.writeHash());
   }
 
   private static ByteBuffer copy(ByteBuffer b) {

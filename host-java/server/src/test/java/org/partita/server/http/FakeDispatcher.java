@@ -1,5 +1,6 @@
 package org.partita.server.http;
 
+import org.partita.server.txn.Invocation;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -30,12 +31,12 @@ final class FakeDispatcher implements Dispatcher {
   }
 
   @Override
-  public boolean dispatch(String procedure, Object[] parameters, ResponseHandler handler) {
+  public boolean dispatch(Invocation invocation, ResponseHandler handler) {
     offers.incrementAndGet();
     if (refusalsLeft.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
       return false;
     }
-    final Call call = new Call(procedure, parameters);
+    final Call call = new Call(invocation.procedure(), invocation.parameters());
     calls.add(call);
     answerOn.execute(() -> handler.onResponse(answer.apply(call)));
     return true;

@@ -1,5 +1,7 @@
 package org.partita.server.network;
 
+import org.partita.server.error.ErrorTable;
+import org.partita.server.error.ServerException;
 import org.partita.proto.ErrorCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,10 +40,17 @@ class ClientProtocolServerTest {
   private int port;
 
   /** Answers every call with one row echoing the procedure name and parameter count. */
-  private static final Dispatcher ECHO = (procedure, parameters, handler) -> {
+  private static final Dispatcher ECHO = (invocation, handler) -> {
+    final Object[] parameters;
+    try {
+      parameters = invocation.parameters();
+    } catch (ServerException e) {
+      handler.onResponse(ErrorTable.response(e));
+      return true;
+    }
     handler.onResponse(ClientResponse.success(List.of(new ResultTableBuilder()
         .column("PROCEDURE", ValueType.VARCHAR).column("PARAMETERS", ValueType.BIGINT)
-        .row(procedure, (long) parameters.length).build())));
+        .row(invocation.procedure(), (long) parameters.length).build())));
     return true;
   };
 
@@ -55,6 +64,11 @@ class ClientProtocolServerTest {
     @Override
     public long catalogVersion() {
       return 7;
+    }
+
+    @Override
+    public long topologyVersion() {
+      return 3;
     }
   };
 
@@ -172,14 +186,14 @@ class ClientProtocolServerTest {
   void shouldRetryCallsTheDispatcherRefusedInOrder() throws Exception {
     final AtomicInteger refusals = new AtomicInteger(50);
     final List<String> order = new ArrayList<>();
-    start((procedure, parameters, handler) -> {
+    start((invocation, handler) -> {
       if (refusals.getAndDecrement() > 0) {
         return false;
       }
       synchronized (order) {
-        order.add(procedure);
+        order.add(invocation.procedure());
       }
-      return ECHO.dispatch(procedure, parameters, handler);
+      return ECHO.dispatch(invocation, handler);
     }, ConnectionLimits.defaults());
     try (FrameSocket s = FrameSocket.loggedIn(port)) {
       for (int i = 0; i < 20; i++) {
@@ -197,7 +211,7 @@ class ClientProtocolServerTest {
   @Test
   void shouldStopReadingAtTheInFlightLimitAndResumeWhenAnswered() throws Exception {
     final ConcurrentLinkedQueue<ResponseHandler> held = new ConcurrentLinkedQueue<>();
-    start((procedure, parameters, handler) -> held.add(handler), new ConnectionLimits(4, 1 << 20));
+    start((invocation, handler) -> held.add(handler), new ConnectionLimits(4, 1 << 20));
     try (FrameSocket s = FrameSocket.loggedIn(port)) {
       for (int i = 0; i < 10; i++) {
         s.call(i, "Slow");
@@ -224,7 +238,7 @@ class ClientProtocolServerTest {
   @Test
   void shouldAnswerAcceptedCallsAndRejectNewOnesWhenShuttingDown() throws Exception {
     final ConcurrentLinkedQueue<ResponseHandler> held = new ConcurrentLinkedQueue<>();
-    start((procedure, parameters, handler) -> held.add(handler), ConnectionLimits.defaults());
+    start((invocation, handler) -> held.add(handler), ConnectionLimits.defaults());
     try (FrameSocket s = FrameSocket.loggedIn(port)) {
       s.call(1, "Accepted");
       waitUntil(() -> held.size() == 1);
@@ -245,7 +259,7 @@ class ClientProtocolServerTest {
   @Test
   void shouldNotLoseWrittenAnswersWhenClosingOnAClientThatIsStillSending() throws Exception {
     final ConcurrentLinkedQueue<ResponseHandler> held = new ConcurrentLinkedQueue<>();
-    start((procedure, parameters, handler) -> held.add(handler), new ConnectionLimits(4, 1 << 20));
+    start((invocation, handler) -> held.add(handler), new ConnectionLimits(4, 1 << 20));
     try (FrameSocket s = FrameSocket.loggedIn(port)) {
       for (int i = 0; i < 20_000; i++) {
         s.call(i, "Unread", "padding to fill the socket buffers of both sides");
@@ -267,7 +281,7 @@ class ClientProtocolServerTest {
   @Test
   void shouldForgetAClientThatLeavesWithCallsInFlight() throws Exception {
     final ConcurrentLinkedQueue<ResponseHandler> held = new ConcurrentLinkedQueue<>();
-    start((procedure, parameters, handler) -> held.add(handler), ConnectionLimits.defaults());
+    start((invocation, handler) -> held.add(handler), ConnectionLimits.defaults());
     try (FrameSocket s = FrameSocket.loggedIn(port)) {
       s.call(1, "Slow");
       waitUntil(() -> held.size() == 1);

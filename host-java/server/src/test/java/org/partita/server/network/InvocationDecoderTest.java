@@ -18,9 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.partita.client.proto.ClientMessage;
 import org.partita.client.proto.Invocation;
 import org.partita.client.proto.Parameter;
+import org.partita.proto.ErrorCode;
+import org.partita.server.error.ServerException;
 
 class InvocationDecoderTest {
-  private final InvocationDecoder decoder = new InvocationDecoder();
+  private final InvocationDecoder decoder = new InvocationDecoder(42);
 
   private static ByteBuf frame(Invocation.Builder call) {
     return Unpooled.wrappedBuffer(ClientMessage.newBuilder().setInvocation(call).build().toByteArray());
@@ -38,10 +40,11 @@ class InvocationDecoderTest {
         .addParameters(Parameter.newBuilder())
         .setRoutedPartitionPlusOne(3));
     assertTrue(InvocationDecoder.isInvocation(f));
-    final InvocationDecoder.Call call = decoder.decode(f);
-    assertEquals(Long.MAX_VALUE, call.handle());
+    final org.partita.server.txn.Invocation call = decoder.decode(f);
+    assertEquals(Long.MAX_VALUE, call.clientSequence());
+    assertEquals(42, call.clientId());
     assertEquals("Vote", call.procedure());
-    assertNull(call.badParameter());
+    assertEquals(7, call.parameterCount());
     final Object[] p = call.parameters();
     assertEquals(7, p.length);
     assertEquals(-5L, p[0]);
@@ -51,6 +54,29 @@ class InvocationDecoderTest {
     assertArrayEquals(new byte[] {0, 1, (byte) 0xff}, (byte[]) p[4]);
     assertEquals(Instant.ofEpochSecond(-1, 999_999_000), p[5]);
     assertNull(p[6]);
+  }
+
+  /**
+   * Regression: frames are slices of pooled buffers at an offset, and a
+   * duplicate of such a slice may index the buffer underneath; the procedure
+   * name was read that many bytes too far.
+   */
+  @Test
+  void shouldReadTheNameOfAFrameThatIsASliceOfAPooledBufferAtAnOffset() throws Exception {
+    final byte[] message = ClientMessage.newBuilder().setInvocation(Invocation.newBuilder().setClientHandle(5)
+        .setProcedure("@SystemCatalog").addParameters(Parameter.newBuilder().setText("TABLES"))).build().toByteArray();
+    final ByteBuf cumulation = io.netty.buffer.PooledByteBufAllocator.DEFAULT.directBuffer();
+    try {
+      cumulation.writeBytes(new byte[7]).writeInt(message.length).writeBytes(message);
+      final ByteBuf frame = cumulation.retainedSlice(7, 4 + message.length);
+      frame.skipBytes(4);
+      final org.partita.server.txn.Invocation call = decoder.decode(frame);
+      frame.release();
+      assertEquals("@SystemCatalog", call.procedure());
+      assertArrayEquals(new Object[] {"TABLES"}, call.parameters());
+    } finally {
+      cumulation.release();
+    }
   }
 
   @Test
@@ -64,13 +90,15 @@ class InvocationDecoderTest {
   void shouldSkipUnknownInvocationFieldsButRefuseUnknownValueKinds() throws Exception {
     final UnknownFieldSet extra = UnknownFieldSet.newBuilder()
         .addField(40, UnknownFieldSet.Field.newBuilder().addVarint(7).build()).build();
-    final InvocationDecoder.Call skipped = decoder.decode(frame(Invocation.newBuilder().setClientHandle(1)
+    final org.partita.server.txn.Invocation skipped = decoder.decode(frame(Invocation.newBuilder().setClientHandle(1)
         .setProcedure("P").setUnknownFields(extra).addParameters(Parameter.newBuilder().setInteger(1))));
     assertEquals(Arrays.asList(1L), Arrays.asList(skipped.parameters()));
-    final InvocationDecoder.Call refused = decoder.decode(frame(Invocation.newBuilder().setClientHandle(2)
+    final org.partita.server.txn.Invocation refused = decoder.decode(frame(Invocation.newBuilder().setClientHandle(2)
         .setProcedure("P").addParameters(Parameter.newBuilder().setUnknownFields(extra))));
-    assertEquals(2, refused.handle());
-    assertEquals("P parameter 1: unsupported kind of value (field 40)", refused.badParameter());
+    assertEquals(2, refused.clientSequence());
+    final ServerException e = assertThrows(ServerException.class, refused::parameters);
+    assertEquals(ErrorCode.ERROR_CODE_BAD_PARAMETER, e.code());
+    assertEquals("P parameter 1: unsupported kind of value (field 40)", e.getMessage());
   }
 
   @Test

@@ -1,11 +1,10 @@
-package org.partita.server.database;
+package org.partita.bench.voter.inprocess;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import org.partita.bench.voter.AreaCodes;
@@ -13,20 +12,20 @@ import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
-import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.compiler.SourceFile;
+import org.partita.server.database.Database;
 
 /**
- * The Voter {@code Vote} procedure in process, on one partition (the
- * issue's "Java procedure runtime + JNI" figure). Workloads, in this order:
+ * The Voter {@code Vote} procedure in process, on one partition, through
+ * the database's public API (the cost of the Java procedure runtime and JNI
+ * over the engine). Workloads, in this order:
  * <ul>
  *   <li>{@code compile} — compiling bench/voter/ddl.sql (ms).</li>
- *   <li>{@code site-loop} — Vote called back to back on the site thread:
- *       argument conversion, the procedure, two engine batches through JNI,
- *       result parsing, commit. No thread hand-off.</li>
  *   <li>{@code async} — Vote submitted from a client thread through
- *       {@link Database#call} with up to 1,000 calls outstanding: adds the
- *       queue and the futures.</li>
+ *       {@link Database#call} with up to 1,000 calls outstanding: encoding
+ *       the invocation, routing, the site's queue and initiator, decoding
+ *       the parameters, the procedure, two engine batches through JNI,
+ *       result parsing, commit, and the futures.</li>
  * </ul>
  * Usage: {@code InProcessVoterBenchmark DDL_FILE [seconds per workload]}.
  */
@@ -53,9 +52,6 @@ public final class InProcessVoterBenchmark {
     final Object[][] votes = votes();
     try (Database db = Database.open(catalog, 1)) {
       check(db.callSync("Initialize", CONTESTANTS, NAMES));
-      runSiteLoop(db, votes, seconds / 3);
-      final double siteLoop = runSiteLoop(db, votes, seconds);
-      System.out.printf("site-loop: %,.0f Vote/s (%.2f µs per transaction)%n", siteLoop, 1e6 / siteLoop);
       runAsync(db, votes, seconds / 3);
       final double async = runAsync(db, votes, seconds);
       System.out.printf("async: %,.0f Vote/s (1 partition, 1 client thread, 1,000 outstanding)%n", async);
@@ -73,33 +69,6 @@ public final class InProcessVoterBenchmark {
       votes[i] = new Object[] {phone, 1 + random.nextInt(CONTESTANTS), MAX_VOTES};
     }
     return votes;
-  }
-
-  /** Vote back to back on the site thread for {@code seconds}; returns transactions per second. */
-  private static double runSiteLoop(Database db, Object[][] votes, double seconds) throws InterruptedException {
-    final Site site = db.site(0);
-    final CompiledProcedure vote = db.catalog().procedure("Vote").orElseThrow();
-    final AtomicLong done = new AtomicLong();
-    final AtomicLong nanos = new AtomicLong();
-    final CountDownLatch finished = new CountDownLatch(1);
-    site.submit(() -> {
-      final long start = System.nanoTime();
-      final long end = start + (long) (seconds * 1e9);
-      long n = 0;
-      long timestamp = System.currentTimeMillis() * 1000;
-      while ((n & 1023) != 0 || System.nanoTime() < end) {
-        final ClientResponse r = site.context().run(vote, votes[(int) (n & (ARGUMENT_RING - 1))], timestamp++);
-        if (!r.ok()) {
-          throw new IllegalStateException("Vote failed: " + r);
-        }
-        n++;
-      }
-      nanos.set(System.nanoTime() - start);
-      done.set(n);
-      finished.countDown();
-    });
-    finished.await();
-    return done.get() / (nanos.get() / 1e9);
   }
 
   /** Vote from this thread through Database.call with bounded outstanding calls. */

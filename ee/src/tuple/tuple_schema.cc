@@ -1,8 +1,9 @@
-#include "storage/tuple_schema.h"
+#include "tuple/tuple_schema.h"
 
 #include <cstdlib>
 
 #include "common/assert.h"
+#include "common/stable_hash.h"
 
 namespace partita {
 
@@ -36,7 +37,8 @@ TupleSchema::TupleSchema(std::vector<ColumnLayout> columns) : columns_(std::move
       offset += static_cast<uint32_t>(FixedSize(c.type));
     }
   }
-  tuple_size_ = (offset + 7) & ~7u;  // 8-byte aligned tuples
+  row_id_offset_ = (offset + 7) & ~7u;
+  tuple_size_ = row_id_offset_ + sizeof(RowId);  // 8-byte aligned tuples
 }
 
 Value TupleSchema::Get(const char* tuple, int col) const {
@@ -87,7 +89,7 @@ size_t TupleSchema::Set(char* tuple, int col, const Value& v) const {
   uint8_t& null_byte = reinterpret_cast<uint8_t&>(tuple[1 + col / 8]);
   if (v.is_null()) {
     null_byte |= static_cast<uint8_t>(1u << (col % 8));
-    if (IsVariableLengthType(c.type) && !c.inline_string) std::memset(p, 0, sizeof(StringBlob*));
+    std::memset(p, 0, SlotSize(c));
     return 0;
   }
   null_byte &= static_cast<uint8_t>(~(1u << (col % 8)));
@@ -126,6 +128,7 @@ size_t TupleSchema::Set(char* tuple, int col, const Value& v) const {
         PARTITA_ASSERT(s.size() <= c.inline_capacity, "inline string exceeds its slot; validate first");
         *p = static_cast<char>(s.size());
         std::memmove(p + 1, s.data(), s.size());
+        std::memset(p + 1 + s.size(), 0, c.inline_capacity - s.size());
         return 0;
       }
       StringBlob* blob = StringBlob::Create(s);
@@ -134,6 +137,27 @@ size_t TupleSchema::Set(char* tuple, int col, const Value& v) const {
     }
     default: PARTITA_ASSERT(false, "unexpected column type");
   }
+}
+
+uint32_t TupleSchema::SlotSize(const ColumnLayout& c) {
+  if (!IsVariableLengthType(c.type)) return static_cast<uint32_t>(FixedSize(c.type));
+  return c.inline_string ? 1 + c.inline_capacity : static_cast<uint32_t>(sizeof(StringBlob*));
+}
+
+uint64_t TupleSchema::HashImage(const char* tuple) const {
+  StableHash h;
+  uint32_t from = 0;
+  for (const int col : out_of_line_columns_) {
+    const ColumnLayout& c = columns_[col];
+    h.AddBytes(tuple + from, c.offset - from);
+    if (!IsNull(tuple, col)) {
+      const StringBlob* blob = GetBlob(tuple, c);
+      h.AddBytes(blob->data, blob->size);
+    }
+    from = c.offset + sizeof(StringBlob*);
+  }
+  h.AddBytes(tuple + from, row_id_offset_ - from);
+  return h.digest();
 }
 
 size_t TupleSchema::FreeBlobs(char* tuple) const {

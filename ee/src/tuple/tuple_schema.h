@@ -3,14 +3,26 @@
 //
 // Layout of one tuple:
 //   [u8 flags][null bitmap: ceil(columns / 8) bytes][column slots ...]
+//   [zero padding to 8 bytes][u64 row id]
 // flags bit 0 = live. Fixed-width columns hold their value in FixedSize()
 // bytes. A VARCHAR/VARBINARY whose largest value fits kMaxInlineBytes is
 // inline: [u8 size][capacity bytes]. Larger ones are out of line: the slot
 // holds a StringBlob* (owned by the tuple; nullptr for NULL).
 //
+// The row id is the table's stable name for the row (Table assigns it; an
+// update keeps it): indexes order equal keys by it, so row order never
+// depends on where tuples sit in memory.
+//
+// Canonical bytes: a tuple's bytes are a function of its flags, values and
+// row id only — a NULL column's slot is zero, an inline string's unused capacity is
+// zero, and padding is zero (tuples start zeroed) — except out-of-line
+// string slots, which hold pointers. HashImage relies on this.
+//
+// Tuple memory belongs to whoever allocated it (a Table's blocks).
+//
 // Thread model: immutable after construction; shared freely.
-#ifndef PARTITA_STORAGE_TUPLE_SCHEMA_H_
-#define PARTITA_STORAGE_TUPLE_SCHEMA_H_
+#ifndef PARTITA_TUPLE_TUPLE_SCHEMA_H_
+#define PARTITA_TUPLE_TUPLE_SCHEMA_H_
 
 #include <cstdint>
 #include <cstring>
@@ -20,6 +32,9 @@
 #include "partita/value.h"
 
 namespace partita {
+
+// A row's stable identity within its table (see above).
+using RowId = uint64_t;
 
 // Out-of-line string storage: a size and the bytes, allocated with malloc.
 struct StringBlob {
@@ -58,6 +73,20 @@ class TupleSchema {
   int column_count() const { return static_cast<int>(columns_.size()); }
   const ColumnLayout& column(int i) const { return columns_[i]; }
   uint32_t tuple_size() const { return tuple_size_; }
+
+  RowId row_id(const char* tuple) const {
+    RowId id;
+    std::memcpy(&id, tuple + row_id_offset_, sizeof id);
+    return id;
+  }
+  void SetRowId(char* tuple, RowId id) const { std::memcpy(tuple + row_id_offset_, &id, sizeof id); }
+
+  // A hash of the tuple's values that is the same in every process
+  // (StableHash): its canonical bytes up to the row id (flags, NULL bitmap,
+  // column slots), each out-of-line string hashed by content instead of its
+  // pointer. The row id is left out: it follows from the history of writes.
+  uint64_t HashImage(const char* tuple) const;
+
   // Whether any column is stored out of line.
   bool has_out_of_line() const { return !out_of_line_columns_.empty(); }
   const std::vector<int>& out_of_line_columns() const { return out_of_line_columns_; }
@@ -79,10 +108,11 @@ class TupleSchema {
     for (int c = 0; c < column_count(); ++c) out[c] = Get(tuple, c);
   }
 
-  // Writes `v` into column `col`. REQUIRES: `v` is NULL or of the column's
-  // type and fits it (Table validates first). For out-of-line columns the
-  // previous blob pointer is overwritten, not freed: the caller owns it (the
-  // undo log decides when it dies). Returns the bytes newly allocated.
+  // Writes `v` into column `col`, keeping the bytes canonical. REQUIRES:
+  // `v` is NULL or of the column's type and fits it (Table validates
+  // first). For out-of-line columns the previous blob pointer is
+  // overwritten, not freed: the caller owns it (the undo log decides when it
+  // dies). Returns the bytes newly allocated.
   size_t Set(char* tuple, int col, const Value& v) const;
 
   // The blob of out-of-line column `col`, or nullptr.
@@ -97,11 +127,15 @@ class TupleSchema {
   size_t BlobBytes(const char* tuple) const;
 
  private:
+  // Bytes of a column's slot.
+  static uint32_t SlotSize(const ColumnLayout& c);
+
   std::vector<ColumnLayout> columns_;
   std::vector<int> out_of_line_columns_;
+  uint32_t row_id_offset_ = 0;
   uint32_t tuple_size_ = 0;
 };
 
 }  // namespace partita
 
-#endif  // PARTITA_STORAGE_TUPLE_SCHEMA_H_
+#endif  // PARTITA_TUPLE_TUPLE_SCHEMA_H_

@@ -1,0 +1,336 @@
+// Client: the public face of @partita/client. Connects to one or more
+// servers (one Connection each), routes each call to the leader of its
+// partition (Router), settles every call's promise exactly once, refreshes
+// routes when the catalog changes, and reopens dropped connections with
+// exponential backoff and jitter.
+//
+//   const client = await connect({ servers: ['127.0.0.1:21212'] });
+//   const r = await client.call('Vote', [6175551234n, 3, 2n]);
+//   const { rows } = await client.query('SELECT COUNT(*) AS n FROM votes WHERE state = ?', ['CA']);
+//   await client.close();
+//
+// Events (EventEmitter): 'connectionLost' {server, reason}, 'reconnecting'
+// {server, attempt, delayMs}, 'reconnected' {server}, 'reconnectFailed'
+// {server, attempt, error}. No 'error' event is ever emitted.
+// Thread model: JavaScript's single thread.
+
+import { EventEmitter } from 'node:events';
+import protobuf from 'protobufjs/minimal.js';
+import { Connection, type ConnectionHooks, type ConnectionSettings } from './connection.js';
+import {
+  ConnectionError, FrameTooLargeError, NoConnectionsError, PartitaError,
+} from './errors.js';
+import { partita } from './gen/proto.js';
+import { PendingCall } from './pending-call.js';
+import type { Response } from './response.js';
+import { Router, type TopologyView } from './router.js';
+import { toParameter, type ParamValue, type ParameterMessage } from './values.js';
+
+const { ClientMessage } = partita.client;
+const WRITER_KEEP_BYTES = 1 << 20;
+
+export const DEFAULT_PORT = 21212;
+
+export interface ClientOptions {
+  /** Servers as 'host', 'host:port' or '[::1]:port' (default port 21212). */
+  servers: string | readonly string[];
+  /** Sent at login; the server shows it in its logs and connection statistics. Default 'partita-node'. */
+  clientName?: string;
+  /** TCP connect plus login answer, for connect() and each reconnection. Default 10,000 ms. */
+  connectTimeoutMs?: number;
+  /** Timeout of calls made without their own. Default 120,000 ms. */
+  callTimeoutMs?: number;
+  /** Calls in flight per connection before new calls wait for a slot. Default 4,096. */
+  maxInFlight?: number;
+  /** How long a call waits for a slot before failing with BackpressureError. Default 10,000 ms. */
+  backpressureTimeoutMs?: number;
+  /** Reopen dropped connections in the background. Default true. */
+  reconnect?: boolean;
+  /** First and longest wait between reconnection attempts (doubling, with jitter). Default 100 and 5,000 ms. */
+  reconnectInitialMs?: number;
+  reconnectMaxMs?: number;
+  /** Largest answer frame accepted; a larger one closes the connection. Default 256 MiB. */
+  maxResponseFrameBytes?: number;
+}
+
+export interface CallOptions {
+  /** This call's timeout (client side), also sent as the server's time limit for it. */
+  timeoutMs?: number;
+  /** Reject with ProcedureError on a status other than SUCCESS (default true); false resolves with every answer. */
+  throwOnFailure?: boolean;
+}
+
+interface Server {
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+  connection: Connection | undefined;
+  attempt: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** Parses 'host', 'host:port', '[v6]' or '[v6]:port'; throws TypeError naming what is wrong. */
+export function parseServer(text: string): { host: string; port: number } {
+  if (typeof text !== 'string' || text.trim() === '') throw new TypeError(`server address '${text}' is empty`);
+  const s = text.trim();
+  let host = s;
+  let portText: string | undefined;
+  if (s.startsWith('[')) {
+    const close = s.indexOf(']');
+    if (close < 0) throw new TypeError(`server address '${s}': '[' without ']'`);
+    host = s.slice(1, close);
+    const rest = s.slice(close + 1);
+    if (rest !== '' && !rest.startsWith(':')) throw new TypeError(`server address '${s}': expected ':port' after ']'`);
+    portText = rest === '' ? undefined : rest.slice(1);
+  } else if (s.indexOf(':') !== s.lastIndexOf(':')) {
+    throw new TypeError(`server address '${s}': write an IPv6 address in brackets, [::1]:21212`);
+  } else if (s.includes(':')) {
+    [host, portText] = s.split(':');
+  }
+  if (host === '') throw new TypeError(`server address '${s}' has no host`);
+  if (portText === undefined) return { host, port: DEFAULT_PORT };
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 1 || port > 65535) {
+    throw new TypeError(`server address '${s}': port '${portText}' is not a number from 1 to 65535`);
+  }
+  return { host, port };
+}
+
+function positive(name: string, v: number | undefined, fallback: number, allowZero = false): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) {
+    throw new TypeError(`option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${String(v)}`);
+  }
+  return v;
+}
+
+export class Client extends EventEmitter {
+  private readonly servers: Server[];
+  private readonly settings: ConnectionSettings;
+  private readonly callTimeoutMs: number;
+  private readonly reconnect: boolean;
+  private readonly reconnectInitialMs: number;
+  private readonly reconnectMaxMs: number;
+  private readonly router = new Router();
+  private readonly hooks: ConnectionHooks;
+  private handles = 0;
+  private writer = protobuf.Writer.create();
+  private outstanding = 0;
+  private drainWaiters: (() => void)[] = [];
+  private refreshingVersion = 0;
+  private closed = false;
+  private readonly settled = () => {
+    if (--this.outstanding === 0 && this.drainWaiters.length > 0) {
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const w of waiters) w();
+    }
+  };
+
+  /** Use connect() (or Client.connect()): a client is usable once its servers answered the login. */
+  constructor(options: ClientOptions) {
+    super();
+    const list = typeof options.servers === 'string' ? options.servers.split(',') : [...(options.servers ?? [])];
+    if (list.length === 0) throw new TypeError('option servers needs at least one host[:port]');
+    this.servers = list.map((s) => {
+      const { host, port } = parseServer(s);
+      return { name: host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`, host, port, connection: undefined, attempt: 0, timer: undefined };
+    });
+    this.settings = {
+      clientName: options.clientName ?? 'partita-node',
+      connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
+      maxInFlight: Math.floor(positive('maxInFlight', options.maxInFlight, 4096)),
+      backpressureTimeoutMs: positive('backpressureTimeoutMs', options.backpressureTimeoutMs, 10_000, true),
+      maxResponseFrameBytes: positive('maxResponseFrameBytes', options.maxResponseFrameBytes, 256 * 1024 * 1024),
+    };
+    this.callTimeoutMs = positive('callTimeoutMs', options.callTimeoutMs, 120_000);
+    this.reconnect = options.reconnect ?? true;
+    this.reconnectInitialMs = positive('reconnectInitialMs', options.reconnectInitialMs, 100);
+    this.reconnectMaxMs = Math.max(this.reconnectInitialMs, positive('reconnectMaxMs', options.reconnectMaxMs, 5_000));
+    this.hooks = {
+      onLost: (c, reason) => this.onLost(c, reason),
+      onVersions: (catalogVersion) => this.onCatalogVersion(catalogVersion),
+    };
+  }
+
+  /** Creates a client and connects it to every server; rejects (closing what opened) if any cannot be reached. */
+  static async connect(options: ClientOptions | string | readonly string[]): Promise<Client> {
+    const client = new Client(typeof options === 'string' || Array.isArray(options)
+      ? { servers: options as string | string[] } : options as ClientOptions);
+    try {
+      await Promise.all(client.servers.map((s) => client.open(s)));
+    } catch (e) {
+      await client.close();
+      throw e;
+    }
+    return client;
+  }
+
+  /**
+   * Calls `procedure` with `params`. Resolves with the answer on SUCCESS (or
+   * on any answer with throwOnFailure: false); rejects with ProcedureError
+   * for another status, or with CallTimeoutError, ConnectionLostError,
+   * BackpressureError, NoConnectionsError, FrameTooLargeError, or a
+   * TypeError/RangeError for a parameter JavaScript cannot send.
+   */
+  call(procedure: string, params: readonly ParamValue[] = [], options?: CallOptions): Promise<Response> {
+    if (this.closed) return Promise.reject(new PartitaError(`call to ${procedure} not sent: the client is closed`));
+    if (typeof procedure !== 'string' || procedure === '') {
+      return Promise.reject(new TypeError(`procedure must be a non-empty string, got ${String(procedure)}`));
+    }
+    if (!Array.isArray(params)) {
+      return Promise.reject(new TypeError(`${procedure}: params must be an array, got ${typeof params}`));
+    }
+    const parameters: ParameterMessage[] = new Array(params.length);
+    try {
+      for (let i = 0; i < params.length; i++) parameters[i] = toParameter(params[i], i, procedure);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const partition = this.router.partitionOf(procedure, params);
+    const connection = this.router.connectionFor(partition);
+    if (connection === undefined) return Promise.reject(new NoConnectionsError(procedure));
+    const timeoutMs = options?.timeoutMs !== undefined ? positive('timeoutMs', options.timeoutMs, 0) : this.callTimeoutMs;
+    const handle = ++this.handles;
+    const frame = this.encode({
+      invocation: {
+        clientHandle: handle, procedure, parameters: parameters as partita.client.IParameter[],
+        routedPartitionPlusOne: partition + 1,
+        timeoutMillis: options?.timeoutMs !== undefined ? Math.min(Math.ceil(timeoutMs), 0xffffffff) : 0,
+      },
+    });
+    if (connection.maxFrameBytes > 0 && frame.length > connection.maxFrameBytes) {
+      return Promise.reject(new FrameTooLargeError(procedure, frame.length, connection.maxFrameBytes));
+    }
+    const throwOnFailure = options?.throwOnFailure ?? true;
+    this.outstanding++;
+    return new Promise<Response>((resolve, reject) => {
+      connection.submit(new PendingCall(handle, procedure, frame, timeoutMs, throwOnFailure,
+        (r) => { this.settled(); resolve(r); },
+        (e) => { this.settled(); reject(e); }));
+    });
+  }
+
+  /** Runs one SQL statement through @AdHoc with `?` parameters; resolves like call(). */
+  query(sql: string, params: readonly ParamValue[] = [], options?: CallOptions): Promise<Response> {
+    if (typeof sql !== 'string') return Promise.reject(new TypeError(`query: sql must be a string, got ${typeof sql}`));
+    if (!Array.isArray(params)) return Promise.reject(new TypeError(`query: params must be an array, got ${typeof params}`));
+    return this.call('@AdHoc', [sql, ...params], options);
+  }
+
+  /** Resolves when no call of this client is outstanding (every promise settled). */
+  drain(): Promise<void> {
+    if (this.outstanding === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** Closes every connection (outstanding calls fail with ConnectionLostError) and stops reconnecting. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const s of this.servers) {
+      if (s.timer !== undefined) clearTimeout(s.timer);
+      s.timer = undefined;
+      const c = s.connection;
+      s.connection = undefined;
+      c?.close();
+    }
+    this.router.setConnections([]);
+  }
+
+  // Encodes `message` with the client's one writer (protobufjs writers grow a
+  // buffer and can be reused), returning a copy of exactly its bytes.
+  private encode(message: partita.client.IClientMessage): Uint8Array {
+    const writer = this.writer;
+    writer.pos = 0;
+    try {
+      return ClientMessage.encode(message, writer).finish();
+    } finally {
+      // A fresh writer after a failure (forks may be left open) or a huge call (do not keep its buffer).
+      if (writer.states?.length || writer.buf.length > WRITER_KEEP_BYTES) this.writer = protobuf.Writer.create();
+    }
+  }
+
+  /** Calls sent or waiting for a slot, not yet settled. */
+  get inFlight(): number {
+    return this.outstanding;
+  }
+
+  /** The servers whose connection is up now. */
+  get connectedServers(): string[] {
+    return this.servers.filter((s) => s.connection?.up).map((s) => s.name);
+  }
+
+  /** What the client knows of the cluster: partitions, leaders, hosts, catalog version, routes. */
+  get topology(): TopologyView {
+    return this.router.view();
+  }
+
+  private async open(server: Server): Promise<void> {
+    const connection = await Connection.open(server.name, server.host, server.port, this.settings, this.hooks);
+    if (this.closed) {
+      connection.close();
+      return;
+    }
+    server.connection = connection;
+    server.attempt = 0;
+    this.router.loggedIn(connection.login);
+    this.publish();
+  }
+
+  private publish(): void {
+    this.router.setConnections(this.servers.flatMap((s) => (s.connection?.up ? [s.connection] : [])));
+  }
+
+  private onLost(connection: Connection, reason: string): void {
+    const server = this.servers.find((s) => s.connection === connection);
+    if (server === undefined) return;
+    server.connection = undefined;
+    this.publish();
+    this.emit('connectionLost', { server: server.name, reason });
+    if (this.reconnect && !this.closed) this.scheduleReconnect(server);
+  }
+
+  private scheduleReconnect(server: Server): void {
+    const base = Math.min(this.reconnectMaxMs, this.reconnectInitialMs * 2 ** Math.min(server.attempt, 30));
+    const delayMs = Math.round(base * (0.8 + 0.4 * Math.random()));
+    server.attempt++;
+    this.emit('reconnecting', { server: server.name, attempt: server.attempt, delayMs });
+    server.timer = setTimeout(() => {
+      server.timer = undefined;
+      if (this.closed) return;
+      this.open(server).then(
+        () => this.emit('reconnected', { server: server.name }),
+        (error: ConnectionError) => {
+          this.emit('reconnectFailed', { server: server.name, attempt: server.attempt, error });
+          if (!this.closed) this.scheduleReconnect(server);
+        });
+    }, delayMs);
+  }
+
+  // An answer ran against a newer catalog: read the new routes once per version.
+  private onCatalogVersion(version: number): void {
+    if (version <= this.router.catalogVersion || version <= this.refreshingVersion || this.closed) return;
+    this.refreshingVersion = version;
+    const connection = this.router.connectionFor(-1);
+    if (connection === undefined) return;
+    const handle = ++this.handles;
+    const frame = this.encode({
+      invocation: { clientHandle: handle, procedure: '@SystemCatalog', parameters: [{ text: 'PROCEDURES' }] },
+    });
+    connection.submit(new PendingCall(handle, '@SystemCatalog', frame, this.callTimeoutMs, true,
+      (r) => {
+        try {
+          if (r.tables.length > 0) this.router.updateRoutes(Math.max(version, r.catalogVersion), r.tables[0]);
+        } catch {
+          // A malformed table: the old routes stay.
+        }
+      },
+      () => { /* the old routes stay; calls still run (the server routes them) */ }));
+  }
+}
+
+/** Creates a Client and connects it: `await connect('127.0.0.1:21212')`. */
+export function connect(options: ClientOptions | string | readonly string[]): Promise<Client> {
+  return Client.connect(options);
+}

@@ -1,0 +1,36 @@
+// PendingCall: one call between call() and its answer: the encoded frame,
+// how to settle its promise, and its clock. Settled exactly once.
+// Thread model: JavaScript's single thread.
+
+import type { Response } from './response.js';
+
+export class PendingCall {
+  /** performance.now() when the call was handed to its connection (its timeout runs from there). */
+  startedAt = 0;
+  /** performance.now() when it was queued to wait for a free slot. */
+  queuedAt = 0;
+  private settled = false;
+
+  constructor(
+    readonly handle: number,
+    readonly procedure: string,
+    /** The encoded ClientMessage, without its length prefix. */
+    readonly frame: Uint8Array,
+    readonly timeoutMs: number,
+    readonly throwOnFailure: boolean,
+    private readonly onResolve: (r: Response) => void,
+    private readonly onReject: (e: Error) => void,
+  ) {}
+
+  resolve(r: Response): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.onResolve(r);
+  }
+
+  reject(e: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.onReject(e);
+  }
+}

@@ -1,0 +1,133 @@
+package org.partita.server.database;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.partita.server.engine.PartitionEngine;
+import org.partita.server.txn.TxnHeader;
+
+/**
+ * A site of this host taking part in a multi-partition transaction. The
+ * coordinator queues a {@link MultiPartitionJoin} on the site; when the site
+ * reaches it (its place in the partition's order) it serves this
+ * participant's mailbox — fragment batches, commit or rollback, a new
+ * catalog — until the coordinator releases it. Requests sent before the
+ * site arrives wait in the mailbox.
+ *
+ * <p>Thread model: requests are added by the coordinator thread and served
+ * on the site's thread; the mailbox is the hand-off between them.
+ */
+final class LocalParticipant implements Participant {
+  /** One message of the mailbox. */
+  private sealed interface Request permits Fragment, Finish, ApplyCatalog, Release {}
+
+  private record Fragment(FragmentRequest request, CompletableFuture<ByteBuffer> answer) implements Request {}
+
+  private record Finish(boolean commit, CompletableFuture<Void> answer) implements Request {}
+
+  private record ApplyCatalog(CatalogSnapshot next, byte[] engineCatalog, CompletableFuture<Void> answer)
+      implements Request {}
+
+  private record Release() implements Request {}
+
+  private final int partition;
+  private final BlockingQueue<Request> mailbox = new LinkedBlockingQueue<>();
+  private final CompletableFuture<Void> released = new CompletableFuture<>();
+
+  LocalParticipant(int partition) {
+    this.partition = partition;
+  }
+
+  @Override
+  public int partition() {
+    return partition;
+  }
+
+  @Override
+  public CompletableFuture<ByteBuffer> execute(FragmentRequest request) {
+    final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
+    mailbox.add(new Fragment(request, answer));
+    return answer;
+  }
+
+  @Override
+  public CompletableFuture<Void> finish(boolean commit) {
+    final CompletableFuture<Void> answer = new CompletableFuture<>();
+    mailbox.add(new Finish(commit, answer));
+    return answer;
+  }
+
+  @Override
+  public CompletableFuture<Void> applyCatalog(CatalogSnapshot next, byte[] engineCatalog) {
+    final CompletableFuture<Void> answer = new CompletableFuture<>();
+    mailbox.add(new ApplyCatalog(next, engineCatalog, answer));
+    return answer;
+  }
+
+  @Override
+  public CompletableFuture<Void> release() {
+    mailbox.add(new Release());
+    return released;
+  }
+
+  /**
+   * Serves the mailbox on {@code site}'s thread until released, then hands
+   * the end of the transaction to the partition's commit pipeline.
+   * REQUIRES: on the site's thread.
+   */
+  void serve(Site site, TxnHeader header, MultiPartitionJoin join) {
+    for (Request r = take(); !(r instanceof Release); r = take()) {
+      if (r instanceof Fragment f) {
+        runFragment(site.engine(), f);
+      } else if (r instanceof Finish f) {
+        finish(site.engine(), f);
+      } else if (r instanceof ApplyCatalog a) {
+        apply(site, a);
+      }
+    }
+    site.initiator().pipeline().release(header, join, () -> released.complete(null));
+  }
+
+  private Request take() {
+    try {
+      return mailbox.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Release();
+    }
+  }
+
+  private static void runFragment(PartitionEngine engine, Fragment f) {
+    try {
+      f.request().writeTo(engine.request(), false);
+      f.answer().complete(ResultSets.copy(engine.execute()));
+    } catch (Throwable t) {
+      f.answer().completeExceptionally(t);
+    }
+  }
+
+  private static void finish(PartitionEngine engine, Finish f) {
+    try {
+      if (engine.inTransaction()) {
+        if (f.commit()) {
+          engine.commit();
+        } else {
+          engine.rollback();
+        }
+      }
+      f.answer().complete(null);
+    } catch (Throwable t) {
+      f.answer().completeExceptionally(t);
+    }
+  }
+
+  private static void apply(Site site, ApplyCatalog a) {
+    try {
+      site.takeCatalog(a.next(), a.engineCatalog());
+      a.answer().complete(null);
+    } catch (Throwable t) {
+      a.answer().completeExceptionally(t);
+    }
+  }
+}

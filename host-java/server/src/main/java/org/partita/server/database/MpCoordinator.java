@@ -1,0 +1,301 @@
+package org.partita.server.database;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.partita.client.ClientResponse;
+import org.partita.client.ResultTable;
+import org.partita.proto.ErrorCode;
+import org.partita.proto.txn.SchemaChange;
+import org.partita.server.compiler.CatalogCompiler;
+import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.compiler.CompiledProcedure;
+import org.partita.server.compiler.SourceFile;
+import org.partita.server.compiler.ddl.DdlException;
+import org.partita.server.engine.PartitionEngine;
+import org.partita.server.error.ErrorTable;
+import org.partita.server.error.ServerException;
+import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.ImmediateCommitPipeline;
+import org.partita.server.txn.Initiator;
+import org.partita.server.txn.Invocation;
+import org.partita.server.txn.TxnHeader;
+import org.partita.server.txn.TxnId;
+
+/**
+ * The multi-partition coordinator: runs multi-partition procedures,
+ * ad-hoc statements that need several partitions, and schema changes, one
+ * at a time, on its own thread. Each transaction gets a header from the
+ * coordinator's initiator ({@link TxnId#MULTI_PARTITION}), joins every
+ * partition at a point of that partition's own order (a
+ * {@link MultiPartitionJoin} sequenced like any other item), talks to them
+ * through {@link Participant}s, merges distributed results on an engine of
+ * its own, and commits or rolls back everywhere. A schema change is such a
+ * transaction: every partition takes the new catalog at the same point of
+ * its order.
+ *
+ * <p>Thread model: {@link #offer} may be called from any thread; everything
+ * else runs on the coordinator thread. The coordinator's catalog snapshot,
+ * merge engine and procedure instances are confined to it.
+ */
+final class MpCoordinator implements AutoCloseable {
+  /** A unit of the coordinator's inbox. */
+  sealed interface Request permits Call, Statement, Ddl {
+    Consumer<ClientResponse> done();
+  }
+
+  /** A multi-partition procedure call. */
+  record Call(Invocation invocation, Consumer<ClientResponse> done) implements Request {}
+
+  /** An ad-hoc statement that needs several partitions, planned under catalog {@code admittedVersion}. */
+  record Statement(Invocation invocation, String sql, ExecutableStatement statement, Object[] parameters,
+                   long admittedVersion, Consumer<ClientResponse> done) implements Request {}
+
+  /** DDL: a schema change. */
+  record Ddl(Invocation invocation, String ddl, Consumer<ClientResponse> done) implements Request {}
+
+  /** The body of a multi-partition transaction: its result tables. */
+  private interface TransactionBody {
+    List<ResultTable> run(MultiPartitionContext context) throws Throwable;
+  }
+
+  private final ExecutorService thread =
+      Executors.newSingleThreadExecutor(r -> new Thread(r, "partita-coordinator"));
+  private final AtomicInteger backlog = new AtomicInteger();
+  private final int capacity;
+  private final List<Site> sites;
+  private final PartitionMap map;
+  private final AdHocPlans adHocPlans;
+  private final Consumer<CatalogSnapshot> publish;
+  // Coordinator-confined.
+  private final Initiator initiator = Initiator.forPartition(TxnId.MULTI_PARTITION, ImmediateCommitPipeline.INSTANCE);
+  private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
+  private CatalogSnapshot catalog;
+  private PartitionEngine mergeEngine;
+
+  /**
+   * @param publish called on the coordinator thread with each catalog a schema change commits,
+   *     after every partition has taken it
+   */
+  MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog, AdHocPlans adHocPlans,
+      Consumer<CatalogSnapshot> publish) {
+    this.capacity = capacity;
+    this.sites = sites;
+    this.map = map;
+    this.catalog = catalog;
+    this.adHocPlans = adHocPlans;
+    this.publish = publish;
+  }
+
+  int capacity() {
+    return capacity;
+  }
+
+  /** Requests accepted and not yet finished (any thread). */
+  int backlog() {
+    return backlog.get();
+  }
+
+  /**
+   * Queues {@code request} unless {@link #capacity} requests already wait.
+   * Returns false iff refused (nothing runs, nobody is answered). Otherwise
+   * its {@code done} is answered exactly once, on the coordinator thread (or
+   * this one when the coordinator is closing).
+   */
+  boolean offer(Request request) {
+    if (backlog.incrementAndGet() > capacity) {
+      backlog.decrementAndGet();
+      return false;
+    }
+    try {
+      thread.execute(() -> run(request));
+    } catch (RejectedExecutionException e) {
+      backlog.decrementAndGet();
+      request.done().accept(ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN, "the database is closing"));
+    }
+    return true;
+  }
+
+  /** Queues {@code request} whatever the backlog (in-process callers that wait for the answer). */
+  void submit(Request request) {
+    backlog.incrementAndGet();
+    try {
+      thread.execute(() -> run(request));
+    } catch (RejectedExecutionException e) {
+      backlog.decrementAndGet();
+      request.done().accept(ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN, "the database is closing"));
+    }
+  }
+
+  private void run(Request request) {
+    ClientResponse response;
+    try {
+      if (request instanceof Call c) {
+        response = call(c);
+      } else if (request instanceof Statement s) {
+        response = statement(s);
+      } else {
+        response = changeSchema((Ddl) request);
+      }
+    } catch (RuntimeException e) {
+      response = Failures.response(e);
+    }
+    backlog.decrementAndGet();
+    request.done().accept(response);
+  }
+
+  private ClientResponse call(Call c) {
+    final String name = c.invocation().procedure();
+    final CompiledProcedure procedure = catalog.catalog().procedure(name).orElseThrow(() -> new ServerException(
+        ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND, "procedure " + name + " does not exist"));
+    if (procedure.singlePartition()) {
+      throw new ServerException(ErrorCode.ERROR_CODE_CATALOG_CHANGED, "procedure " + name + " became"
+          + " single-partition (catalog version " + catalog.version() + ") before the call ran; retry it");
+    }
+    final Object[] arguments = c.invocation().parameters();
+    return runTransaction(new MultiPartitionTxn(sequence(), c.invocation(), null), context -> {
+      if (procedure.isSql()) {
+        context.queue(ExecutableStatement.of(procedure.statements().get(CompiledProcedure.SQL_STATEMENT)), arguments);
+        return List.of(context.execute(true));
+      }
+      final ProcedureInstance instance = instances.computeIfAbsent(procedure, ProcedureInstance::create);
+      context.bindInstance(instance);
+      return Invocations.runJava(procedure, instance, context, arguments);
+    });
+  }
+
+  private ClientResponse statement(Statement s) {
+    final ExecutableStatement statement;
+    try {
+      statement = s.admittedVersion() == catalog.version() ? s.statement() : adHocPlans.plan(s.sql(), catalog.catalog());
+    } catch (org.partita.server.planner.PlanningException e) {
+      throw new ServerException(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
+    }
+    return runTransaction(new MultiPartitionTxn(sequence(), s.invocation(), null), context -> {
+      context.queue(statement, s.parameters());
+      return List.of(context.execute(true));
+    });
+  }
+
+  private TxnHeader sequence() {
+    return initiator.nextHeader(catalog.version());
+  }
+
+  /** Joins every partition, runs {@code body}, commits everywhere or rolls back everywhere. */
+  private ClientResponse runTransaction(MultiPartitionTxn txn, TransactionBody body) {
+    final List<Participant> participants = join(txn);
+    final MultiPartitionContext context = new MultiPartitionContext(participants, map, mergeEngine(), txn.header());
+    ClientResponse response;
+    try {
+      final List<ResultTable> results = body.run(context);
+      context.finish(true);
+      response = context.withAppStatus(ClientResponse.success(results));
+    } catch (Throwable t) {
+      context.finish(false);
+      response = context.withAppStatus(Failures.response(t));
+    }
+    releaseAll(participants);
+    return response;
+  }
+
+  /** Queues {@code txn}'s join on every partition; the participants, in partition order. */
+  private List<Participant> join(MultiPartitionTxn txn) {
+    final List<Participant> participants = new ArrayList<>(sites.size());
+    for (Site site : sites) {
+      final LocalParticipant participant = new LocalParticipant(site.partition());
+      site.submit(new MultiPartitionJoin(txn, participant));
+      participants.add(participant);
+    }
+    return participants;
+  }
+
+  /** Releases every partition and waits until each lets the outcome be seen. */
+  private static void releaseAll(List<Participant> participants) {
+    final List<CompletableFuture<Void>> released = new ArrayList<>(participants.size());
+    for (Participant participant : participants) {
+      released.add(participant.release());
+    }
+    MultiPartitionContext.joinAll(released);
+  }
+
+  /** Applies DDL to every partition at one point of their orders, or to none. */
+  private ClientResponse changeSchema(Ddl request) {
+    final CompiledCatalog current = catalog.catalog();
+    final CompiledCatalog nextCatalog;
+    try {
+      nextCatalog = new CatalogCompiler(current.classLoader()).apply(current, new SourceFile("@AdHoc", request.ddl()));
+    } catch (DdlException e) {
+      return ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
+    }
+    final CatalogSnapshot previous = catalog;
+    final CatalogSnapshot next = new CatalogSnapshot(nextCatalog, previous.version() + 1);
+    final byte[] nextBytes = nextCatalog.engineCatalog().toByteArray();
+    final SchemaChange change = SchemaChange.newBuilder().setDdl(request.ddl()).setCatalogVersion(next.version())
+        .setEngineCatalog(com.google.protobuf.ByteString.copyFrom(nextBytes)).build();
+    final List<Participant> participants = join(new MultiPartitionTxn(sequence(), null, change));
+    final List<Participant> updated = new ArrayList<>();
+    try {
+      for (Participant participant : participants) {
+        participant.applyCatalog(next, nextBytes).join();
+        updated.add(participant);
+      }
+      if (mergeEngine != null) {
+        mergeEngine.updateCatalog(nextBytes);
+      }
+      catalog = next;
+      instances.clear();
+      publish.accept(next);
+      return ClientResponse.success(List.of());
+    } catch (RuntimeException e) {
+      final byte[] previousBytes = previous.catalog().engineCatalog().toByteArray();
+      for (Participant participant : updated) {
+        participant.applyCatalog(previous, previousBytes).join();
+      }
+      return Failures.response(e);
+    } finally {
+      releaseAll(participants);
+    }
+  }
+
+  /**
+   * The coordinator's engine (opened with the database): it runs merge
+   * plans and holds a copy of the replicated tables — every write to them is
+   * a multi-partition transaction, which runs it here too — and no row of a
+   * partitioned table.
+   */
+  private PartitionEngine mergeEngine() {
+    if (mergeEngine == null) {
+      mergeEngine = PartitionEngine.open(catalog.catalog().engineCatalog().toByteArray(), TxnId.MULTI_PARTITION,
+          map.partitionCount());
+    }
+    return mergeEngine;
+  }
+
+  /** Finishes the requests already queued, then closes the merge engine on its own thread (engines are confined). */
+  @Override
+  public void close() throws InterruptedException {
+    try {
+      thread.execute(this::closeMergeEngine);
+    } catch (RejectedExecutionException e) {
+      // Already closed.
+    }
+    thread.shutdown();
+    thread.awaitTermination(1, TimeUnit.MINUTES);
+  }
+
+  private void closeMergeEngine() {
+    if (mergeEngine != null) {
+      final PartitionEngine engine = mergeEngine;
+      mergeEngine = null;
+      engine.close();
+    }
+  }
+}

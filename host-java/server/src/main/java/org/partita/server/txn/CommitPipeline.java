@@ -1,0 +1,25 @@
+package org.partita.server.txn;
+
+/**
+ * The seam between sequencing a transaction and answering it: where the
+ * command log and replication plug in (docs/database.md, "A transaction's
+ * life"). An initiator calls {@link #sequenced} once per item, in sequence
+ * order, before its site runs it (a log appends it there; a leader sends it
+ * to its replicas), and hands every answer to {@link #release} once the
+ * site has run the item (a sync log releases it when its record is on disk;
+ * a leader when every replica has run it with the same write hash).
+ *
+ * <p>Called on the partition's site thread; implementations must not block
+ * it. {@link ImmediateCommitPipeline} is the one-host, no-log implementation.
+ */
+public interface CommitPipeline {
+  /** {@code item} was given {@code header} and is about to run. */
+  void sequenced(TxnHeader header, SequencedItem item);
+
+  /**
+   * {@code item} has run; {@code answer} sends its response to the caller
+   * and must be run exactly once, on any thread, when the response may be
+   * seen.
+   */
+  void release(TxnHeader header, SequencedItem item, Runnable answer);
+}

@@ -1,0 +1,140 @@
+package org.partita.server.txn;
+
+import com.google.protobuf.ByteString;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.partita.client.internal.CallEncoder;
+import org.partita.proto.txn.ProcedureInvocation;
+import org.partita.server.error.ServerException;
+
+/**
+ * One call as its client sent it: the procedure's name, who sent it (client
+ * id and the client's sequence for the call), its time limit, and the bytes
+ * of the {@code partita.client.Invocation} message, kept undecoded. The
+ * executing site decodes the parameters from those bytes
+ * ({@link InvocationCodec}, the server's one decoder); the command log and
+ * replication write the same bytes.
+ *
+ * <p>The binary protocol copies the message out of the frame when it
+ * arrives (a few dozen bytes for a typical call), so an Invocation owns its
+ * bytes outright and nobody has to release anything: it can wait in a
+ * connection's backlog, a site queue, a log buffer or a replication batch,
+ * or be dropped, on any thread. HTTP and in-process callers encode their
+ * parameters with the Java client's encoder, so every front end hands the
+ * database the same bytes. Immutable.
+ */
+public final class Invocation {
+  private final String procedure;
+  private final long clientId;
+  private final long clientSequence;
+  private final int timeoutMillis;
+  private final int parameterCount;
+  private final byte[] bytes;
+
+  private Invocation(String procedure, long clientId, long clientSequence, int timeoutMillis, int parameterCount,
+      byte[] bytes) {
+    this.procedure = procedure;
+    this.clientId = clientId;
+    this.clientSequence = clientSequence;
+    this.timeoutMillis = timeoutMillis;
+    this.parameterCount = parameterCount;
+    this.bytes = bytes;
+  }
+
+  /**
+   * An invocation received as bytes, whose structure {@link InvocationCodec#scan}
+   * checked and described as {@code envelope}.
+   *
+   * @param message the Invocation message's bytes (readable region); copied
+   * @param procedure its procedure name (callers may reuse an equal String)
+   */
+  public static Invocation received(ByteBuf message, InvocationCodec.Envelope envelope, String procedure,
+      long clientId) {
+    final byte[] copy = new byte[message.readableBytes()];
+    message.getBytes(message.readerIndex(), copy);
+    return new Invocation(procedure, clientId, envelope.handle(), envelope.timeoutMillis(),
+        envelope.parameterCount(), copy);
+  }
+
+  /**
+   * An invocation of {@code procedure} with {@code parameters} (Long,
+   * Integer, Short, Byte, Double, Float, BigDecimal, String, byte[],
+   * Instant or null), encoded as a client would send it.
+   *
+   * @throws ServerException BAD_PARAMETER when a parameter has no wire form
+   */
+  public static Invocation of(String procedure, Object[] parameters, long clientId, long clientSequence) {
+    final Object[] values = parameters == null ? new Object[0] : parameters;
+    final byte[] encoded;
+    try {
+      encoded = CallEncoder.invocationBytes(procedure, values);
+    } catch (IllegalArgumentException e) {
+      throw ServerException.badParameter(procedure + " " + e.getMessage());
+    }
+    return new Invocation(procedure, clientId, clientSequence, 0, values.length, encoded);
+  }
+
+  /** The invocation {@code proto} describes (a logged or replicated call). */
+  public static Invocation fromProto(ProcedureInvocation proto) throws MalformedInvocationException {
+    final byte[] bytes = proto.getInvocation().toByteArray();
+    final ByteBuf message = Unpooled.wrappedBuffer(bytes);
+    final InvocationCodec.Envelope envelope = InvocationCodec.scan(message);
+    return new Invocation(InvocationCodec.procedure(message, envelope), proto.getClientId(),
+        proto.getClientSequence(), envelope.timeoutMillis(), envelope.parameterCount(), bytes);
+  }
+
+  public String procedure() {
+    return procedure;
+  }
+
+  public long clientId() {
+    return clientId;
+  }
+
+  /** The client's sequence for this call (its handle). */
+  public long clientSequence() {
+    return clientSequence;
+  }
+
+  /** The call's time limit in ms; 0 = the server's default. */
+  public int timeoutMillis() {
+    return timeoutMillis;
+  }
+
+  public int parameterCount() {
+    return parameterCount;
+  }
+
+  /**
+   * The parameters as Java values (InvocationCodec#parameters).
+   *
+   * @throws ServerException BAD_PARAMETER naming a parameter whose value cannot be used
+   */
+  public Object[] parameters() {
+    return InvocationCodec.parameters(Unpooled.wrappedBuffer(bytes), parameterCount, procedure);
+  }
+
+  /** Parameter {@code index} (0-based), or null when absent; for routing. */
+  public Object parameter(int index) {
+    return InvocationCodec.parameter(Unpooled.wrappedBuffer(bytes), index, procedure);
+  }
+
+  /** The message's size in bytes. */
+  public int size() {
+    return bytes.length;
+  }
+
+  /** The protobuf form, for the command log and replication. */
+  public ProcedureInvocation toProto() {
+    return ProcedureInvocation.newBuilder()
+        .setClientId(clientId)
+        .setClientSequence(clientSequence)
+        .setInvocation(ByteString.copyFrom(bytes))
+        .build();
+  }
+
+  @Override
+  public String toString() {
+    return procedure + " (" + parameterCount + " parameter(s), client " + clientId + "/" + clientSequence + ")";
+  }
+}

@@ -1,0 +1,62 @@
+package org.partita.server.txn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.partita.proto.ErrorCode;
+import org.partita.server.error.ServerException;
+
+class InvocationTest {
+  @Test
+  void shouldDecodeWhatItEncodedWithTheClientsEncoder() {
+    final Object[] values = {7L, 2.5, new BigDecimal("-1.25"), "héllo", new byte[] {1, 2}, Instant.ofEpochSecond(3),
+        null, 42};
+    final Invocation call = Invocation.of("Vote", values, 9, 11);
+    final Object[] decoded = call.parameters();
+    assertEquals(8, call.parameterCount());
+    assertEquals(7L, decoded[0]);
+    assertEquals(2.5, decoded[1]);
+    assertEquals(new BigDecimal("-1.25"), decoded[2]);
+    assertEquals("héllo", decoded[3]);
+    assertArrayEquals(new byte[] {1, 2}, (byte[]) decoded[4]);
+    assertEquals(Instant.ofEpochSecond(3), decoded[5]);
+    assertNull(decoded[6]);
+    assertEquals(42L, decoded[7], "integers of every width travel as BIGINT");
+    assertEquals("héllo", call.parameter(3));
+    assertNull(call.parameter(8));
+  }
+
+  @Test
+  void shouldRoundTripThroughItsLogForm() throws Exception {
+    final Invocation call = Invocation.of("Transfer", new Object[] {1L, "x"}, 4, 5);
+    final Invocation back = Invocation.fromProto(call.toProto());
+    assertEquals("Transfer", back.procedure());
+    assertEquals(4, back.clientId());
+    assertEquals(5, back.clientSequence());
+    assertArrayEquals(call.parameters(), back.parameters());
+  }
+
+  @Test
+  void shouldRefuseParametersWithNoWireFormAsBadParameters() {
+    final ServerException e = assertThrows(ServerException.class,
+        () -> Invocation.of("P", new Object[] {new Object()}, 0, 0));
+    assertEquals(ErrorCode.ERROR_CODE_BAD_PARAMETER, e.code());
+    assertTrue(e.getMessage().startsWith("P parameter 1"), e.getMessage());
+    final ServerException time = assertThrows(ServerException.class,
+        () -> Invocation.of("P", new Object[] {Instant.MAX}, 0, 0));
+    assertTrue(time.getMessage().contains("outside the TIMESTAMP range"), time.getMessage());
+  }
+
+  @Test
+  void shouldRoundTripHeaders() {
+    final TxnHeader header = new TxnHeader(new TxnId(2, 3, 4), -5, 6, 7);
+    assertEquals(header, TxnHeader.fromProto(header.toProto()));
+    assertThrows(IllegalArgumentException.class, () -> new TxnId(0, 0, 1));
+  }
+}
