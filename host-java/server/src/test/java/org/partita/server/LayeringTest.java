@@ -51,7 +51,7 @@ class LayeringTest {
         .whereLayer("procedure").mayOnlyBeAccessedByLayers("compiler", "database")
         .whereLayer("planner").mayOnlyBeAccessedByLayers("compiler", "database", "sysproc", "cli")
         .whereLayer("catalog").mayOnlyBeAccessedByLayers("planner", "compiler", "database", "sysproc", "host", "cli")
-        .whereLayer("topology").mayOnlyBeAccessedByLayers("database", "host")
+        .whereLayer("topology").mayOnlyBeAccessedByLayers("database", "sysproc", "host")
         .whereLayer("txn").mayOnlyBeAccessedByLayers("database", "dispatch", "network", "http", "sysproc", "host")
         .whereLayer("error").mayOnlyBeAccessedByLayers("txn", "procedure", "engine", "database", "network", "http",
             "sysproc", "host");

@@ -7,7 +7,7 @@ import org.partita.server.dispatch.ResponseHandler;
 /**
  * {@code @SystemCatalog(selector)}: one table describing the current schema
  * (TABLES, COLUMNS, INDEXES), the user procedures and how clients route them
- * (PROCEDURES), or the hosts (HOSTS). An unknown selector is REJECTED
+ * (PROCEDURES), the hosts (HOSTS), or the partition map (PARTITIONS). An unknown selector is REJECTED
  * BAD_PARAMETER listing the valid ones.
  */
 final class SystemCatalog implements SystemProcedure {

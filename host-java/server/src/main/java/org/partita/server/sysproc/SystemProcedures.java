@@ -18,7 +18,7 @@ import org.partita.server.stats.ProcedureStatistics;
  *   <li>{@code @AdHoc(sql [, parameters...])} — one SQL statement (query, DML or DDL) as its own transaction</li>
  *   <li>{@code @Explain(sql)}, {@code @ExplainProc(procedure)} — plans as text</li>
  *   <li>{@code @Statistics(selector [, interval])} — PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY, CONNECTIONS</li>
- *   <li>{@code @SystemCatalog(selector)} — TABLES, COLUMNS, INDEXES, PROCEDURES, HOSTS</li>
+ *   <li>{@code @SystemCatalog(selector)} — TABLES, COLUMNS, INDEXES, PROCEDURES, HOSTS, PARTITIONS</li>
  *   <li>{@code @Ping}, {@code @Shutdown}</li>
  * </ul>
  *
@@ -53,7 +53,8 @@ public final class SystemProcedures {
         .add("COLUMNS", new CatalogColumns())
         .add("INDEXES", new CatalogIndexes())
         .add("PROCEDURES", new CatalogProcedures())
-        .add("HOSTS", new CatalogHosts(database, identity));
+        .add("HOSTS", new CatalogHosts(database, identity))
+        .add("PARTITIONS", new CatalogPartitions(database));
     for (SystemProcedure p : List.of(new AdHoc(database), new Explain(database), new ExplainProc(database),
         new Statistics(statisticsSelectors), new SystemCatalog(database, catalogSelectors), new Ping(identity),
         new Shutdown(shutdown))) {

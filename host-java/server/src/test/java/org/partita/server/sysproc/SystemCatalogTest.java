@@ -26,6 +26,15 @@ class SystemCatalogTest {
   }
 
   @Test
+  void shouldListThePartitionMapWithLeadersReplicasEpochsAndBuckets() throws Exception {
+    f = new SysprocFixture(3);
+    final ResultTable t = f.table("@SystemCatalog", "PARTITIONS");
+    assertEquals(List.of("PARTITION_ID", "LEADER_HOST_ID", "REPLICA_HOST_IDS", "EPOCH", "BUCKETS", "TOPOLOGY_VERSION"),
+        columns(t));
+    assertEquals(List.of("0|0|0|1|5462|1", "1|0|0|1|5461|1", "2|0|0|1|5461|1"), rows(t));
+  }
+
+  @Test
   void shouldListTablesAndViewsWithTheirPartitioning() throws Exception {
     f = new SysprocFixture(2);
     final ResultTable t = f.table("@SystemCatalog", "TABLES");
@@ -115,7 +124,8 @@ class SystemCatalogTest {
     final ClientResponse r = f.call("@SystemCatalog", "VIEWS");
     assertEquals(Status.REJECTED, r.status());
     assertEquals("BAD_PARAMETER", r.errorName());
-    assertEquals("@SystemCatalog: unknown selector VIEWS; selectors: TABLES, COLUMNS, INDEXES, PROCEDURES, HOSTS",
+    assertEquals("@SystemCatalog: unknown selector VIEWS; selectors: TABLES, COLUMNS, INDEXES, PROCEDURES, HOSTS,"
+        + " PARTITIONS",
         r.message());
     assertEquals("@SystemCatalog takes 1 parameter(s) (selector), got 2", f.call("@SystemCatalog", "TABLES",
         "COLUMNS").message());
