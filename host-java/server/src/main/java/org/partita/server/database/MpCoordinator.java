@@ -191,8 +191,10 @@ final class MpCoordinator implements AutoCloseable {
 
   /** Joins every partition, runs {@code body}, commits everywhere or rolls back everywhere. */
   private ClientResponse runTransaction(MultiPartitionTxn txn, TransactionBody body) {
+    // Open the merge engine before any partition joins: a failure to open it must not leave partitions held.
+    final PartitionEngine merge = mergeEngine();
     final List<Participant> participants = join(txn);
-    final MultiPartitionContext context = new MultiPartitionContext(participants, map, mergeEngine(), txn.header());
+    final MultiPartitionContext context = new MultiPartitionContext(participants, map, merge, txn.header());
     ClientResponse response;
     try {
       final List<ResultTable> results = body.run(context);
