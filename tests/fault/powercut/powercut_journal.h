@@ -16,7 +16,7 @@
 // mmap are not seen.
 //
 // Record layout (native byte order; the journal never leaves the machine):
-//   u8 kind (kUndo, kSync) | u32 path length | path bytes |
+//   u8 kind (kUndo 'W', kSync 'S') | u32 path length | path bytes |
 //   kUndo only: u64 offset | u64 size before | u32 old length | old bytes
 #ifndef PARTITA_TESTS_FAULT_POWERCUT_JOURNAL_H_
 #define PARTITA_TESTS_FAULT_POWERCUT_JOURNAL_H_
@@ -25,7 +25,7 @@
 
 namespace partita::powercut {
 
-enum RecordKind : uint8_t { kUndo = 1, kSync = 2 };
+enum RecordKind : uint8_t { kUndo = 'W', kSync = 'S' };
 
 // Environment of the shim: the directory whose files are watched (required
 // to watch anything), the journal's path (required), and optionally the
