@@ -110,7 +110,7 @@ public class PartitaStatement implements Statement {
 
   @Override
   public ResultSet executeQuery(String sql) throws SQLException {
-    runSql(checkedSql(sql), new Object[0]);
+    runText(sql);
     return singleResultSet("executeQuery");
   }
 
@@ -121,39 +121,52 @@ public class PartitaStatement implements Statement {
 
   @Override
   public long executeLargeUpdate(String sql) throws SQLException {
-    runSql(checkedSql(sql), new Object[0]);
+    runText(sql);
     return singleUpdateCount("executeUpdate");
   }
 
   @Override
   public boolean execute(String sql) throws SQLException {
-    runSql(checkedSql(sql), new Object[0]);
+    runText(sql);
     return resultSet != null;
   }
 
-  /** SQL for a plain statement: not null, no placeholders, and calls go through prepareCall. */
-  private String checkedSql(String sql) throws SQLException {
+  /** Runs the text of a plain statement: a call with literal arguments ({call Results}) or SQL. */
+  private void runText(String sql) throws SQLException {
+    final BatchCall call = textCall(sql);
+    if (call.sql() == null) {
+      runProcedure(call.procedure(), call.parameters());
+    } else {
+      runSql(sql, new Object[0]);
+    }
+  }
+
+  /**
+   * The call a plain statement's text makes.
+   *
+   * @throws SQLException for an empty text, or one with {@code ?} placeholders (they need a PreparedStatement)
+   */
+  private BatchCall textCall(String sql) throws SQLException {
     checkOpen();
     if (sql == null || sql.isBlank()) {
       throw new SQLException("the SQL text is empty", SqlStates.SYNTAX_ERROR);
     }
-    if (CallEscape.isCall(sql)) {
-      throw new SQLException("a procedure call ('" + sql.strip() + "') goes through Connection.prepareCall",
-          SqlStates.SYNTAX_ERROR);
+    final boolean isCall = CallEscape.isCall(sql);
+    final CallEscape call = isCall ? CallEscape.parse(sql) : null;
+    final int placeholders = isCall ? call.placeholders() : SqlText.placeholders(sql);
+    if (placeholders > 0) {
+      throw new SQLException("'" + sql.strip() + "' has " + placeholders + " ? placeholder(s); use "
+          + (isCall ? "Connection.prepareCall" : "a PreparedStatement"), SqlStates.WRONG_PARAMETER_COUNT);
     }
-    final int placeholders = SqlText.placeholders(sql);
-    if (placeholders > 0 && !(this instanceof PartitaPreparedStatement)) {
-      throw new SQLException("the SQL text has " + placeholders + " ? placeholder(s); use a PreparedStatement",
-          SqlStates.WRONG_PARAMETER_COUNT);
-    }
-    return sql;
+    return isCall ? BatchCall.procedure(call.procedure(), call.bind(new Object[0]))
+        : BatchCall.adHoc(sql, new Object[0]);
   }
 
   // ---- batches ----
 
   @Override
   public void addBatch(String sql) throws SQLException {
-    batch.add(BatchCall.adHoc(checkedSql(sql), new Object[0]));
+    batch.add(textCall(sql));
   }
 
   final void addBatchCall(BatchCall call) {
@@ -180,7 +193,8 @@ public class PartitaStatement implements Statement {
    * Sends every entry, then waits for every answer. Each count is the
    * entry's update count (SQL DML), 0 (DDL), SUCCESS_NO_INFO (a procedure)
    * or EXECUTE_FAILED; when any failed, a BatchUpdateException carries
-   * every count and the first failure (the others chained as next exceptions).
+   * every count and the first failure's message and SQLState, the later
+   * failures chained as its next exceptions.
    */
   @Override
   public long[] executeLargeBatch() throws SQLException {
@@ -193,23 +207,22 @@ public class PartitaStatement implements Statement {
       answers.add(connection.callAsync(queryTimeoutSeconds, call.procedure(), call.parameters()));
     }
     final long[] counts = new long[calls.size()];
-    SQLException first = null;
+    final List<SQLException> failures = new ArrayList<>();
     for (int i = 0; i < counts.length; i++) {
       try {
         counts[i] = batchCount(calls.get(i), await(calls.get(i), answers.get(i)));
       } catch (SQLException e) {
         counts[i] = EXECUTE_FAILED;
-        final SQLException entry = new SQLException("batch entry " + (i + 1) + ": " + e.getMessage(),
-            e.getSQLState(), e.getErrorCode(), e);
-        if (first == null) {
-          first = entry;
-        } else {
-          first.setNextException(entry);
-        }
+        failures.add(new SQLException("batch entry " + (i + 1) + ": " + e.getMessage(), e.getSQLState(),
+            e.getErrorCode(), e));
       }
     }
-    if (first != null) {
-      throw new BatchUpdateException(first.getMessage(), first.getSQLState(), first.getErrorCode(), counts, first);
+    if (!failures.isEmpty()) {
+      final SQLException first = failures.get(0);
+      final BatchUpdateException e = new BatchUpdateException(first.getMessage(), first.getSQLState(),
+          first.getErrorCode(), counts, first.getCause());
+      failures.subList(1, failures.size()).forEach(e::setNextException);
+      throw e;
     }
     return counts;
   }
