@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("voter")
 public record VoterProperties(@DefaultValue("127.0.0.1:21212") String servers, @DefaultValue("6") int contestants,
-    @DefaultValue("2") long maxVotes, @DefaultValue("1000") int burst, @DefaultValue("2000") int maxInFlight,
+    @DefaultValue("2") long maxVotes, @DefaultValue("1000") int burst, @DefaultValue("4096") int maxInFlight,
     @DefaultValue("0") long durationSeconds, @DefaultValue("") String resultFile) {
   /** The contestants' names, in Initialize's order. */
   public static final String NAMES = "Edwina Burnam,Tabatha Gehling,Kelly Clauss,Jessie Alloway,Alana Bregman,"
