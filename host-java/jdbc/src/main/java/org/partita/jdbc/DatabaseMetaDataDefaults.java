@@ -92,7 +92,7 @@ abstract class DatabaseMetaDataDefaults implements DatabaseMetaData {
 
 
   @Override
-  public boolean supportsConvert(int a0, int a1) throws SQLException {
+  public boolean supportsConvert(int fromType, int toType) throws SQLException {
     return false;
   }
 
@@ -434,49 +434,49 @@ abstract class DatabaseMetaDataDefaults implements DatabaseMetaData {
 
 
   @Override
-  public ResultSet getProcedureColumns(String a0, String a1, String a2, String a3) throws SQLException {
+  public ResultSet getProcedureColumns(String catalog, String schemaPattern, String procedureNamePattern, String columnNamePattern) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getProcedureColumns");
   }
 
 
   @Override
-  public ResultSet getColumnPrivileges(String a0, String a1, String a2, String a3) throws SQLException {
+  public ResultSet getColumnPrivileges(String catalog, String schema, String table, String columnNamePattern) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getColumnPrivileges");
   }
 
 
   @Override
-  public ResultSet getTablePrivileges(String a0, String a1, String a2) throws SQLException {
+  public ResultSet getTablePrivileges(String catalog, String schemaPattern, String tableNamePattern) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getTablePrivileges");
   }
 
 
   @Override
-  public ResultSet getBestRowIdentifier(String a0, String a1, String a2, int a3, boolean a4) throws SQLException {
+  public ResultSet getBestRowIdentifier(String catalog, String schema, String table, int scope, boolean nullable) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getBestRowIdentifier");
   }
 
 
   @Override
-  public ResultSet getVersionColumns(String a0, String a1, String a2) throws SQLException {
+  public ResultSet getVersionColumns(String catalog, String schema, String table) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getVersionColumns");
   }
 
 
   @Override
-  public ResultSet getImportedKeys(String a0, String a1, String a2) throws SQLException {
+  public ResultSet getImportedKeys(String catalog, String schema, String table) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getImportedKeys");
   }
 
 
   @Override
-  public ResultSet getExportedKeys(String a0, String a1, String a2) throws SQLException {
+  public ResultSet getExportedKeys(String catalog, String schema, String table) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getExportedKeys");
   }
 
 
   @Override
-  public ResultSet getCrossReference(String a0, String a1, String a2, String a3, String a4, String a5) throws SQLException {
+  public ResultSet getCrossReference(String parentCatalog, String parentSchema, String parentTable, String foreignCatalog, String foreignSchema, String foreignTable) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getCrossReference");
   }
 
@@ -488,67 +488,67 @@ abstract class DatabaseMetaDataDefaults implements DatabaseMetaData {
 
 
   @Override
-  public ResultSet getIndexInfo(String a0, String a1, String a2, boolean a3, boolean a4) throws SQLException {
+  public ResultSet getIndexInfo(String catalog, String schema, String table, boolean unique, boolean approximate) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getIndexInfo");
   }
 
 
   @Override
-  public boolean ownUpdatesAreVisible(int a0) throws SQLException {
+  public boolean ownUpdatesAreVisible(int type) throws SQLException {
     return false;
   }
 
 
   @Override
-  public boolean ownDeletesAreVisible(int a0) throws SQLException {
+  public boolean ownDeletesAreVisible(int type) throws SQLException {
     return false;
   }
 
 
   @Override
-  public boolean ownInsertsAreVisible(int a0) throws SQLException {
+  public boolean ownInsertsAreVisible(int type) throws SQLException {
     return false;
   }
 
 
   @Override
-  public boolean othersUpdatesAreVisible(int a0) throws SQLException {
+  public boolean othersUpdatesAreVisible(int type) throws SQLException {
     return false;
   }
 
 
   @Override
-  public boolean othersDeletesAreVisible(int a0) throws SQLException {
+  public boolean othersDeletesAreVisible(int type) throws SQLException {
     return false;
   }
 
 
   @Override
-  public boolean othersInsertsAreVisible(int a0) throws SQLException {
+  public boolean othersInsertsAreVisible(int type) throws SQLException {
     return false;
   }
 
 
   @Override
-  public boolean updatesAreDetected(int a0) throws SQLException {
+  public boolean updatesAreDetected(int type) throws SQLException {
     return false;
   }
 
 
   @Override
-  public boolean deletesAreDetected(int a0) throws SQLException {
+  public boolean deletesAreDetected(int type) throws SQLException {
     return false;
   }
 
 
   @Override
-  public boolean insertsAreDetected(int a0) throws SQLException {
+  public boolean insertsAreDetected(int type) throws SQLException {
     return false;
   }
 
 
   @Override
-  public ResultSet getUDTs(String a0, String a1, String a2, int[] a3) throws SQLException {
+  public ResultSet getUDTs(String catalog, String schemaPattern, String typeNamePattern, int[] types) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getUDTs");
   }
 
@@ -578,19 +578,19 @@ abstract class DatabaseMetaDataDefaults implements DatabaseMetaData {
 
 
   @Override
-  public ResultSet getSuperTypes(String a0, String a1, String a2) throws SQLException {
+  public ResultSet getSuperTypes(String catalog, String schemaPattern, String typeNamePattern) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getSuperTypes");
   }
 
 
   @Override
-  public ResultSet getSuperTables(String a0, String a1, String a2) throws SQLException {
+  public ResultSet getSuperTables(String catalog, String schemaPattern, String tableNamePattern) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getSuperTables");
   }
 
 
   @Override
-  public ResultSet getAttributes(String a0, String a1, String a2, String a3) throws SQLException {
+  public ResultSet getAttributes(String catalog, String schemaPattern, String typeNamePattern, String attributeNamePattern) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getAttributes");
   }
 
@@ -620,19 +620,19 @@ abstract class DatabaseMetaDataDefaults implements DatabaseMetaData {
 
 
   @Override
-  public ResultSet getFunctions(String a0, String a1, String a2) throws SQLException {
+  public ResultSet getFunctions(String catalog, String schemaPattern, String functionNamePattern) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getFunctions");
   }
 
 
   @Override
-  public ResultSet getFunctionColumns(String a0, String a1, String a2, String a3) throws SQLException {
+  public ResultSet getFunctionColumns(String catalog, String schemaPattern, String functionNamePattern, String columnNamePattern) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getFunctionColumns");
   }
 
 
   @Override
-  public ResultSet getPseudoColumns(String a0, String a1, String a2, String a3) throws SQLException {
+  public ResultSet getPseudoColumns(String catalog, String schemaPattern, String tableNamePattern, String columnNamePattern) throws SQLException {
     throw SqlStates.unsupported("DatabaseMetaData.getPseudoColumns");
   }
 

@@ -60,13 +60,13 @@ public final class PartitaCallableStatement extends PartitaPreparedStatement imp
   // ---- not supported: OUT parameters and parameters by name ----
 
 @Override
-  public void registerOutParameter(int a0, int a1) throws SQLException {
+  public void registerOutParameter(int parameterIndex, int sqlType) throws SQLException {
     throw noOutParameters("registerOutParameter");
   }
 
 
   @Override
-  public void registerOutParameter(int a0, int a1, int a2) throws SQLException {
+  public void registerOutParameter(int parameterIndex, int sqlType, int scale) throws SQLException {
     throw noOutParameters("registerOutParameter");
   }
 
@@ -78,664 +78,664 @@ public final class PartitaCallableStatement extends PartitaPreparedStatement imp
 
 
   @Override
-  public String getString(int a0) throws SQLException {
+  public String getString(int parameterIndex) throws SQLException {
     throw noOutParameters("getString");
   }
 
 
   @Override
-  public boolean getBoolean(int a0) throws SQLException {
+  public boolean getBoolean(int parameterIndex) throws SQLException {
     throw noOutParameters("getBoolean");
   }
 
 
   @Override
-  public byte getByte(int a0) throws SQLException {
+  public byte getByte(int parameterIndex) throws SQLException {
     throw noOutParameters("getByte");
   }
 
 
   @Override
-  public short getShort(int a0) throws SQLException {
+  public short getShort(int parameterIndex) throws SQLException {
     throw noOutParameters("getShort");
   }
 
 
   @Override
-  public int getInt(int a0) throws SQLException {
+  public int getInt(int parameterIndex) throws SQLException {
     throw noOutParameters("getInt");
   }
 
 
   @Override
-  public long getLong(int a0) throws SQLException {
+  public long getLong(int parameterIndex) throws SQLException {
     throw noOutParameters("getLong");
   }
 
 
   @Override
-  public float getFloat(int a0) throws SQLException {
+  public float getFloat(int parameterIndex) throws SQLException {
     throw noOutParameters("getFloat");
   }
 
 
   @Override
-  public double getDouble(int a0) throws SQLException {
+  public double getDouble(int parameterIndex) throws SQLException {
     throw noOutParameters("getDouble");
   }
 
 
   @Override
   @Deprecated
-  public java.math.BigDecimal getBigDecimal(int a0, int a1) throws SQLException {
+  public BigDecimal getBigDecimal(int parameterIndex, int scale) throws SQLException {
     throw noOutParameters("getBigDecimal");
   }
 
 
   @Override
-  public byte[] getBytes(int a0) throws SQLException {
+  public byte[] getBytes(int parameterIndex) throws SQLException {
     throw noOutParameters("getBytes");
   }
 
 
   @Override
-  public Date getDate(int a0) throws SQLException {
+  public Date getDate(int parameterIndex) throws SQLException {
     throw noOutParameters("getDate");
   }
 
 
   @Override
-  public Time getTime(int a0) throws SQLException {
+  public Time getTime(int parameterIndex) throws SQLException {
     throw noOutParameters("getTime");
   }
 
 
   @Override
-  public Timestamp getTimestamp(int a0) throws SQLException {
+  public Timestamp getTimestamp(int parameterIndex) throws SQLException {
     throw noOutParameters("getTimestamp");
   }
 
 
   @Override
-  public Object getObject(int a0) throws SQLException {
+  public Object getObject(int parameterIndex) throws SQLException {
     throw noOutParameters("getObject");
   }
 
 
   @Override
   @Deprecated
-  public java.math.BigDecimal getBigDecimal(int a0) throws SQLException {
+  public BigDecimal getBigDecimal(int parameterIndex) throws SQLException {
     throw noOutParameters("getBigDecimal");
   }
 
 
   @Override
-  public Object getObject(int a0, Map<String, Class<?>> a1) throws SQLException {
+  public Object getObject(int parameterIndex, Map<String, Class<?>> map) throws SQLException {
     throw noOutParameters("getObject");
   }
 
 
   @Override
-  public Ref getRef(int a0) throws SQLException {
+  public Ref getRef(int parameterIndex) throws SQLException {
     throw noOutParameters("getRef");
   }
 
 
   @Override
-  public Blob getBlob(int a0) throws SQLException {
+  public Blob getBlob(int parameterIndex) throws SQLException {
     throw noOutParameters("getBlob");
   }
 
 
   @Override
-  public Clob getClob(int a0) throws SQLException {
+  public Clob getClob(int parameterIndex) throws SQLException {
     throw noOutParameters("getClob");
   }
 
 
   @Override
-  public Array getArray(int a0) throws SQLException {
+  public Array getArray(int parameterIndex) throws SQLException {
     throw noOutParameters("getArray");
   }
 
 
   @Override
-  public Date getDate(int a0, java.util.Calendar a1) throws SQLException {
+  public Date getDate(int parameterIndex, Calendar cal) throws SQLException {
     throw noOutParameters("getDate");
   }
 
 
   @Override
-  public Time getTime(int a0, java.util.Calendar a1) throws SQLException {
+  public Time getTime(int parameterIndex, Calendar cal) throws SQLException {
     throw noOutParameters("getTime");
   }
 
 
   @Override
-  public Timestamp getTimestamp(int a0, java.util.Calendar a1) throws SQLException {
+  public Timestamp getTimestamp(int parameterIndex, Calendar cal) throws SQLException {
     throw noOutParameters("getTimestamp");
   }
 
 
   @Override
-  public void registerOutParameter(int a0, int a1, String a2) throws SQLException {
+  public void registerOutParameter(int parameterIndex, int sqlType, String typeName) throws SQLException {
     throw noOutParameters("registerOutParameter");
   }
 
 
   @Override
-  public void registerOutParameter(String a0, int a1) throws SQLException {
+  public void registerOutParameter(String parameterName, int sqlType) throws SQLException {
     throw noOutParameters("registerOutParameter");
   }
 
 
   @Override
-  public void registerOutParameter(String a0, int a1, int a2) throws SQLException {
+  public void registerOutParameter(String parameterName, int sqlType, int scale) throws SQLException {
     throw noOutParameters("registerOutParameter");
   }
 
 
   @Override
-  public void registerOutParameter(String a0, int a1, String a2) throws SQLException {
+  public void registerOutParameter(String parameterName, int sqlType, String typeName) throws SQLException {
     throw noOutParameters("registerOutParameter");
   }
 
 
   @Override
-  public java.net.URL getURL(int a0) throws SQLException {
+  public URL getURL(int parameterIndex) throws SQLException {
     throw noOutParameters("getURL");
   }
 
 
   @Override
-  public void setURL(String a0, java.net.URL a1) throws SQLException {
+  public void setURL(String parameterName, URL x) throws SQLException {
     throw noNamedParameters("setURL");
   }
 
 
   @Override
-  public void setNull(String a0, int a1) throws SQLException {
+  public void setNull(String parameterName, int sqlType) throws SQLException {
     throw noNamedParameters("setNull");
   }
 
 
   @Override
-  public void setBoolean(String a0, boolean a1) throws SQLException {
+  public void setBoolean(String parameterName, boolean x) throws SQLException {
     throw noNamedParameters("setBoolean");
   }
 
 
   @Override
-  public void setByte(String a0, byte a1) throws SQLException {
+  public void setByte(String parameterName, byte x) throws SQLException {
     throw noNamedParameters("setByte");
   }
 
 
   @Override
-  public void setShort(String a0, short a1) throws SQLException {
+  public void setShort(String parameterName, short x) throws SQLException {
     throw noNamedParameters("setShort");
   }
 
 
   @Override
-  public void setInt(String a0, int a1) throws SQLException {
+  public void setInt(String parameterName, int x) throws SQLException {
     throw noNamedParameters("setInt");
   }
 
 
   @Override
-  public void setLong(String a0, long a1) throws SQLException {
+  public void setLong(String parameterName, long x) throws SQLException {
     throw noNamedParameters("setLong");
   }
 
 
   @Override
-  public void setFloat(String a0, float a1) throws SQLException {
+  public void setFloat(String parameterName, float x) throws SQLException {
     throw noNamedParameters("setFloat");
   }
 
 
   @Override
-  public void setDouble(String a0, double a1) throws SQLException {
+  public void setDouble(String parameterName, double x) throws SQLException {
     throw noNamedParameters("setDouble");
   }
 
 
   @Override
-  public void setBigDecimal(String a0, java.math.BigDecimal a1) throws SQLException {
+  public void setBigDecimal(String parameterName, BigDecimal x) throws SQLException {
     throw noNamedParameters("setBigDecimal");
   }
 
 
   @Override
-  public void setString(String a0, String a1) throws SQLException {
+  public void setString(String parameterName, String x) throws SQLException {
     throw noNamedParameters("setString");
   }
 
 
   @Override
-  public void setBytes(String a0, byte[] a1) throws SQLException {
+  public void setBytes(String parameterName, byte[] x) throws SQLException {
     throw noNamedParameters("setBytes");
   }
 
 
   @Override
-  public void setDate(String a0, Date a1) throws SQLException {
+  public void setDate(String parameterName, Date x) throws SQLException {
     throw noNamedParameters("setDate");
   }
 
 
   @Override
-  public void setTime(String a0, Time a1) throws SQLException {
+  public void setTime(String parameterName, Time x) throws SQLException {
     throw noNamedParameters("setTime");
   }
 
 
   @Override
-  public void setTimestamp(String a0, Timestamp a1) throws SQLException {
+  public void setTimestamp(String parameterName, Timestamp x) throws SQLException {
     throw noNamedParameters("setTimestamp");
   }
 
 
   @Override
-  public void setAsciiStream(String a0, java.io.InputStream a1, int a2) throws SQLException {
+  public void setAsciiStream(String parameterName, InputStream x, int length) throws SQLException {
     throw noNamedParameters("setAsciiStream");
   }
 
 
   @Override
-  public void setBinaryStream(String a0, java.io.InputStream a1, int a2) throws SQLException {
+  public void setBinaryStream(String parameterName, InputStream x, int length) throws SQLException {
     throw noNamedParameters("setBinaryStream");
   }
 
 
   @Override
-  public void setObject(String a0, Object a1, int a2, int a3) throws SQLException {
+  public void setObject(String parameterName, Object x, int targetSqlType, int scaleOrLength) throws SQLException {
     throw noNamedParameters("setObject");
   }
 
 
   @Override
-  public void setObject(String a0, Object a1, int a2) throws SQLException {
+  public void setObject(String parameterName, Object x, int targetSqlType) throws SQLException {
     throw noNamedParameters("setObject");
   }
 
 
   @Override
-  public void setObject(String a0, Object a1) throws SQLException {
+  public void setObject(String parameterName, Object x) throws SQLException {
     throw noNamedParameters("setObject");
   }
 
 
   @Override
-  public void setCharacterStream(String a0, java.io.Reader a1, int a2) throws SQLException {
+  public void setCharacterStream(String parameterName, Reader x, int length) throws SQLException {
     throw noNamedParameters("setCharacterStream");
   }
 
 
   @Override
-  public void setDate(String a0, Date a1, java.util.Calendar a2) throws SQLException {
+  public void setDate(String parameterName, Date x, Calendar cal) throws SQLException {
     throw noNamedParameters("setDate");
   }
 
 
   @Override
-  public void setTime(String a0, Time a1, java.util.Calendar a2) throws SQLException {
+  public void setTime(String parameterName, Time x, Calendar cal) throws SQLException {
     throw noNamedParameters("setTime");
   }
 
 
   @Override
-  public void setTimestamp(String a0, Timestamp a1, java.util.Calendar a2) throws SQLException {
+  public void setTimestamp(String parameterName, Timestamp x, Calendar cal) throws SQLException {
     throw noNamedParameters("setTimestamp");
   }
 
 
   @Override
-  public void setNull(String a0, int a1, String a2) throws SQLException {
+  public void setNull(String parameterName, int sqlType, String typeName) throws SQLException {
     throw noNamedParameters("setNull");
   }
 
 
   @Override
-  public String getString(String a0) throws SQLException {
+  public String getString(String parameterName) throws SQLException {
     throw noOutParameters("getString");
   }
 
 
   @Override
-  public boolean getBoolean(String a0) throws SQLException {
+  public boolean getBoolean(String parameterName) throws SQLException {
     throw noOutParameters("getBoolean");
   }
 
 
   @Override
-  public byte getByte(String a0) throws SQLException {
+  public byte getByte(String parameterName) throws SQLException {
     throw noOutParameters("getByte");
   }
 
 
   @Override
-  public short getShort(String a0) throws SQLException {
+  public short getShort(String parameterName) throws SQLException {
     throw noOutParameters("getShort");
   }
 
 
   @Override
-  public int getInt(String a0) throws SQLException {
+  public int getInt(String parameterName) throws SQLException {
     throw noOutParameters("getInt");
   }
 
 
   @Override
-  public long getLong(String a0) throws SQLException {
+  public long getLong(String parameterName) throws SQLException {
     throw noOutParameters("getLong");
   }
 
 
   @Override
-  public float getFloat(String a0) throws SQLException {
+  public float getFloat(String parameterName) throws SQLException {
     throw noOutParameters("getFloat");
   }
 
 
   @Override
-  public double getDouble(String a0) throws SQLException {
+  public double getDouble(String parameterName) throws SQLException {
     throw noOutParameters("getDouble");
   }
 
 
   @Override
-  public byte[] getBytes(String a0) throws SQLException {
+  public byte[] getBytes(String parameterName) throws SQLException {
     throw noOutParameters("getBytes");
   }
 
 
   @Override
-  public Date getDate(String a0) throws SQLException {
+  public Date getDate(String parameterName) throws SQLException {
     throw noOutParameters("getDate");
   }
 
 
   @Override
-  public Time getTime(String a0) throws SQLException {
+  public Time getTime(String parameterName) throws SQLException {
     throw noOutParameters("getTime");
   }
 
 
   @Override
-  public Timestamp getTimestamp(String a0) throws SQLException {
+  public Timestamp getTimestamp(String parameterName) throws SQLException {
     throw noOutParameters("getTimestamp");
   }
 
 
   @Override
-  public Object getObject(String a0) throws SQLException {
+  public Object getObject(String parameterName) throws SQLException {
     throw noOutParameters("getObject");
   }
 
 
   @Override
   @Deprecated
-  public java.math.BigDecimal getBigDecimal(String a0) throws SQLException {
+  public BigDecimal getBigDecimal(String parameterName) throws SQLException {
     throw noOutParameters("getBigDecimal");
   }
 
 
   @Override
-  public Object getObject(String a0, Map<String, Class<?>> a1) throws SQLException {
+  public Object getObject(String parameterName, Map<String, Class<?>> map) throws SQLException {
     throw noOutParameters("getObject");
   }
 
 
   @Override
-  public Ref getRef(String a0) throws SQLException {
+  public Ref getRef(String parameterName) throws SQLException {
     throw noOutParameters("getRef");
   }
 
 
   @Override
-  public Blob getBlob(String a0) throws SQLException {
+  public Blob getBlob(String parameterName) throws SQLException {
     throw noOutParameters("getBlob");
   }
 
 
   @Override
-  public Clob getClob(String a0) throws SQLException {
+  public Clob getClob(String parameterName) throws SQLException {
     throw noOutParameters("getClob");
   }
 
 
   @Override
-  public Array getArray(String a0) throws SQLException {
+  public Array getArray(String parameterName) throws SQLException {
     throw noOutParameters("getArray");
   }
 
 
   @Override
-  public Date getDate(String a0, java.util.Calendar a1) throws SQLException {
+  public Date getDate(String parameterName, Calendar cal) throws SQLException {
     throw noOutParameters("getDate");
   }
 
 
   @Override
-  public Time getTime(String a0, java.util.Calendar a1) throws SQLException {
+  public Time getTime(String parameterName, Calendar cal) throws SQLException {
     throw noOutParameters("getTime");
   }
 
 
   @Override
-  public Timestamp getTimestamp(String a0, java.util.Calendar a1) throws SQLException {
+  public Timestamp getTimestamp(String parameterName, Calendar cal) throws SQLException {
     throw noOutParameters("getTimestamp");
   }
 
 
   @Override
-  public java.net.URL getURL(String a0) throws SQLException {
+  public URL getURL(String parameterName) throws SQLException {
     throw noOutParameters("getURL");
   }
 
 
   @Override
-  public RowId getRowId(int a0) throws SQLException {
+  public RowId getRowId(int parameterIndex) throws SQLException {
     throw noOutParameters("getRowId");
   }
 
 
   @Override
-  public RowId getRowId(String a0) throws SQLException {
+  public RowId getRowId(String parameterName) throws SQLException {
     throw noOutParameters("getRowId");
   }
 
 
   @Override
-  public void setRowId(String a0, RowId a1) throws SQLException {
+  public void setRowId(String parameterName, RowId x) throws SQLException {
     throw noNamedParameters("setRowId");
   }
 
 
   @Override
-  public void setNString(String a0, String a1) throws SQLException {
+  public void setNString(String parameterName, String x) throws SQLException {
     throw noNamedParameters("setNString");
   }
 
 
   @Override
-  public void setNCharacterStream(String a0, java.io.Reader a1, long a2) throws SQLException {
+  public void setNCharacterStream(String parameterName, Reader x, long length) throws SQLException {
     throw noNamedParameters("setNCharacterStream");
   }
 
 
   @Override
-  public void setNClob(String a0, NClob a1) throws SQLException {
+  public void setNClob(String parameterName, NClob x) throws SQLException {
     throw noNamedParameters("setNClob");
   }
 
 
   @Override
-  public void setClob(String a0, java.io.Reader a1, long a2) throws SQLException {
+  public void setClob(String parameterName, Reader x, long length) throws SQLException {
     throw noNamedParameters("setClob");
   }
 
 
   @Override
-  public void setBlob(String a0, java.io.InputStream a1, long a2) throws SQLException {
+  public void setBlob(String parameterName, InputStream x, long length) throws SQLException {
     throw noNamedParameters("setBlob");
   }
 
 
   @Override
-  public void setNClob(String a0, java.io.Reader a1, long a2) throws SQLException {
+  public void setNClob(String parameterName, Reader x, long length) throws SQLException {
     throw noNamedParameters("setNClob");
   }
 
 
   @Override
-  public NClob getNClob(int a0) throws SQLException {
+  public NClob getNClob(int parameterIndex) throws SQLException {
     throw noOutParameters("getNClob");
   }
 
 
   @Override
-  public NClob getNClob(String a0) throws SQLException {
+  public NClob getNClob(String parameterName) throws SQLException {
     throw noOutParameters("getNClob");
   }
 
 
   @Override
-  public void setSQLXML(String a0, SQLXML a1) throws SQLException {
+  public void setSQLXML(String parameterName, SQLXML x) throws SQLException {
     throw noNamedParameters("setSQLXML");
   }
 
 
   @Override
-  public SQLXML getSQLXML(int a0) throws SQLException {
+  public SQLXML getSQLXML(int parameterIndex) throws SQLException {
     throw noOutParameters("getSQLXML");
   }
 
 
   @Override
-  public SQLXML getSQLXML(String a0) throws SQLException {
+  public SQLXML getSQLXML(String parameterName) throws SQLException {
     throw noOutParameters("getSQLXML");
   }
 
 
   @Override
-  public String getNString(int a0) throws SQLException {
+  public String getNString(int parameterIndex) throws SQLException {
     throw noOutParameters("getNString");
   }
 
 
   @Override
-  public String getNString(String a0) throws SQLException {
+  public String getNString(String parameterName) throws SQLException {
     throw noOutParameters("getNString");
   }
 
 
   @Override
-  public java.io.Reader getNCharacterStream(int a0) throws SQLException {
+  public Reader getNCharacterStream(int parameterIndex) throws SQLException {
     throw noOutParameters("getNCharacterStream");
   }
 
 
   @Override
-  public java.io.Reader getNCharacterStream(String a0) throws SQLException {
+  public Reader getNCharacterStream(String parameterName) throws SQLException {
     throw noOutParameters("getNCharacterStream");
   }
 
 
   @Override
-  public java.io.Reader getCharacterStream(int a0) throws SQLException {
+  public Reader getCharacterStream(int parameterIndex) throws SQLException {
     throw noOutParameters("getCharacterStream");
   }
 
 
   @Override
-  public java.io.Reader getCharacterStream(String a0) throws SQLException {
+  public Reader getCharacterStream(String parameterName) throws SQLException {
     throw noOutParameters("getCharacterStream");
   }
 
 
   @Override
-  public void setBlob(String a0, Blob a1) throws SQLException {
+  public void setBlob(String parameterName, Blob x) throws SQLException {
     throw noNamedParameters("setBlob");
   }
 
 
   @Override
-  public void setClob(String a0, Clob a1) throws SQLException {
+  public void setClob(String parameterName, Clob x) throws SQLException {
     throw noNamedParameters("setClob");
   }
 
 
   @Override
-  public void setAsciiStream(String a0, java.io.InputStream a1, long a2) throws SQLException {
+  public void setAsciiStream(String parameterName, InputStream x, long length) throws SQLException {
     throw noNamedParameters("setAsciiStream");
   }
 
 
   @Override
-  public void setBinaryStream(String a0, java.io.InputStream a1, long a2) throws SQLException {
+  public void setBinaryStream(String parameterName, InputStream x, long length) throws SQLException {
     throw noNamedParameters("setBinaryStream");
   }
 
 
   @Override
-  public void setCharacterStream(String a0, java.io.Reader a1, long a2) throws SQLException {
+  public void setCharacterStream(String parameterName, Reader x, long length) throws SQLException {
     throw noNamedParameters("setCharacterStream");
   }
 
 
   @Override
-  public void setAsciiStream(String a0, java.io.InputStream a1) throws SQLException {
+  public void setAsciiStream(String parameterName, InputStream x) throws SQLException {
     throw noNamedParameters("setAsciiStream");
   }
 
 
   @Override
-  public void setBinaryStream(String a0, java.io.InputStream a1) throws SQLException {
+  public void setBinaryStream(String parameterName, InputStream x) throws SQLException {
     throw noNamedParameters("setBinaryStream");
   }
 
 
   @Override
-  public void setCharacterStream(String a0, java.io.Reader a1) throws SQLException {
+  public void setCharacterStream(String parameterName, Reader x) throws SQLException {
     throw noNamedParameters("setCharacterStream");
   }
 
 
   @Override
-  public void setNCharacterStream(String a0, java.io.Reader a1) throws SQLException {
+  public void setNCharacterStream(String parameterName, Reader x) throws SQLException {
     throw noNamedParameters("setNCharacterStream");
   }
 
 
   @Override
-  public void setClob(String a0, java.io.Reader a1) throws SQLException {
+  public void setClob(String parameterName, Reader x) throws SQLException {
     throw noNamedParameters("setClob");
   }
 
 
   @Override
-  public void setBlob(String a0, java.io.InputStream a1) throws SQLException {
+  public void setBlob(String parameterName, InputStream x) throws SQLException {
     throw noNamedParameters("setBlob");
   }
 
 
   @Override
-  public void setNClob(String a0, java.io.Reader a1) throws SQLException {
+  public void setNClob(String parameterName, Reader x) throws SQLException {
     throw noNamedParameters("setNClob");
   }
 
 
   @Override
-  public <T> T getObject(int a0, Class<T> a1) throws SQLException {
+  public <T> T getObject(int parameterIndex, Class<T> type) throws SQLException {
     throw noOutParameters("getObject");
   }
 
 
   @Override
-  public <T> T getObject(String a0, Class<T> a1) throws SQLException {
+  public <T> T getObject(String parameterName, Class<T> type) throws SQLException {
     throw noOutParameters("getObject");
   }
 

@@ -26,39 +26,39 @@ import java.sql.Timestamp;
  */
 abstract class UnsupportedResultSetMethods implements ResultSet {
 @Override
-  public java.io.InputStream getAsciiStream(int a0) throws SQLException {
+  public InputStream getAsciiStream(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getAsciiStream");
   }
 
 
   @Override
   @Deprecated
-  public java.io.InputStream getUnicodeStream(int a0) throws SQLException {
+  public InputStream getUnicodeStream(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getUnicodeStream");
   }
 
 
   @Override
-  public java.io.InputStream getBinaryStream(int a0) throws SQLException {
+  public InputStream getBinaryStream(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getBinaryStream");
   }
 
 
   @Override
-  public java.io.InputStream getAsciiStream(String a0) throws SQLException {
+  public InputStream getAsciiStream(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getAsciiStream");
   }
 
 
   @Override
   @Deprecated
-  public java.io.InputStream getUnicodeStream(String a0) throws SQLException {
+  public InputStream getUnicodeStream(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getUnicodeStream");
   }
 
 
   @Override
-  public java.io.InputStream getBinaryStream(String a0) throws SQLException {
+  public InputStream getBinaryStream(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getBinaryStream");
   }
 
@@ -70,13 +70,13 @@ abstract class UnsupportedResultSetMethods implements ResultSet {
 
 
   @Override
-  public java.io.Reader getCharacterStream(int a0) throws SQLException {
+  public Reader getCharacterStream(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getCharacterStream");
   }
 
 
   @Override
-  public java.io.Reader getCharacterStream(String a0) throws SQLException {
+  public Reader getCharacterStream(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getCharacterStream");
   }
 
@@ -106,13 +106,13 @@ abstract class UnsupportedResultSetMethods implements ResultSet {
 
 
   @Override
-  public boolean absolute(int a0) throws SQLException {
+  public boolean absolute(int row) throws SQLException {
     throw SqlStates.unsupported("ResultSet.absolute");
   }
 
 
   @Override
-  public boolean relative(int a0) throws SQLException {
+  public boolean relative(int rows) throws SQLException {
     throw SqlStates.unsupported("ResultSet.relative");
   }
 
@@ -142,229 +142,229 @@ abstract class UnsupportedResultSetMethods implements ResultSet {
 
 
   @Override
-  public void updateNull(int a0) throws SQLException {
+  public void updateNull(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNull");
   }
 
 
   @Override
-  public void updateBoolean(int a0, boolean a1) throws SQLException {
+  public void updateBoolean(int columnIndex, boolean x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBoolean");
   }
 
 
   @Override
-  public void updateByte(int a0, byte a1) throws SQLException {
+  public void updateByte(int columnIndex, byte x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateByte");
   }
 
 
   @Override
-  public void updateShort(int a0, short a1) throws SQLException {
+  public void updateShort(int columnIndex, short x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateShort");
   }
 
 
   @Override
-  public void updateInt(int a0, int a1) throws SQLException {
+  public void updateInt(int columnIndex, int x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateInt");
   }
 
 
   @Override
-  public void updateLong(int a0, long a1) throws SQLException {
+  public void updateLong(int columnIndex, long x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateLong");
   }
 
 
   @Override
-  public void updateFloat(int a0, float a1) throws SQLException {
+  public void updateFloat(int columnIndex, float x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateFloat");
   }
 
 
   @Override
-  public void updateDouble(int a0, double a1) throws SQLException {
+  public void updateDouble(int columnIndex, double x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateDouble");
   }
 
 
   @Override
-  public void updateBigDecimal(int a0, java.math.BigDecimal a1) throws SQLException {
+  public void updateBigDecimal(int columnIndex, BigDecimal x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBigDecimal");
   }
 
 
   @Override
-  public void updateString(int a0, String a1) throws SQLException {
+  public void updateString(int columnIndex, String x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateString");
   }
 
 
   @Override
-  public void updateBytes(int a0, byte[] a1) throws SQLException {
+  public void updateBytes(int columnIndex, byte[] x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBytes");
   }
 
 
   @Override
-  public void updateDate(int a0, Date a1) throws SQLException {
+  public void updateDate(int columnIndex, Date x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateDate");
   }
 
 
   @Override
-  public void updateTime(int a0, Time a1) throws SQLException {
+  public void updateTime(int columnIndex, Time x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateTime");
   }
 
 
   @Override
-  public void updateTimestamp(int a0, Timestamp a1) throws SQLException {
+  public void updateTimestamp(int columnIndex, Timestamp x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateTimestamp");
   }
 
 
   @Override
-  public void updateAsciiStream(int a0, java.io.InputStream a1, int a2) throws SQLException {
+  public void updateAsciiStream(int columnIndex, InputStream x, int length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateAsciiStream");
   }
 
 
   @Override
-  public void updateBinaryStream(int a0, java.io.InputStream a1, int a2) throws SQLException {
+  public void updateBinaryStream(int columnIndex, InputStream x, int length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBinaryStream");
   }
 
 
   @Override
-  public void updateCharacterStream(int a0, java.io.Reader a1, int a2) throws SQLException {
+  public void updateCharacterStream(int columnIndex, Reader x, int length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateCharacterStream");
   }
 
 
   @Override
-  public void updateObject(int a0, Object a1, int a2) throws SQLException {
+  public void updateObject(int columnIndex, Object x, int scaleOrLength) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateObject");
   }
 
 
   @Override
-  public void updateObject(int a0, Object a1) throws SQLException {
+  public void updateObject(int columnIndex, Object x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateObject");
   }
 
 
   @Override
-  public void updateNull(String a0) throws SQLException {
+  public void updateNull(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNull");
   }
 
 
   @Override
-  public void updateBoolean(String a0, boolean a1) throws SQLException {
+  public void updateBoolean(String columnLabel, boolean x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBoolean");
   }
 
 
   @Override
-  public void updateByte(String a0, byte a1) throws SQLException {
+  public void updateByte(String columnLabel, byte x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateByte");
   }
 
 
   @Override
-  public void updateShort(String a0, short a1) throws SQLException {
+  public void updateShort(String columnLabel, short x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateShort");
   }
 
 
   @Override
-  public void updateInt(String a0, int a1) throws SQLException {
+  public void updateInt(String columnLabel, int x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateInt");
   }
 
 
   @Override
-  public void updateLong(String a0, long a1) throws SQLException {
+  public void updateLong(String columnLabel, long x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateLong");
   }
 
 
   @Override
-  public void updateFloat(String a0, float a1) throws SQLException {
+  public void updateFloat(String columnLabel, float x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateFloat");
   }
 
 
   @Override
-  public void updateDouble(String a0, double a1) throws SQLException {
+  public void updateDouble(String columnLabel, double x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateDouble");
   }
 
 
   @Override
-  public void updateBigDecimal(String a0, java.math.BigDecimal a1) throws SQLException {
+  public void updateBigDecimal(String columnLabel, BigDecimal x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBigDecimal");
   }
 
 
   @Override
-  public void updateString(String a0, String a1) throws SQLException {
+  public void updateString(String columnLabel, String x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateString");
   }
 
 
   @Override
-  public void updateBytes(String a0, byte[] a1) throws SQLException {
+  public void updateBytes(String columnLabel, byte[] x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBytes");
   }
 
 
   @Override
-  public void updateDate(String a0, Date a1) throws SQLException {
+  public void updateDate(String columnLabel, Date x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateDate");
   }
 
 
   @Override
-  public void updateTime(String a0, Time a1) throws SQLException {
+  public void updateTime(String columnLabel, Time x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateTime");
   }
 
 
   @Override
-  public void updateTimestamp(String a0, Timestamp a1) throws SQLException {
+  public void updateTimestamp(String columnLabel, Timestamp x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateTimestamp");
   }
 
 
   @Override
-  public void updateAsciiStream(String a0, java.io.InputStream a1, int a2) throws SQLException {
+  public void updateAsciiStream(String columnLabel, InputStream x, int length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateAsciiStream");
   }
 
 
   @Override
-  public void updateBinaryStream(String a0, java.io.InputStream a1, int a2) throws SQLException {
+  public void updateBinaryStream(String columnLabel, InputStream x, int length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBinaryStream");
   }
 
 
   @Override
-  public void updateCharacterStream(String a0, java.io.Reader a1, int a2) throws SQLException {
+  public void updateCharacterStream(String columnLabel, Reader x, int length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateCharacterStream");
   }
 
 
   @Override
-  public void updateObject(String a0, Object a1, int a2) throws SQLException {
+  public void updateObject(String columnLabel, Object x, int scaleOrLength) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateObject");
   }
 
 
   @Override
-  public void updateObject(String a0, Object a1) throws SQLException {
+  public void updateObject(String columnLabel, Object x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateObject");
   }
 
@@ -412,373 +412,373 @@ abstract class UnsupportedResultSetMethods implements ResultSet {
 
 
   @Override
-  public Ref getRef(int a0) throws SQLException {
+  public Ref getRef(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getRef");
   }
 
 
   @Override
-  public Blob getBlob(int a0) throws SQLException {
+  public Blob getBlob(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getBlob");
   }
 
 
   @Override
-  public Clob getClob(int a0) throws SQLException {
+  public Clob getClob(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getClob");
   }
 
 
   @Override
-  public Array getArray(int a0) throws SQLException {
+  public Array getArray(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getArray");
   }
 
 
   @Override
-  public Ref getRef(String a0) throws SQLException {
+  public Ref getRef(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getRef");
   }
 
 
   @Override
-  public Blob getBlob(String a0) throws SQLException {
+  public Blob getBlob(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getBlob");
   }
 
 
   @Override
-  public Clob getClob(String a0) throws SQLException {
+  public Clob getClob(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getClob");
   }
 
 
   @Override
-  public Array getArray(String a0) throws SQLException {
+  public Array getArray(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getArray");
   }
 
 
   @Override
-  public java.net.URL getURL(int a0) throws SQLException {
+  public URL getURL(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getURL");
   }
 
 
   @Override
-  public java.net.URL getURL(String a0) throws SQLException {
+  public URL getURL(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getURL");
   }
 
 
   @Override
-  public void updateRef(int a0, Ref a1) throws SQLException {
+  public void updateRef(int columnIndex, Ref x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateRef");
   }
 
 
   @Override
-  public void updateRef(String a0, Ref a1) throws SQLException {
+  public void updateRef(String columnLabel, Ref x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateRef");
   }
 
 
   @Override
-  public void updateBlob(int a0, Blob a1) throws SQLException {
+  public void updateBlob(int columnIndex, Blob x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBlob");
   }
 
 
   @Override
-  public void updateBlob(String a0, Blob a1) throws SQLException {
+  public void updateBlob(String columnLabel, Blob x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBlob");
   }
 
 
   @Override
-  public void updateClob(int a0, Clob a1) throws SQLException {
+  public void updateClob(int columnIndex, Clob x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateClob");
   }
 
 
   @Override
-  public void updateClob(String a0, Clob a1) throws SQLException {
+  public void updateClob(String columnLabel, Clob x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateClob");
   }
 
 
   @Override
-  public void updateArray(int a0, Array a1) throws SQLException {
+  public void updateArray(int columnIndex, Array x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateArray");
   }
 
 
   @Override
-  public void updateArray(String a0, Array a1) throws SQLException {
+  public void updateArray(String columnLabel, Array x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateArray");
   }
 
 
   @Override
-  public RowId getRowId(int a0) throws SQLException {
+  public RowId getRowId(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getRowId");
   }
 
 
   @Override
-  public RowId getRowId(String a0) throws SQLException {
+  public RowId getRowId(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getRowId");
   }
 
 
   @Override
-  public void updateRowId(int a0, RowId a1) throws SQLException {
+  public void updateRowId(int columnIndex, RowId x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateRowId");
   }
 
 
   @Override
-  public void updateRowId(String a0, RowId a1) throws SQLException {
+  public void updateRowId(String columnLabel, RowId x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateRowId");
   }
 
 
   @Override
-  public void updateNString(int a0, String a1) throws SQLException {
+  public void updateNString(int columnIndex, String x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNString");
   }
 
 
   @Override
-  public void updateNString(String a0, String a1) throws SQLException {
+  public void updateNString(String columnLabel, String x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNString");
   }
 
 
   @Override
-  public void updateNClob(int a0, NClob a1) throws SQLException {
+  public void updateNClob(int columnIndex, NClob x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNClob");
   }
 
 
   @Override
-  public void updateNClob(String a0, NClob a1) throws SQLException {
+  public void updateNClob(String columnLabel, NClob x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNClob");
   }
 
 
   @Override
-  public NClob getNClob(int a0) throws SQLException {
+  public NClob getNClob(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getNClob");
   }
 
 
   @Override
-  public NClob getNClob(String a0) throws SQLException {
+  public NClob getNClob(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getNClob");
   }
 
 
   @Override
-  public SQLXML getSQLXML(int a0) throws SQLException {
+  public SQLXML getSQLXML(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getSQLXML");
   }
 
 
   @Override
-  public SQLXML getSQLXML(String a0) throws SQLException {
+  public SQLXML getSQLXML(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getSQLXML");
   }
 
 
   @Override
-  public void updateSQLXML(int a0, SQLXML a1) throws SQLException {
+  public void updateSQLXML(int columnIndex, SQLXML x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateSQLXML");
   }
 
 
   @Override
-  public void updateSQLXML(String a0, SQLXML a1) throws SQLException {
+  public void updateSQLXML(String columnLabel, SQLXML x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateSQLXML");
   }
 
 
   @Override
-  public java.io.Reader getNCharacterStream(int a0) throws SQLException {
+  public Reader getNCharacterStream(int columnIndex) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getNCharacterStream");
   }
 
 
   @Override
-  public java.io.Reader getNCharacterStream(String a0) throws SQLException {
+  public Reader getNCharacterStream(String columnLabel) throws SQLException {
     throw SqlStates.unsupported("ResultSet.getNCharacterStream");
   }
 
 
   @Override
-  public void updateNCharacterStream(int a0, java.io.Reader a1, long a2) throws SQLException {
+  public void updateNCharacterStream(int columnIndex, Reader x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNCharacterStream");
   }
 
 
   @Override
-  public void updateNCharacterStream(String a0, java.io.Reader a1, long a2) throws SQLException {
+  public void updateNCharacterStream(String columnLabel, Reader x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNCharacterStream");
   }
 
 
   @Override
-  public void updateAsciiStream(int a0, java.io.InputStream a1, long a2) throws SQLException {
+  public void updateAsciiStream(int columnIndex, InputStream x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateAsciiStream");
   }
 
 
   @Override
-  public void updateBinaryStream(int a0, java.io.InputStream a1, long a2) throws SQLException {
+  public void updateBinaryStream(int columnIndex, InputStream x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBinaryStream");
   }
 
 
   @Override
-  public void updateCharacterStream(int a0, java.io.Reader a1, long a2) throws SQLException {
+  public void updateCharacterStream(int columnIndex, Reader x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateCharacterStream");
   }
 
 
   @Override
-  public void updateAsciiStream(String a0, java.io.InputStream a1, long a2) throws SQLException {
+  public void updateAsciiStream(String columnLabel, InputStream x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateAsciiStream");
   }
 
 
   @Override
-  public void updateBinaryStream(String a0, java.io.InputStream a1, long a2) throws SQLException {
+  public void updateBinaryStream(String columnLabel, InputStream x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBinaryStream");
   }
 
 
   @Override
-  public void updateCharacterStream(String a0, java.io.Reader a1, long a2) throws SQLException {
+  public void updateCharacterStream(String columnLabel, Reader x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateCharacterStream");
   }
 
 
   @Override
-  public void updateBlob(int a0, java.io.InputStream a1, long a2) throws SQLException {
+  public void updateBlob(int columnIndex, InputStream x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBlob");
   }
 
 
   @Override
-  public void updateBlob(String a0, java.io.InputStream a1, long a2) throws SQLException {
+  public void updateBlob(String columnLabel, InputStream x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBlob");
   }
 
 
   @Override
-  public void updateClob(int a0, java.io.Reader a1, long a2) throws SQLException {
+  public void updateClob(int columnIndex, Reader x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateClob");
   }
 
 
   @Override
-  public void updateClob(String a0, java.io.Reader a1, long a2) throws SQLException {
+  public void updateClob(String columnLabel, Reader x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateClob");
   }
 
 
   @Override
-  public void updateNClob(int a0, java.io.Reader a1, long a2) throws SQLException {
+  public void updateNClob(int columnIndex, Reader x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNClob");
   }
 
 
   @Override
-  public void updateNClob(String a0, java.io.Reader a1, long a2) throws SQLException {
+  public void updateNClob(String columnLabel, Reader x, long length) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNClob");
   }
 
 
   @Override
-  public void updateNCharacterStream(int a0, java.io.Reader a1) throws SQLException {
+  public void updateNCharacterStream(int columnIndex, Reader x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNCharacterStream");
   }
 
 
   @Override
-  public void updateNCharacterStream(String a0, java.io.Reader a1) throws SQLException {
+  public void updateNCharacterStream(String columnLabel, Reader x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNCharacterStream");
   }
 
 
   @Override
-  public void updateAsciiStream(int a0, java.io.InputStream a1) throws SQLException {
+  public void updateAsciiStream(int columnIndex, InputStream x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateAsciiStream");
   }
 
 
   @Override
-  public void updateBinaryStream(int a0, java.io.InputStream a1) throws SQLException {
+  public void updateBinaryStream(int columnIndex, InputStream x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBinaryStream");
   }
 
 
   @Override
-  public void updateCharacterStream(int a0, java.io.Reader a1) throws SQLException {
+  public void updateCharacterStream(int columnIndex, Reader x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateCharacterStream");
   }
 
 
   @Override
-  public void updateAsciiStream(String a0, java.io.InputStream a1) throws SQLException {
+  public void updateAsciiStream(String columnLabel, InputStream x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateAsciiStream");
   }
 
 
   @Override
-  public void updateBinaryStream(String a0, java.io.InputStream a1) throws SQLException {
+  public void updateBinaryStream(String columnLabel, InputStream x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBinaryStream");
   }
 
 
   @Override
-  public void updateCharacterStream(String a0, java.io.Reader a1) throws SQLException {
+  public void updateCharacterStream(String columnLabel, Reader x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateCharacterStream");
   }
 
 
   @Override
-  public void updateBlob(int a0, java.io.InputStream a1) throws SQLException {
+  public void updateBlob(int columnIndex, InputStream x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBlob");
   }
 
 
   @Override
-  public void updateBlob(String a0, java.io.InputStream a1) throws SQLException {
+  public void updateBlob(String columnLabel, InputStream x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateBlob");
   }
 
 
   @Override
-  public void updateClob(int a0, java.io.Reader a1) throws SQLException {
+  public void updateClob(int columnIndex, Reader x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateClob");
   }
 
 
   @Override
-  public void updateClob(String a0, java.io.Reader a1) throws SQLException {
+  public void updateClob(String columnLabel, Reader x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateClob");
   }
 
 
   @Override
-  public void updateNClob(int a0, java.io.Reader a1) throws SQLException {
+  public void updateNClob(int columnIndex, Reader x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNClob");
   }
 
 
   @Override
-  public void updateNClob(String a0, java.io.Reader a1) throws SQLException {
+  public void updateNClob(String columnLabel, Reader x) throws SQLException {
     throw SqlStates.unsupported("ResultSet.updateNClob");
   }
 }
