@@ -233,9 +233,11 @@ TEST(TableTest, UndoingAnInsertGivesItsRowIdBack) {
 TEST(TableTest, AnInsertPastTheLastRowIdIsRefusedAndLeavesNoRow) {
   auto t = MakeItems();
   UndoLog undo;
-  const std::vector<Value> last = Values({1, 1, "a", 1});
+  const Row last_row{1, 1, "a", 1};
+  const std::vector<Value> last = Values(last_row);
   ASSERT_TRUE(t->InsertWithRowId(last.data(), TupleSchema::kMaxRowId, &undo).ok());
-  const std::vector<Value> next = Values({2, 1, "b", 2});
+  const Row next_row{2, 1, "b", 2};
+  const std::vector<Value> next = Values(next_row);
   const Status s = t->Insert(next.data(), &undo, nullptr);
   EXPECT_EQ(s.code(), proto::ERROR_CODE_CONSTRAINT_VIOLATION);
   EXPECT_NE(s.message().find("ITEMS"), std::string::npos) << s.message();
