@@ -74,6 +74,9 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
   private volatile long bytes;
   private volatile long syncs;
   private volatile long largestBatch;
+  private volatile long longestSyncNanos;
+  /** Async mode: time site threads spent waiting for the disk to catch up. */
+  private final java.util.concurrent.atomic.AtomicLong throttledNanos = new java.util.concurrent.atomic.AtomicLong();
   // Writer-confined.
   private ByteBuffer batch = ByteBuffer.allocateDirect(1 << 20);
   private final CRC32C crc = new CRC32C();
@@ -149,9 +152,14 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
   /** Async mode: new writes wait while the disk is more than the allowed lag behind. */
   private void throttle() {
     final long bound = intervalNanos + maxLagNanos;
+    if (System.nanoTime() - syncedAtNanos <= bound) {
+      return;
+    }
+    final long begin = System.nanoTime();
     while (System.nanoTime() - syncedAtNanos > bound && !failed && !closing) {
       LockSupport.parkNanos(THROTTLE_PARK_NANOS);
     }
+    throttledNanos.addAndGet(System.nanoTime() - begin);
   }
 
   /** Unparks the writer if it may be parked (see Site#wake for the fence). */
@@ -162,11 +170,18 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
     }
   }
 
-  /** Figures since the log opened (any thread). */
-  public record Figures(long records, long bytes, long syncs, long largestBatch) {}
+  /**
+   * Figures since the log opened (any thread).
+   *
+   * @param largestBatch the most records one sync made durable
+   * @param longestSyncNanos the longest fdatasync
+   * @param throttledNanos async mode: time writes waited for the disk to catch up (summed over partitions)
+   */
+  public record Figures(long records, long bytes, long syncs, long largestBatch, long longestSyncNanos,
+                        long throttledNanos) {}
 
   public Figures figures() {
-    return new Figures(records, bytes, syncs, largestBatch);
+    return new Figures(records, bytes, syncs, largestBatch, longestSyncNanos, throttledNanos.get());
   }
 
   private void run() {
@@ -190,6 +205,9 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
     } catch (IOException e) {
       failed = true;
       failure.stop("command log: cannot write or sync " + (current == null ? directory : current.path()), e);
+    } catch (RuntimeException | Error e) {
+      failed = true;
+      failure.stop("command log: the writer failed", e);
     }
   }
 
@@ -235,13 +253,19 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
     } while (batch.position() < BATCH_BYTES && (entry = queue.relaxedPoll()) != null);
     if (batchRecords > 0) {
       flush();
+      final long syncStart = System.nanoTime();
       current.channel().force(false);
+      longestSyncNanos = Math.max(longestSyncNanos, System.nanoTime() - syncStart);
       syncs++;
       largestBatch = Math.max(largestBatch, batchRecords);
       batchRecords = 0;
     }
     for (int i = 0; i < releases.size(); i++) {
-      releases.get(i).run();
+      try {
+        releases.get(i).run();
+      } catch (RuntimeException e) {
+        LOG.log(java.util.logging.Level.SEVERE, "command log: an answer failed to leave", e);
+      }
     }
     releases.clear();
     return true;
@@ -356,6 +380,7 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
       LOG.warning("command log: closing: " + e);
     }
     LOG.info("command log closed: " + records + " record(s), " + bytes + " bytes, " + syncs + " sync(s), largest"
-        + " batch " + largestBatch + " record(s)");
+        + " batch " + largestBatch + " record(s), longest sync " + longestSyncNanos / 1000 + " µs"
+        + (sync ? "" : ", writes waited " + throttledNanos.get() / 1_000_000 + " ms for the disk"));
   }
 }

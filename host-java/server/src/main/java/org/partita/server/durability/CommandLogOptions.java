@@ -14,6 +14,8 @@ public record CommandLogOptions(CommandLogMode mode, int intervalMillis, int max
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
   /** The smallest segment (room for the header and a few records; tests use small ones). */
   public static final long MIN_SEGMENT_BYTES = 64L << 10;
+  /** The largest segment (recovery maps a segment whole). */
+  public static final long MAX_SEGMENT_BYTES = 1L << 30;
 
   public CommandLogOptions {
     if (intervalMillis < 1 || intervalMillis > 5000) {
@@ -22,9 +24,9 @@ public record CommandLogOptions(CommandLogMode mode, int intervalMillis, int max
     if (maxLagMillis < 1) {
       throw new IllegalArgumentException("--log-max-lag must be at least 1 ms, got " + maxLagMillis);
     }
-    if (segmentBytes < MIN_SEGMENT_BYTES) {
-      throw new IllegalArgumentException("--log-segment-mb: a segment must hold at least " + MIN_SEGMENT_BYTES
-          + " bytes, got " + segmentBytes);
+    if (segmentBytes < MIN_SEGMENT_BYTES || segmentBytes > MAX_SEGMENT_BYTES) {
+      throw new IllegalArgumentException("--log-segment-mb: a segment must hold " + MIN_SEGMENT_BYTES + " to "
+          + MAX_SEGMENT_BYTES + " bytes, got " + segmentBytes);
     }
   }
 
