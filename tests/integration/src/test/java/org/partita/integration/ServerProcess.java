@@ -64,12 +64,19 @@ final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code partita start --port 0 --http-port 0 ARGS}; returns once it printed its ready line. */
   static ServerProcess start(List<String> args) throws IOException, InterruptedException {
+    return start(args, java.util.Map.of());
+  }
+
+  /** As {@link #start(List)}, with {@code environment} added to the process's environment. */
+  static ServerProcess start(List<String> args, java.util.Map<String, String> environment) throws IOException,
+      InterruptedException {
     final List<String> command = new ArrayList<>(partitaCommand());
     command.addAll(List.of("start", "--port", "0", "--http-port", "0", "--bind", "127.0.0.1"));
     command.addAll(args);
     final Path log = Files.createTempFile("partita-server-", ".log");
     final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
     final ServerProcess server = new ServerProcess(builder.start(), log);
     if (!server.awaitReady()) {
       server.close();
