@@ -93,13 +93,14 @@ class CrashRecoveryTest {
       try (PartitaClient client = Clients.connect(server, "power-init")) {
         assertEquals(6, client.callAsync("Initialize", 6, NAMES).join().firstLong());
       }
+      int reverted = 0;
       for (int cycle = 0; cycle < Math.max(2, CYCLES - 1); cycle++) {
         final PartitaClient loading = load(server, cycle);
         server.kill();
         loading.close();
-        power.cut();
+        reverted += power.cut();
         server = start(power.environment());
-        check(server, "after power cut number " + (cycle + 1));
+        check(server, "after power cut number " + (cycle + 1) + " (" + reverted + " unsynced write(s) undone so far)");
       }
       assertTrue(accepted.size() > 100, "the load must have had votes accepted: " + accepted.size());
     } finally {

@@ -42,10 +42,16 @@ final class PowerCut {
         "PARTITA_POWERCUT_JOURNAL", journal.toString());
   }
 
-  /** Reverts the unsynced writes the journal records; returns how many. REQUIRES: the process is dead. */
+  /**
+   * Reverts the unsynced writes the journal records; returns how many.
+   * REQUIRES: the process is dead.
+   *
+   * @throws IllegalStateException when the journal records no write at all (the shim did not run)
+   */
   int cut() throws IOException {
     final ByteBuffer in = ByteBuffer.wrap(Files.readAllBytes(journal)).order(ByteOrder.LITTLE_ENDIAN);
     final Map<String, List<Write>> unsynced = new HashMap<>();
+    int journaled = 0;
     while (in.hasRemaining()) {
       final byte type = in.get();
       final byte[] path = new byte[in.getInt()];
@@ -59,9 +65,13 @@ final class PowerCut {
         final byte[] before = new byte[in.getInt()];
         in.get(before);
         unsynced.computeIfAbsent(file, f -> new ArrayList<>()).add(new Write(offset, oldSize, before));
+        journaled++;
       } else {
         throw new IOException("power-cut journal " + journal + ": unknown record type " + type);
       }
+    }
+    if (journaled == 0) {
+      throw new IllegalStateException("the power-cut journal " + journal + " records no write: the shim did not run");
     }
     int reverted = 0;
     for (Map.Entry<String, List<Write>> e : unsynced.entrySet()) {
