@@ -13,9 +13,14 @@
  *       (the len bytes at offset before the write; fewer when the file was shorter)
  *   'S' u32 path_len path
  * Thread-safe: one mutex around each journal record and the write it covers.
+ *
+ * PARTITA_POWERCUT_FAIL_SYNC_AFTER=N makes every fsync or fdatasync of a
+ * file under the prefix after the first N fail with EIO (without syncing),
+ * for the test of a failing disk.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -30,6 +35,8 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int journal = -1;
 static const char *prefix;
+static long fail_sync_after = -1;
+static long syncs_seen;
 
 static ssize_t (*real_pwrite64)(int, const void *, size_t, off64_t);
 static int (*real_fsync)(int);
@@ -40,6 +47,10 @@ __attribute__((constructor)) static void powercut_init(void) {
   real_fsync = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
   real_fdatasync = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
   prefix = getenv("PARTITA_POWERCUT_PREFIX");
+  const char *fail = getenv("PARTITA_POWERCUT_FAIL_SYNC_AFTER");
+  if (fail != NULL) {
+    fail_sync_after = strtol(fail, NULL, 10);
+  }
   const char *path = getenv("PARTITA_POWERCUT_JOURNAL");
   if (prefix != NULL && path != NULL) {
     journal = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -115,6 +126,11 @@ static int synced(int fd, int (*real)(int)) {
   char path[PATH_MAX];
   const size_t path_len = tracked_path(fd, path, sizeof path);
   pthread_mutex_lock(&lock);
+  if (path_len > 0 && fail_sync_after >= 0 && syncs_seen++ >= fail_sync_after) {
+    pthread_mutex_unlock(&lock);
+    errno = EIO;
+    return -1;
+  }
   const int rc = real(fd);
   if (rc == 0 && path_len > 0) {
     record_head('S', path, (uint32_t)path_len);
