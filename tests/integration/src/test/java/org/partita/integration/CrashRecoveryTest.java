@@ -65,6 +65,7 @@ class CrashRecoveryTest {
       for (int cycle = 0; cycle < CYCLES; cycle++) {
         final PartitaClient loading = load(server, cycle);
         server.kill();
+        server.close();
         loading.close();
         server = start();
         check(server, "after kill -9 number " + (cycle + 1));
@@ -97,6 +98,7 @@ class CrashRecoveryTest {
       for (int cycle = 0; cycle < Math.max(2, CYCLES - 1); cycle++) {
         final PartitaClient loading = load(server, cycle);
         server.kill();
+        server.close();
         loading.close();
         reverted += power.cut();
         server = start(power.environment());
@@ -134,12 +136,18 @@ class CrashRecoveryTest {
     try (PartitaClient client = Clients.connect(server, "crash-check")) {
       assertEquals(6, Clients.queryLong(client, "SELECT COUNT(*) FROM contestants"), when);
       final Map<Long, Integer> present = new HashMap<>();
-      for (List<Object> row : Clients.rows(Clients.query(client,
-          "SELECT phone_number, contestant_number FROM votes"))) {
-        final long phone = ((Number) row.get(0)).longValue();
-        final Integer previous = present.put(phone, ((Number) row.get(1)).intValue());
-        assertEquals(null, previous, when + ": phone " + phone + " voted twice");
+      for (int cycle = 0; cycle < CYCLES; cycle++) {
+        // One cycle's phones at a time, so that no answer nears the largest frame however long the run.
+        final long first = AREA * 10_000_000L + cycle * 1_000_000L;
+        for (List<Object> row : Clients.rows(Clients.query(client, "SELECT phone_number, contestant_number FROM"
+            + " votes WHERE phone_number >= ? AND phone_number < ?", first, first + 1_000_000L))) {
+          final long phone = ((Number) row.get(0)).longValue();
+          final Integer previous = present.put(phone, ((Number) row.get(1)).intValue());
+          assertEquals(null, previous, when + ": phone " + phone + " voted twice");
+        }
       }
+      assertEquals(Clients.queryLong(client, "SELECT COUNT(*) FROM votes"), present.size(),
+          when + ": every vote is a phone of some cycle");
       final List<String> problems = new ArrayList<>();
       accepted.forEach((phone, contestant) -> {
         if (!contestant.equals(present.get(phone))) {
@@ -161,13 +169,20 @@ class CrashRecoveryTest {
               + " state ORDER BY contestant_number, state"),
           rows(client, "SELECT contestant_number, state, num_votes FROM v_votes_by_contestant_number_state"
               + " ORDER BY contestant_number, state"), when);
-      assertEquals(rows(client, "SELECT phone_number, COUNT(*) FROM votes GROUP BY phone_number ORDER BY"
-              + " phone_number"),
-          rows(client, "SELECT phone_number, num_votes FROM v_votes_by_phone_number ORDER BY phone_number"), when);
+      for (int cycle = 0; cycle < CYCLES; cycle++) {
+        final long first = AREA * 10_000_000L + cycle * 1_000_000L;
+        final String range = " WHERE phone_number >= ? AND phone_number < ?";
+        assertEquals(rows(client, "SELECT phone_number, COUNT(*) FROM votes" + range + " GROUP BY phone_number"
+                + " ORDER BY phone_number", first, first + 1_000_000L),
+            rows(client, "SELECT phone_number, num_votes FROM v_votes_by_phone_number" + range
+                + " ORDER BY phone_number", first, first + 1_000_000L), when);
+      }
+      assertEquals(Clients.queryLong(client, "SELECT COUNT(*) FROM votes"),
+          Clients.queryLong(client, "SELECT COUNT(*) FROM v_votes_by_phone_number"), when);
     }
   }
 
-  private static List<List<Object>> rows(PartitaClient client, String sql) {
-    return Clients.rows(Clients.query(client, sql));
+  private static List<List<Object>> rows(PartitaClient client, String sql, Object... parameters) {
+    return Clients.rows(Clients.query(client, sql, parameters));
   }
 }

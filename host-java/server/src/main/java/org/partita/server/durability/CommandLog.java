@@ -18,6 +18,7 @@ import java.util.zip.CRC32C;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 import org.partita.proto.txn.WorkItem;
 import org.partita.server.txn.CommitPipeline;
+import org.partita.server.txn.Invocation;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 
@@ -271,19 +272,30 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
     return true;
   }
 
+  /** Appends {@code p}'s record to the batch (a single-partition call straight from its bytes). */
   private void append(Pending p) throws IOException {
-    final WorkItem item = p.item().toProto(p.header());
-    final byte[] body = LogFormat.body(item).toByteArray();
-    final int size = LogFormat.frameBytes(body.length);
+    final Invocation call = p.item().singlePartitionInvocation();
+    if (call != null) {
+      reserve(LogFormat.frameBytes(call.protoSize()));
+      LogFormat.writeFrame(batch, p.header(), call, crc);
+    } else {
+      final WorkItem item = p.item().toProto(p.header());
+      final byte[] body = LogFormat.body(item).toByteArray();
+      reserve(LogFormat.frameBytes(body.length));
+      LogFormat.writeFrame(batch, p.header(), LogFormat.kind(item), body, crc);
+    }
+    batchRecords++;
+    records++;
+  }
+
+  /** Makes room for a record of {@code size} bytes: in the current segment (else the next), and in the batch. */
+  private void reserve(int size) throws IOException {
     if (current == null || current.position() + batch.position() + size > current.capacity()) {
       nextSegment(size);
     }
     if (batch.remaining() < size) {
       grow(size);
     }
-    LogFormat.writeFrame(batch, p.header(), LogFormat.kind(item), body, crc);
-    batchRecords++;
-    records++;
   }
 
   private void grow(int size) {

@@ -6,6 +6,7 @@ import java.util.zip.CRC32C;
 import org.partita.proto.txn.MultiPartitionJoin;
 import org.partita.proto.txn.ProcedureInvocation;
 import org.partita.proto.txn.WorkItem;
+import org.partita.server.txn.Invocation;
 import org.partita.server.txn.TxnHeader;
 
 /**
@@ -70,6 +71,22 @@ final class LogFormat {
         .putInt(header.id().partition()).putLong(header.id().epoch()).putLong(header.id().sequence())
         .putLong(header.catalogVersion()).putLong(header.timestampMicros()).putLong(header.seed())
         .put(kind).put(body);
+    out.putInt(start + 4, checksum(out, start, out.position(), crc));
+  }
+
+  /**
+   * Appends the record of a single-partition call, {@code invocation}
+   * under {@code header}, with the same bytes as {@link #writeFrame} of its
+   * protobuf form but without building it. REQUIRES:
+   * {@code frameBytes(invocation.protoSize())} bytes remaining.
+   */
+  static void writeFrame(ByteBuffer out, TxnHeader header, Invocation invocation, CRC32C crc) {
+    final int start = out.position();
+    out.putInt(FIXED + invocation.protoSize()).putInt(0)
+        .putInt(header.id().partition()).putLong(header.id().epoch()).putLong(header.id().sequence())
+        .putLong(header.catalogVersion()).putLong(header.timestampMicros()).putLong(header.seed())
+        .put(KIND_SINGLE_PARTITION);
+    invocation.writeProto(out);
     out.putInt(start + 4, checksum(out, start, out.position(), crc));
   }
 

@@ -53,6 +53,21 @@ class LogFormatTest {
   }
 
   @Test
+  void aCallWrittenFromItsInvocationHasTheBytesOfItsProtobufForm() throws Exception {
+    for (long client : new long[] {0, 1, 127, 128, 300, Long.MAX_VALUE, -1}) {
+      final org.partita.server.txn.Invocation call = org.partita.server.txn.Invocation.of("Vote",
+          new Object[] {6175551234L, 3, "x".repeat((int) (client & 0xFF))}, client, client ^ 0x5A5A);
+      final WorkItem item = WorkItem.newBuilder().setHeader(HEADER.toProto()).setSinglePartition(call.toProto())
+          .build();
+      final ByteBuffer fast = ByteBuffer.allocate(LogFormat.frameBytes(call.protoSize()));
+      LogFormat.writeFrame(fast, HEADER, call, crc);
+      assertEquals(0, fast.remaining(), "protoSize is exact for client " + client);
+      assertEquals(framed(item), fast.flip(), "client " + client);
+      assertEquals(item, LogFormat.readFrame(fast, 0, crc).item());
+    }
+  }
+
+  @Test
   void everyFlippedByteOfARecordIsCaught() {
     final ByteBuffer good = framed(call(HEADER, "some parameters"));
     for (int at = 0; at < good.limit(); at++) {
