@@ -71,6 +71,7 @@ class CrashRecoveryTest {
         check(server, "after kill -9 number " + (cycle + 1));
       }
       assertEquals(0, server.terminate(60));
+      server.close();
       server = start();
       check(server, "after a clean stop");
       assertTrue(accepted.size() > 100 * CYCLES, "the load must have had votes accepted: " + accepted.size());
