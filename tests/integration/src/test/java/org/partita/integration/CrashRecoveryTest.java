@@ -81,7 +81,7 @@ class CrashRecoveryTest {
   }
 
   /**
-   * The same under a simulated power cut (tests/powercut): after each kill
+   * The same under a simulated power cut (tests/fault/powercut): after each kill
    * every write not yet fsynced or fdatasynced is undone before the restart,
    * as a machine losing power would. Sync mode promises that nothing
    * answered is lost even then.
@@ -95,15 +95,15 @@ class CrashRecoveryTest {
       try (PartitaClient client = Clients.connect(server, "power-init")) {
         assertEquals(6, client.callAsync("Initialize", 6, NAMES).join().firstLong());
       }
-      int reverted = 0;
+      final StringBuilder cuts = new StringBuilder();
       for (int cycle = 0; cycle < Math.max(2, CYCLES - 1); cycle++) {
         final PartitaClient loading = load(server, cycle);
         server.kill();
         server.close();
         loading.close();
-        reverted += power.cut();
+        cuts.append(power.cut());
         server = start(power.environment());
-        check(server, "after power cut number " + (cycle + 1) + " (" + reverted + " unsynced write(s) undone so far)");
+        check(server, "after power cut number " + (cycle + 1) + " (restored so far:\n" + cuts + ")");
       }
       assertTrue(accepted.size() > 100, "the load must have had votes accepted: " + accepted.size());
     } finally {

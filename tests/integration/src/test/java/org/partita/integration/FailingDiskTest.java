@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +32,7 @@ class FailingDiskTest {
   @Test
   void aFailedSyncStopsTheServerAndNothingAnsweredIsLost() throws Exception {
     final PowerCut power = new PowerCut(data, Files.createTempFile("partita-eio-", ".journal"));
-    final Map<String, String> environment = new HashMap<>(power.environment());
-    environment.put("PARTITA_POWERCUT_FAIL_SYNC_AFTER", "40");
+    final Map<String, String> environment = power.environment(40);
     final List<String> args = List.of("--sites", "2", "--data-dir", data.toString());
     final Set<Long> answered = new HashSet<>();
     long sent = 0;
