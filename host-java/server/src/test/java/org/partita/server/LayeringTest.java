@@ -36,6 +36,7 @@ class LayeringTest {
         .layer("network").definedBy("org.partita.server.network..")
         .layer("http").definedBy("org.partita.server.http..")
         .layer("sysproc").definedBy("org.partita.server.sysproc..")
+        .layer("durability").definedBy("org.partita.server.durability..")
         .layer("host").definedBy("org.partita.server.host..")
         .layer("cli").definedBy("org.partita.server.cli..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
@@ -46,13 +47,15 @@ class LayeringTest {
         .whereLayer("dispatch").mayOnlyBeAccessedByLayers("network", "http", "sysproc", "host")
         .whereLayer("stats").mayOnlyBeAccessedByLayers("network", "sysproc", "host")
         .whereLayer("database").mayOnlyBeAccessedByLayers("sysproc", "host", "cli")
+        .whereLayer("durability").mayOnlyBeAccessedByLayers("host", "cli")
         .whereLayer("engine").mayOnlyBeAccessedByLayers("database")
         .whereLayer("compiler").mayOnlyBeAccessedByLayers("database", "sysproc", "host", "cli")
         .whereLayer("procedure").mayOnlyBeAccessedByLayers("compiler", "database")
         .whereLayer("planner").mayOnlyBeAccessedByLayers("compiler", "database", "sysproc", "cli")
         .whereLayer("catalog").mayOnlyBeAccessedByLayers("planner", "compiler", "database", "sysproc", "host", "cli")
         .whereLayer("topology").mayOnlyBeAccessedByLayers("database", "sysproc", "host")
-        .whereLayer("txn").mayOnlyBeAccessedByLayers("database", "dispatch", "network", "http", "sysproc", "host")
+        .whereLayer("txn").mayOnlyBeAccessedByLayers("database", "dispatch", "network", "http", "sysproc", "host",
+            "durability")
         .whereLayer("error").mayOnlyBeAccessedByLayers("txn", "procedure", "engine", "database", "network", "http",
             "sysproc", "host");
     rule.check(SERVER);

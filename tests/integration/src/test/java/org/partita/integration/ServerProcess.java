@@ -64,12 +64,19 @@ final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code partita start --port 0 --http-port 0 ARGS}; returns once it printed its ready line. */
   static ServerProcess start(List<String> args) throws IOException, InterruptedException {
+    return start(args, java.util.Map.of());
+  }
+
+  /** As {@link #start(List)}, with {@code environment} added to the process's environment. */
+  static ServerProcess start(List<String> args, java.util.Map<String, String> environment) throws IOException,
+      InterruptedException {
     final List<String> command = new ArrayList<>(partitaCommand());
     command.addAll(List.of("start", "--port", "0", "--http-port", "0", "--bind", "127.0.0.1"));
     command.addAll(args);
     final Path log = Files.createTempFile("partita-server-", ".log");
     final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
     final ServerProcess server = new ServerProcess(builder.start(), log);
     if (!server.awaitReady()) {
       server.close();
@@ -77,6 +84,27 @@ final class ServerProcess implements AutoCloseable {
           + server.output());
     }
     return server;
+  }
+
+  /**
+   * Starts {@code partita start --port 0 --http-port 0 ARGS} without
+   * waiting for it to become ready (for a start that must fail).
+   */
+  static ServerProcess spawn(List<String> args) throws IOException {
+    final List<String> command = new ArrayList<>(partitaCommand());
+    command.addAll(List.of("start", "--port", "0", "--http-port", "0", "--bind", "127.0.0.1"));
+    command.addAll(args);
+    final Path log = Files.createTempFile("partita-server-", ".log");
+    return new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+        .start(), log);
+  }
+
+  /** Kills the process with SIGKILL (a crash: nothing runs on the way out) and waits for it to end. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("server survived SIGKILL for 30 s");
+    }
   }
 
   /** Polls the output for the ready line; false if the process ends or the time runs out first. */

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.partita.server.database.Database;
+import org.partita.server.durability.CommandLogMode;
+import org.partita.server.durability.CommandLogOptions;
 import org.partita.server.host.PartitaServer;
 import org.partita.server.host.ServerOptions;
 import org.partita.server.host.StartupException;
@@ -46,9 +48,27 @@ final class StartCommand implements Callable<Integer> {
   @Option(names = "--bind", paramLabel = "ADDRESS", description = "address to listen on (default: ${DEFAULT-VALUE})")
   private String bind = ServerOptions.DEFAULT_BIND;
 
-  @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for the server's process file "
-      + "(server.properties: pid and ports, used by 'partita stop --data-dir'); data itself lives in memory")
+  @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for the command log (commandlog/, "
+      + "replayed at start) and the server's process file (server.properties: pid and ports, used by "
+      + "'partita stop --data-dir')")
   private Path dataDir;
+
+  @Option(names = "--command-log", paramLabel = "MODE", description = "sync: no answer before its record is on "
+      + "disk; async: records written every --log-interval; off: nothing written, every row lost at stop "
+      + "(default: sync with --data-dir, else off; docs/durability.md)")
+  private String commandLog;
+
+  @Option(names = "--log-interval", paramLabel = "MS", description = "async command log: how often records are "
+      + "written and synced (default: ${DEFAULT-VALUE})")
+  private int logInterval = CommandLogOptions.DEFAULT_INTERVAL_MILLIS;
+
+  @Option(names = "--log-max-lag", paramLabel = "MS", description = "async command log: new writes wait while "
+      + "the disk is this far behind (default: ${DEFAULT-VALUE})")
+  private int logMaxLag = CommandLogOptions.DEFAULT_MAX_LAG_MILLIS;
+
+  @Option(names = "--log-segment-mb", paramLabel = "MB", description = "size each command log segment file is "
+      + "preallocated to (default: ${DEFAULT-VALUE})")
+  private int logSegmentMb = (int) (CommandLogOptions.DEFAULT_SEGMENT_BYTES >> 20);
 
   @Option(names = "--web-root", paramLabel = "DIR", description = "static files served at / on the HTTP port")
   private Path webRoot;
@@ -69,13 +89,19 @@ final class StartCommand implements Callable<Integer> {
       + "connections (default: ${DEFAULT-VALUE})")
   private int networkThreads = 1;
 
+  private CommandLogOptions commandLogOptions() {
+    final CommandLogMode mode = commandLog != null ? CommandLogMode.parse(commandLog)
+        : dataDir != null ? CommandLogMode.SYNC : CommandLogMode.OFF;
+    return new CommandLogOptions(mode, logInterval, logMaxLag, (long) logSegmentMb << 20);
+  }
+
   @Override
   public Integer call() throws Exception {
     final ServerOptions options;
     final PartitaServer server;
     try {
       options = new ServerOptions(schema, classes, sites, bind, port, httpPort, dataDir, webRoot,
-          new ConnectionLimits(maxInFlight, maxFrameBytes), siteQueue, networkThreads);
+          new ConnectionLimits(maxInFlight, maxFrameBytes), siteQueue, networkThreads, commandLogOptions());
       server = PartitaServer.start(options);
     } catch (StartupException | IllegalArgumentException e) {
       System.err.println("partita start: " + e.getMessage());
@@ -92,7 +118,7 @@ final class StartCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(shutdown, "partita-exit"));
     System.out.println("partita: ready: client port " + bind + ":" + server.clientPort()
         + (server.httpPort() >= 0 ? ", HTTP port " + bind + ":" + server.httpPort() : "")
-        + ", " + sites + " site(s)");
+        + ", " + sites + " site(s), command log " + options.commandLog().mode());
     System.out.flush();
     server.awaitStopped();
     return 0;

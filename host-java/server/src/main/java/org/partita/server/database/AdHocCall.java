@@ -36,6 +36,11 @@ record AdHocCall(Invocation invocation, String sql, ExecutableStatement statemen
   }
 
   @Override
+  public Invocation singlePartitionInvocation() {
+    return invocation;
+  }
+
+  @Override
   public org.partita.proto.txn.WorkItem toProto(TxnHeader header) {
     return ProcedureCall.singlePartition(header, invocation);
   }

@@ -82,6 +82,16 @@ public final class Database implements AutoCloseable {
   /** As {@link #open(CompiledCatalog, int, int, int)}, every partition's answers passing through {@code pipeline}. */
   public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
       CommitPipeline pipeline) throws InterruptedException {
+    return open(catalog, partitions, siteQueueCapacity, coordinatorCapacity, pipeline, 1);
+  }
+
+  /**
+   * As {@link #open(CompiledCatalog, int, int, int, CommitPipeline)}, every
+   * initiator in {@code epoch} (a host restarting on its command log begins
+   * the epoch after the log's last; docs/durability.md).
+   */
+  public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
+      CommitPipeline pipeline, long epoch) throws InterruptedException {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
@@ -92,7 +102,8 @@ public final class Database implements AutoCloseable {
     final Database db = new Database(catalog, PartitionMap.singleHost(partitions, HOST_ID));
     try {
       for (int p = 0; p < partitions; p++) {
-        final Site site = new Site(p, db.map, db.catalog, db.adHocPlans, siteQueueCapacity, pipeline);
+        final Site site = new Site(p, db.map, db.catalog, db.adHocPlans, siteQueueCapacity, pipeline,
+            epoch);
         site.start();
         db.sites.add(site);
       }
@@ -101,7 +112,7 @@ public final class Database implements AutoCloseable {
       throw e;
     }
     db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
-        next -> db.catalog = next);
+        next -> db.catalog = next, epoch);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;
@@ -128,6 +139,22 @@ public final class Database implements AutoCloseable {
   /** The schema's version: 1 when opened, plus one for each schema change that committed. */
   public long catalogVersion() {
     return catalog.version();
+  }
+
+  /**
+   * Recovery's entry: replays logged work items in log order before the
+   * database serves anyone (docs/durability.md). One replay per opening.
+   */
+  public LogReplay replayer() {
+    return new LogReplay(this, List.copyOf(sites), coordinator);
+  }
+
+  CatalogSnapshot catalogSnapshot() {
+    return catalog;
+  }
+
+  AdHocPlans adHocPlans() {
+    return adHocPlans;
   }
 
   /** Calls a procedure; the future completes with its response (never exceptionally). */

@@ -27,6 +27,7 @@ import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.Initiator;
 import org.partita.server.txn.Invocation;
+import org.partita.server.txn.MalformedInvocationException;
 import org.partita.server.txn.TxnHeader;
 import org.partita.server.txn.TxnId;
 
@@ -48,7 +49,7 @@ import org.partita.server.txn.TxnId;
  */
 final class MpCoordinator implements AutoCloseable {
   /** A unit of the coordinator's inbox. */
-  sealed interface Request permits Call, Statement, Ddl {
+  sealed interface Request permits Call, Statement, Ddl, Replay {
     Consumer<ClientResponse> done();
   }
 
@@ -61,6 +62,19 @@ final class MpCoordinator implements AutoCloseable {
 
   /** DDL: a schema change. */
   record Ddl(Invocation invocation, String ddl, Consumer<ClientResponse> done) implements Request {}
+
+  /**
+   * A logged multi-partition transaction that recovery runs again: the
+   * join record of its partitions ({@code join}, with the coordinator's
+   * header), each partition's header for its join (by partition), and
+   * where a mismatch between the log and the schema is reported.
+   */
+  record Replay(org.partita.proto.txn.MultiPartitionJoin join, TxnHeader[] partitionHeaders,
+                Consumer<RuntimeException> failures, Consumer<ClientResponse> done) implements Request {
+    TxnHeader header() {
+      return TxnHeader.fromProto(join.getCoordinator());
+    }
+  }
 
   /** The body of a multi-partition transaction: its result tables. */
   private interface TransactionBody {
@@ -76,7 +90,7 @@ final class MpCoordinator implements AutoCloseable {
   private final AdHocPlans adHocPlans;
   private final Consumer<CatalogSnapshot> publish;
   // Coordinator-confined.
-  private final Initiator initiator = Initiator.forPartition(TxnId.MULTI_PARTITION, ImmediateCommitPipeline.INSTANCE);
+  private final Initiator initiator;
   private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
   private CatalogSnapshot catalog;
   private PartitionEngine mergeEngine;
@@ -86,7 +100,8 @@ final class MpCoordinator implements AutoCloseable {
    *     after every partition has taken it
    */
   MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog, AdHocPlans adHocPlans,
-      Consumer<CatalogSnapshot> publish) {
+      Consumer<CatalogSnapshot> publish, long epoch) {
+    this.initiator = Initiator.forPartition(TxnId.MULTI_PARTITION, epoch, ImmediateCommitPipeline.INSTANCE);
     this.capacity = capacity;
     this.sites = sites;
     this.map = map;
@@ -139,11 +154,13 @@ final class MpCoordinator implements AutoCloseable {
     ClientResponse response;
     try {
       if (request instanceof Call c) {
-        response = call(c);
+        response = call(c.invocation(), null);
       } else if (request instanceof Statement s) {
-        response = statement(s);
+        response = statement(s.invocation(), s.sql(), s.statement(), s.parameters(), s.admittedVersion(), null);
+      } else if (request instanceof Ddl d) {
+        response = changeSchema(d.ddl(), null);
       } else {
-        response = changeSchema((Ddl) request);
+        response = replay((Replay) request);
       }
     } catch (RuntimeException e) {
       response = Failures.response(e);
@@ -152,16 +169,39 @@ final class MpCoordinator implements AutoCloseable {
     request.done().accept(response);
   }
 
-  private ClientResponse call(Call c) {
-    final String name = c.invocation().procedure();
+  /** Runs a logged transaction again under its recorded headers; a failure to do so is reported to the replay. */
+  private ClientResponse replay(Replay r) {
+    final org.partita.proto.txn.MultiPartitionJoin join = r.join();
+    try {
+      if (join.hasSchemaChange()) {
+        return changeSchema(join.getSchemaChange().getDdl(), r);
+      }
+      final Invocation invocation = Invocation.fromProto(join.getInvocation());
+      if (!invocation.procedure().equals("@AdHoc")) {
+        return call(invocation, r);
+      }
+      final Object[] values = invocation.parameters();
+      return statement(invocation, (String) values[0], null, java.util.Arrays.copyOfRange(values, 1, values.length),
+          -1, r);
+    } catch (MalformedInvocationException | RuntimeException e) {
+      final IllegalStateException failure = new IllegalStateException("cannot replay multi-partition transaction "
+          + r.header().id() + ": " + e.getMessage(), e);
+      r.failures().accept(failure);
+      return Failures.response(failure);
+    }
+  }
+
+  /** Runs a multi-partition call; {@code replay} is null for a new call. */
+  private ClientResponse call(Invocation invocation, Replay replay) {
+    final String name = invocation.procedure();
     final CompiledProcedure procedure = catalog.catalog().procedure(name).orElseThrow(() -> new ServerException(
         ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND, "procedure " + name + " does not exist"));
     if (procedure.singlePartition()) {
       throw new ServerException(ErrorCode.ERROR_CODE_CATALOG_CHANGED, "procedure " + name + " became"
           + " single-partition (catalog version " + catalog.version() + ") before the call ran; retry it");
     }
-    final Object[] arguments = c.invocation().parameters();
-    return runTransaction(new MultiPartitionTxn(sequence(), c.invocation(), null), context -> {
+    final Object[] arguments = invocation.parameters();
+    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, context -> {
       if (procedure.isSql()) {
         context.queue(ExecutableStatement.of(procedure.statements().get(CompiledProcedure.SQL_STATEMENT)), arguments);
         return List.of(context.execute(true));
@@ -172,28 +212,37 @@ final class MpCoordinator implements AutoCloseable {
     });
   }
 
-  private ClientResponse statement(Statement s) {
+  /** Runs an ad-hoc statement planned as {@code admitted} under {@code admittedVersion} (planned again if stale). */
+  private ClientResponse statement(Invocation invocation, String sql, ExecutableStatement admitted,
+      Object[] parameters, long admittedVersion, Replay replay) {
     final ExecutableStatement statement;
     try {
-      statement = s.admittedVersion() == catalog.version() ? s.statement() : adHocPlans.plan(s.sql(), catalog.catalog());
+      statement = admitted != null && admittedVersion == catalog.version() ? admitted
+          : adHocPlans.plan(sql, catalog.catalog());
     } catch (org.partita.server.planner.PlanningException e) {
       throw new ServerException(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
     }
-    return runTransaction(new MultiPartitionTxn(sequence(), s.invocation(), null), context -> {
-      context.queue(statement, s.parameters());
+    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, context -> {
+      context.queue(statement, parameters);
       return List.of(context.execute(true));
     });
   }
 
-  private TxnHeader sequence() {
-    return initiator.nextHeader(catalog.version());
+  /** A new transaction's header, or the recorded one of {@code replay} (which the initiator adopts). */
+  private TxnHeader header(Replay replay) {
+    if (replay == null) {
+      return initiator.nextHeader(catalog.version());
+    }
+    final TxnHeader recorded = replay.header();
+    initiator.adopt(recorded);
+    return recorded;
   }
 
   /** Joins every partition, runs {@code body}, commits everywhere or rolls back everywhere. */
-  private ClientResponse runTransaction(MultiPartitionTxn txn, TransactionBody body) {
+  private ClientResponse runTransaction(MultiPartitionTxn txn, Replay replay, TransactionBody body) {
     // Open the merge engine before any partition joins: a failure to open it must not leave partitions held.
     final PartitionEngine merge = mergeEngine();
-    final List<Participant> participants = join(txn);
+    final List<Participant> participants = join(txn, replay);
     final MultiPartitionContext context = new MultiPartitionContext(participants, map, merge, txn.header());
     ClientResponse response;
     try {
@@ -208,12 +257,17 @@ final class MpCoordinator implements AutoCloseable {
     return response;
   }
 
-  /** Queues {@code txn}'s join on every partition; the participants, in partition order. */
-  private List<Participant> join(MultiPartitionTxn txn) {
+  /**
+   * Queues {@code txn}'s join on every partition (under each partition's
+   * recorded header when replaying); the participants, in partition order.
+   */
+  private List<Participant> join(MultiPartitionTxn txn, Replay replay) {
     final List<Participant> participants = new ArrayList<>(sites.size());
     for (Site site : sites) {
       final LocalParticipant participant = new LocalParticipant(site.partition());
-      site.submit(new MultiPartitionJoin(txn, participant));
+      final MultiPartitionJoin item = new MultiPartitionJoin(txn, participant);
+      site.submit(replay == null ? item
+          : new Replayed(item, replay.partitionHeaders()[site.partition()], replay.failures()));
       participants.add(participant);
     }
     return participants;
@@ -229,20 +283,27 @@ final class MpCoordinator implements AutoCloseable {
   }
 
   /** Applies DDL to every partition at one point of their orders, or to none. */
-  private ClientResponse changeSchema(Ddl request) {
+  private ClientResponse changeSchema(String ddl, Replay replay) {
     final CompiledCatalog current = catalog.catalog();
     final CompiledCatalog nextCatalog;
     try {
-      nextCatalog = new CatalogCompiler(current.classLoader()).apply(current, new SourceFile("@AdHoc", request.ddl()));
+      nextCatalog = new CatalogCompiler(current.classLoader()).apply(current, new SourceFile("@AdHoc", ddl));
     } catch (DdlException e) {
+      if (replay != null) {
+        throw new IllegalStateException("the logged DDL no longer compiles: " + e.getMessage(), e);
+      }
       return ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
     }
     final CatalogSnapshot previous = catalog;
     final CatalogSnapshot next = new CatalogSnapshot(nextCatalog, previous.version() + 1);
     final byte[] nextBytes = nextCatalog.engineCatalog().toByteArray();
-    final SchemaChange change = SchemaChange.newBuilder().setDdl(request.ddl()).setCatalogVersion(next.version())
+    if (replay != null && replay.join().getSchemaChange().getCatalogVersion() != next.version()) {
+      throw new IllegalStateException("the logged schema change made catalog version "
+          + replay.join().getSchemaChange().getCatalogVersion() + ", replaying it makes " + next.version());
+    }
+    final SchemaChange change = SchemaChange.newBuilder().setDdl(ddl).setCatalogVersion(next.version())
         .setEngineCatalog(com.google.protobuf.ByteString.copyFrom(nextBytes)).build();
-    final List<Participant> participants = join(new MultiPartitionTxn(sequence(), null, change));
+    final List<Participant> participants = join(new MultiPartitionTxn(header(replay), null, change), replay);
     final List<Participant> updated = new ArrayList<>();
     try {
       for (Participant participant : participants) {

@@ -35,6 +35,11 @@ record ProcedureCall(Invocation invocation, CompiledProcedure admitted, long adm
   }
 
   @Override
+  public Invocation singlePartitionInvocation() {
+    return invocation;
+  }
+
+  @Override
   public org.partita.proto.txn.WorkItem toProto(TxnHeader header) {
     return singlePartition(header, invocation);
   }

@@ -69,13 +69,13 @@ final class Site implements Runnable {
   private SinglePartitionContext context;
 
   Site(int partition, PartitionMap partitionMap, CatalogSnapshot catalog, AdHocPlans adHocPlans, int queueCapacity,
-      CommitPipeline pipeline) {
+      CommitPipeline pipeline, long epoch) {
     this.partition = partition;
     this.partitionMap = partitionMap;
     this.catalog = catalog;
     this.adHocPlans = adHocPlans;
     this.queue = new MpscArrayQueue<>(queueCapacity);
-    this.initiator = Initiator.forPartition(partition, pipeline);
+    this.initiator = Initiator.forPartition(partition, epoch, pipeline);
     this.thread = new Thread(this, "partita-site-" + partition);
   }
 
@@ -168,6 +168,11 @@ final class Site implements Runnable {
    */
   void answer(TxnHeader header, SequencedItem item, ClientResponse response, Consumer<ClientResponse> done) {
     initiator.pipeline().release(header, item, () -> done.accept(response));
+  }
+
+  /** The version of this partition's catalog. REQUIRES: on the site thread. */
+  long catalogVersion() {
+    return catalog.version();
   }
 
   /** REQUIRES: on the site thread. */

@@ -19,6 +19,7 @@ import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.SourceFile;
 import org.partita.server.compiler.ddl.DdlException;
 import org.partita.server.database.Database;
+import org.partita.server.durability.CommandLog;
 import org.partita.server.http.HttpApiServer;
 import org.partita.server.network.ClientProtocolServer;
 import org.partita.server.network.Transports;
@@ -42,6 +43,8 @@ public final class PartitaServer implements AutoCloseable {
 
   private final ServerOptions options;
   private final Database database;
+  /** The command log, or null when off; closed after the database. */
+  private final CommandLog commandLog;
   private final ServerDispatcher dispatcher;
   private final ClientProtocolServer clientServer;
   private final HttpApiServer httpServer;
@@ -54,9 +57,10 @@ public final class PartitaServer implements AutoCloseable {
   private int clientPort;
   private int httpPort = -1;
 
-  private PartitaServer(ServerOptions options, Database database) {
+  private PartitaServer(ServerOptions options, Database database, CommandLog commandLog) {
     this.options = options;
     this.database = database;
+    this.commandLog = commandLog;
     this.workers = Transports.eventLoopGroup(options.networkThreads(), "partita-network");
     this.identity = new HostIdentity(database, options.bindAddress(), options.limits().maxFrameBytes());
     final ProcedureStatistics statistics = new ProcedureStatistics();
@@ -78,9 +82,8 @@ public final class PartitaServer implements AutoCloseable {
   public static PartitaServer start(ServerOptions options) throws StartupException, InterruptedException {
     final long begin = System.nanoTime();
     final CompiledCatalog catalog = compile(options);
-    final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
-        Database.DEFAULT_COORDINATOR_CAPACITY);
-    final PartitaServer server = new PartitaServer(options, database);
+    final DurableStart.Opened opened = DurableStart.open(options, catalog);
+    final PartitaServer server = new PartitaServer(options, opened.database(), opened.log());
     try {
       server.bind();
     } catch (RuntimeException | InterruptedException | IOException e) {
@@ -137,7 +140,8 @@ public final class PartitaServer implements AutoCloseable {
     return "ready: client port " + options.bindAddress() + ":" + clientPort
         + (httpPort >= 0 ? ", HTTP port " + options.bindAddress() + ":" + httpPort : ", no HTTP port")
         + ", " + options.sites() + " site(s), " + catalog.schema().tables().size() + " table(s) and view(s), "
-        + catalog.procedures().size() + " procedure(s), " + (Transports.nativeEpoll() ? "epoll" : "nio")
+        + catalog.procedures().size() + " procedure(s), command log " + options.commandLog().mode() + ", "
+        + (Transports.nativeEpoll() ? "epoll" : "nio")
         + ", started in " + millis + " ms";
   }
 
@@ -204,6 +208,9 @@ public final class PartitaServer implements AutoCloseable {
         httpServer.close();
       }
       database.close();
+      if (commandLog != null) {
+        commandLog.close();
+      }
       acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
       deleteProcessFile();

@@ -2,6 +2,8 @@ package org.partita.server.host;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.partita.server.durability.CommandLogMode;
+import org.partita.server.durability.CommandLogOptions;
 import org.partita.server.network.ConnectionLimits;
 
 /**
@@ -18,9 +20,11 @@ import org.partita.server.network.ConnectionLimits;
  * @param limits per-connection bounds of the binary protocol
  * @param siteQueueCapacity bound of each site's queue
  * @param networkThreads event-loop threads for client connections
+ * @param commandLog the command log (docs/durability.md); sync or async need a {@code dataDir}
  */
 public record ServerOptions(List<Path> schema, List<Path> classes, int sites, String bindAddress, int clientPort,
-    int httpPort, Path dataDir, Path webRoot, ConnectionLimits limits, int siteQueueCapacity, int networkThreads) {
+    int httpPort, Path dataDir, Path webRoot, ConnectionLimits limits, int siteQueueCapacity, int networkThreads,
+    CommandLogOptions commandLog) {
   public static final int DEFAULT_CLIENT_PORT = 21212;
   public static final int DEFAULT_HTTP_PORT = 8080;
   public static final String DEFAULT_BIND = "127.0.0.1";
@@ -31,6 +35,9 @@ public record ServerOptions(List<Path> schema, List<Path> classes, int sites, St
     if (sites < 1) {
       throw new IllegalArgumentException("--sites must be at least 1, got " + sites);
     }
+    if (commandLog.mode() != CommandLogMode.OFF && dataDir == null) {
+      throw new IllegalArgumentException("--command-log " + commandLog.mode() + " needs --data-dir");
+    }
     if (networkThreads < 1) {
       throw new IllegalArgumentException("network threads must be at least 1, got " + networkThreads);
     }
@@ -39,6 +46,6 @@ public record ServerOptions(List<Path> schema, List<Path> classes, int sites, St
   /** Defaults for tests and embedding: loopback, any free ports, no data dir, no HTTP root. */
   public static ServerOptions ephemeral(List<Path> schema, int sites) {
     return new ServerOptions(schema, List.of(), sites, DEFAULT_BIND, 0, 0, null, null, ConnectionLimits.defaults(),
-        org.partita.server.database.Database.DEFAULT_SITE_QUEUE_CAPACITY, 1);
+        org.partita.server.database.Database.DEFAULT_SITE_QUEUE_CAPACITY, 1, CommandLogOptions.of(CommandLogMode.OFF));
   }
 }

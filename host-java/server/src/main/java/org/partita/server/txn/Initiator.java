@@ -23,6 +23,7 @@ public final class Initiator {
   private final LongSupplier clockMicros;
   private long lastSequence;
   private long lastTimestamp;
+  private TxnId lastAdopted;
 
   /**
    * @param clockMicros the wall clock in µs since the epoch (tests give a fixed one)
@@ -36,7 +37,16 @@ public final class Initiator {
 
   /** An initiator for {@code partition} in epoch 1 on the system clock. */
   public static Initiator forPartition(int partition, CommitPipeline pipeline) {
-    return new Initiator(partition, 1, pipeline, () -> System.currentTimeMillis() * 1000);
+    return forPartition(partition, 1, pipeline);
+  }
+
+  /**
+   * An initiator for {@code partition} in {@code epoch} on the system clock.
+   * A host that restarts on its command log begins a new epoch (one more
+   * than the log's last), so its new ids follow every logged one.
+   */
+  public static Initiator forPartition(int partition, long epoch, CommitPipeline pipeline) {
+    return new Initiator(partition, epoch, pipeline, () -> System.currentTimeMillis() * 1000);
   }
 
   public int partition() {
@@ -68,6 +78,24 @@ public final class Initiator {
     final TxnId id = new TxnId(partition, epoch, ++lastSequence);
     lastTimestamp = Math.max(lastTimestamp + 1, clockMicros.getAsLong());
     return new TxnHeader(id, lastTimestamp, seed(id), catalogVersion);
+  }
+
+  /**
+   * Takes {@code header}, which this partition sequenced in an earlier
+   * epoch (before a restart; recovery replays it), as the last one seen: it
+   * must follow every header adopted so far, and the next header given
+   * follows it in time. REQUIRES: {@code header} of this partition.
+   *
+   * @throws IllegalStateException when it is another partition's, not of an earlier epoch, or out of order
+   */
+  public void adopt(TxnHeader header) {
+    final TxnId id = header.id();
+    if (id.partition() != partition || id.epoch() >= epoch || lastAdopted != null && id.compareTo(lastAdopted) <= 0) {
+      throw new IllegalStateException("partition " + partition + " (epoch " + epoch + ", last replayed "
+          + lastAdopted + ") cannot replay " + id + ": the log is out of order");
+    }
+    lastAdopted = id;
+    lastTimestamp = Math.max(lastTimestamp, header.timestampMicros());
   }
 
   /** A well-mixed seed determined by the id (MurmurHash3's finalizer over its fields). */

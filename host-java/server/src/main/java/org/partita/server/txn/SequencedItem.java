@@ -14,4 +14,14 @@ public interface SequencedItem {
    * (proto/txn.proto), under {@code header}.
    */
   WorkItem toProto(TxnHeader header);
+
+  /**
+   * The call a single-partition item runs, whose {@link Invocation#writeProto}
+   * is its log record's body (the log writes it without building the
+   * protobuf objects); null for other items, which are logged through
+   * {@link #toProto}.
+   */
+  default Invocation singlePartitionInvocation() {
+    return null;
+  }
 }

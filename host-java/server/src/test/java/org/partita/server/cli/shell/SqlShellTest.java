@@ -250,7 +250,8 @@ class SqlShellTest {
       assertEquals(1, shell.exitCode());
 
       other = PartitaServer.start(new ServerOptions(List.of(TestServers.schema()), List.of(), 1, "127.0.0.1", port,
-          -1, null, null, ConnectionLimits.defaults(), Database.DEFAULT_SITE_QUEUE_CAPACITY, 1));
+          -1, null, null, ConnectionLimits.defaults(), Database.DEFAULT_SITE_QUEUE_CAPACITY, 1,
+          org.partita.server.durability.CommandLogOptions.of(org.partita.server.durability.CommandLogMode.OFF)));
       while (reconnecting.connectedServers().isEmpty()) {
         Thread.sleep(10);
       }

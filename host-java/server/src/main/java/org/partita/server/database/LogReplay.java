@@ -1,0 +1,164 @@
+package org.partita.server.database;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.partita.client.ClientResponse;
+import org.partita.proto.txn.WorkItem.KindCase;
+import org.partita.server.compiler.CompiledProcedure;
+import org.partita.server.planner.PlanningException;
+import org.partita.server.txn.Invocation;
+import org.partita.server.txn.MalformedInvocationException;
+import org.partita.server.txn.TxnHeader;
+import org.partita.server.txn.TxnId;
+
+/**
+ * Recovery's way into the database: runs again, in the log's order, the
+ * work items a command log recorded before a restart, each under the
+ * header it was given then (docs/durability.md, "Replay").
+ *
+ * <p>A single-partition item is queued on its partition and not waited
+ * for: partitions replay in parallel. A multi-partition transaction is
+ * recorded once per partition (its join, at that partition's place in its
+ * order); it runs when the last of those records arrives, and {@link #replay}
+ * waits for it. That is the order it had: no partition can log anything
+ * after its join before every partition has joined (the coordinator asks
+ * each to finish, which each can only do once joined, before it releases
+ * any), so every item a partition logged before its join is already queued
+ * and every item after it comes later in the log.
+ *
+ * <p>Thread model: {@link #replay} and {@link #finish} from one thread
+ * (recovery's), before the database serves clients. Responses arrive on
+ * site and coordinator threads.
+ */
+public final class LogReplay {
+  private final Database database;
+  private final List<Site> sites;
+  private final MpCoordinator coordinator;
+  private final List<RuntimeException> failures = new ArrayList<>();
+  private final Consumer<RuntimeException> failureSink = this::fail;
+  private final Map<TxnId, TxnHeader[]> joins = new HashMap<>();
+  private final Map<TxnId, Integer> joinsSeen = new HashMap<>();
+  private final CompletableFuture<?>[] lastOfPartition;
+  private final AtomicLong replayed = new AtomicLong();
+  private long multiPartition;
+
+  LogReplay(Database database, List<Site> sites, MpCoordinator coordinator) {
+    this.database = database;
+    this.sites = sites;
+    this.coordinator = coordinator;
+    this.lastOfPartition = new CompletableFuture<?>[sites.size()];
+  }
+
+  /** Runs {@code record} again (or, for a multi-partition join, counts it until every partition's has come). */
+  public void replay(org.partita.proto.txn.WorkItem record) {
+    final TxnHeader header = TxnHeader.fromProto(record.getHeader());
+    final int partition = header.id().partition();
+    if (partition >= sites.size()) {
+      fail(new IllegalStateException(header.id() + " belongs to partition " + partition + " but this host has "
+          + sites.size()));
+      return;
+    }
+    if (record.getKindCase() == KindCase.MULTI_PARTITION) {
+      join(record.getMultiPartition(), header);
+    } else if (record.getKindCase() == KindCase.SINGLE_PARTITION) {
+      singlePartition(record, header);
+    } else {
+      fail(new IllegalStateException(header.id() + " is a work item of no known kind"));
+    }
+  }
+
+  private void singlePartition(org.partita.proto.txn.WorkItem record, TxnHeader header) {
+    final CompletableFuture<ClientResponse> done = new CompletableFuture<>();
+    final WorkItem item;
+    try {
+      item = singlePartitionItem(Invocation.fromProto(record.getSinglePartition()), done::complete);
+    } catch (MalformedInvocationException | PlanningException | RuntimeException e) {
+      fail(new IllegalStateException("cannot replay " + header.id() + ": " + e.getMessage(), e));
+      return;
+    }
+    final int partition = header.id().partition();
+    lastOfPartition[partition] = done;
+    replayed.incrementAndGet();
+    sites.get(partition).submit(new Replayed(item, header, failureSink));
+  }
+
+  private WorkItem singlePartitionItem(Invocation invocation, Consumer<ClientResponse> done)
+      throws PlanningException {
+    final CatalogSnapshot snapshot = database.catalogSnapshot();
+    if (invocation.procedure().equals("@AdHoc")) {
+      final Object[] values = invocation.parameters();
+      final String sql = (String) values[0];
+      final Object[] parameters = Arrays.copyOfRange(values, 1, values.length);
+      return new AdHocCall(invocation, sql, database.adHocPlans().plan(sql, snapshot.catalog()), parameters,
+          snapshot.version(), done);
+    }
+    final CompiledProcedure procedure = snapshot.catalog().procedure(invocation.procedure()).orElseThrow(
+        () -> new IllegalStateException("procedure " + invocation.procedure() + " is not in catalog version "
+            + snapshot.version()));
+    return new ProcedureCall(invocation, procedure, snapshot.version(), done);
+  }
+
+  private void join(org.partita.proto.txn.MultiPartitionJoin join, TxnHeader header) {
+    final TxnId coordinatorId = TxnHeader.fromProto(join.getCoordinator()).id();
+    final TxnHeader[] headers = joins.computeIfAbsent(coordinatorId, id -> new TxnHeader[sites.size()]);
+    headers[header.id().partition()] = header;
+    final int seen = joinsSeen.merge(coordinatorId, 1, Integer::sum);
+    if (seen < sites.size()) {
+      return;
+    }
+    joins.remove(coordinatorId);
+    joinsSeen.remove(coordinatorId);
+    final CompletableFuture<ClientResponse> done = new CompletableFuture<>();
+    coordinator.submit(new MpCoordinator.Replay(join, headers, failureSink, done::complete));
+    done.join();
+    multiPartition++;
+    replayed.incrementAndGet();
+  }
+
+  /**
+   * Waits until every replayed item has run. Returns the mismatches found
+   * between the log and the schema (empty when the replay is faithful).
+   */
+  public List<RuntimeException> finish() {
+    for (CompletableFuture<?> last : lastOfPartition) {
+      if (last != null) {
+        last.join();
+      }
+    }
+    synchronized (failures) {
+      return List.copyOf(failures);
+    }
+  }
+
+  /**
+   * Multi-partition transactions at the end of the log that not every
+   * partition logged a join for: the host stopped while they ran, before
+   * any of them could commit (no partition logs anything after its join
+   * until all have joined), so they were never answered and are not run.
+   */
+  public List<TxnId> unfinished() {
+    return List.copyOf(joinsSeen.keySet());
+  }
+
+  /** Work items run again so far (a multi-partition transaction counts once). */
+  public long replayed() {
+    return replayed.get();
+  }
+
+  /** Multi-partition transactions (schema changes included) run again so far. */
+  public long multiPartition() {
+    return multiPartition;
+  }
+
+  private void fail(RuntimeException failure) {
+    synchronized (failures) {
+      failures.add(failure);
+    }
+  }
+}

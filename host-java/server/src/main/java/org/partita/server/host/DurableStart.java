@@ -1,0 +1,125 @@
+package org.partita.server.host;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import java.util.zip.CRC32C;
+import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.database.Database;
+import org.partita.server.database.LogReplay;
+import org.partita.server.durability.CommandLog;
+import org.partita.server.durability.CommandLogMode;
+import org.partita.server.durability.CommandLogOptions;
+import org.partita.server.durability.CommandLogRecovery;
+import org.partita.server.durability.DiskFailure;
+import org.partita.server.durability.LogCorruptException;
+import org.partita.server.durability.SwitchablePipeline;
+import org.partita.server.txn.TxnId;
+
+/**
+ * Opens a host's database with its durability (docs/durability.md): with
+ * the command log off, an empty database, said loudly; otherwise the
+ * database in a new epoch, the log in {@code --data-dir} replayed into it,
+ * then a command log that continues it. Used once, at start.
+ */
+final class DurableStart {
+  private static final Logger LOG = Logger.getLogger(DurableStart.class.getName());
+  private static final long PROGRESS_EVERY = 1_000_000;
+
+  /** The opened database and its log (null when off). */
+  record Opened(Database database, CommandLog log) {}
+
+  private DurableStart() {}
+
+  static Opened open(ServerOptions options, CompiledCatalog catalog) throws StartupException, InterruptedException {
+    final CommandLogOptions logOptions = options.commandLog();
+    if (logOptions.mode() == CommandLogMode.OFF) {
+      refuseExistingLog(options.dataDir());
+      LOG.warning("COMMAND LOG OFF: nothing is written to disk; every row is lost when the server stops"
+          + " (start with --data-dir DIR for a command log)");
+      return new Opened(Database.open(catalog, options.sites(), options.siteQueueCapacity(),
+          Database.DEFAULT_COORDINATOR_CAPACITY), null);
+    }
+    final Path dataDir = options.dataDir();
+    final int fingerprint = fingerprint(catalog);
+    final long epoch;
+    try {
+      epoch = CommandLogRecovery.lastEpoch(dataDir) + 1;
+    } catch (IOException e) {
+      throw new StartupException("cannot read the command log in " + dataDir + ": " + e.getMessage(), e);
+    }
+    final SwitchablePipeline pipeline = new SwitchablePipeline();
+    final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
+        Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, epoch);
+    try {
+      final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint);
+      final CommandLog log = CommandLog.open(dataDir, logOptions, epoch, options.sites(), fingerprint,
+          recovered.nextSegment(), DiskFailure.HALT);
+      pipeline.switchTo(log);
+      LOG.info("command log " + logOptions.mode() + " in " + dataDir + " (epoch " + epoch
+          + (logOptions.mode() == CommandLogMode.ASYNC ? ", written every " + logOptions.intervalMillis()
+          + " ms, writes wait when the disk is " + logOptions.maxLagMillis() + " ms behind" : "") + ")");
+      return new Opened(database, log);
+    } catch (StartupException | RuntimeException e) {
+      database.close();
+      throw e;
+    } catch (IOException e) {
+      database.close();
+      throw new StartupException("command log in " + dataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Off on a data directory that holds a log would fork history: the log's rows would be missing. */
+  private static void refuseExistingLog(Path dataDir) throws StartupException {
+    try {
+      if (dataDir != null && CommandLogRecovery.exists(dataDir)) {
+        throw new StartupException(dataDir + " holds a command log: start with --command-log sync or async to"
+            + " recover it (or move it away to start empty)", null);
+      }
+    } catch (IOException e) {
+      throw new StartupException("cannot read " + dataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static CommandLogRecovery.Result replay(Database database, Path dataDir, int sites, int fingerprint)
+      throws StartupException, IOException {
+    final long begin = System.nanoTime();
+    final LogReplay replay = database.replayer();
+    final CommandLogRecovery.Result result;
+    try {
+      result = CommandLogRecovery.read(dataDir, sites, fingerprint, record -> {
+        replay.replay(record);
+        if (replay.replayed() % PROGRESS_EVERY == 0 && replay.replayed() > 0) {
+          LOG.info("recovery: " + replay.replayed() + " transaction(s) replayed");
+        }
+      });
+    } catch (LogCorruptException e) {
+      replay.finish();
+      throw new StartupException(e.getMessage(), e);
+    }
+    final List<RuntimeException> failures = replay.finish();
+    if (!failures.isEmpty()) {
+      throw new StartupException("the command log in " + dataDir + " does not replay against this schema ("
+          + failures.size() + " problem(s)); the first: " + failures.get(0).getMessage(), failures.get(0));
+    }
+    for (TxnId unfinished : replay.unfinished()) {
+      LOG.info("recovery: multi-partition transaction " + unfinished + " was still running when the host stopped;"
+          + " it never committed and is not replayed");
+    }
+    if (result.records() > 0 || result.segments() > 0) {
+      LOG.info("recovery: replayed " + replay.replayed() + " transaction(s) (" + replay.multiPartition()
+          + " multi-partition) from " + result.records() + " record(s) in " + result.segments() + " segment(s) in "
+          + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms");
+    }
+    return result;
+  }
+
+  /** The starting schema's fingerprint: CRC32C of its engine catalog. */
+  private static int fingerprint(CompiledCatalog catalog) {
+    final CRC32C crc = new CRC32C();
+    crc.update(catalog.engineCatalog().toByteArray());
+    return (int) crc.getValue();
+  }
+}

@@ -1,0 +1,139 @@
+package org.partita.integration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.client.ClientResponse;
+import org.partita.client.PartitaClient;
+
+/**
+ * The command log through real server processes (docs/durability.md):
+ * schema changes, single- and multi-partition writes and a procedure
+ * created by DDL survive kill -9 and replay against the catalog each ran
+ * with; a damaged log refuses to start naming file and offset; off is said
+ * at start and refuses a directory that holds a log.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class DurabilityTest {
+  @TempDir
+  Path data;
+
+  private ServerProcess startEmpty(String... extra) throws Exception {
+    final List<String> args = new ArrayList<>(List.of("--sites", "2", "--data-dir", data.toString()));
+    args.addAll(List.of(extra));
+    return ServerProcess.start(args);
+  }
+
+  private static void ok(ClientResponse response) {
+    assertTrue(response.ok(), response.toString());
+  }
+
+  @Test
+  void schemaChangesAndWritesReplayAgainstTheCatalogTheyRanWith() throws Exception {
+    final List<List<Object>> before;
+    try (ServerProcess server = startEmpty()) {
+      try (PartitaClient client = Clients.connect(server, "ddl")) {
+        ok(Clients.adHoc(client, "CREATE TABLE notes (id BIGINT NOT NULL PRIMARY KEY, body VARCHAR(20))"));
+        ok(Clients.adHoc(client, "PARTITION TABLE notes ON COLUMN id"));
+        for (long id = 1; id <= 40; id++) {
+          ok(Clients.adHoc(client, "INSERT INTO notes VALUES (?, ?)", id, "note " + id));
+        }
+        ok(Clients.adHoc(client, "UPDATE notes SET body = 'edited' WHERE id > 30"));
+        ok(Clients.adHoc(client, "CREATE VIEW per_body (body, n) AS SELECT body, COUNT(*) FROM notes GROUP BY body"));
+        ok(Clients.adHoc(client, "CREATE PROCEDURE NoteAt PARTITION ON TABLE notes COLUMN id AS"
+            + " SELECT body FROM notes WHERE id = ?"));
+        ok(Clients.adHoc(client, "CREATE TABLE tags (name VARCHAR(10) NOT NULL)"));
+        ok(Clients.adHoc(client, "INSERT INTO tags VALUES ('replicated')"));
+        ok(Clients.adHoc(client, "DELETE FROM notes WHERE id = 7"));
+        ok(Clients.adHoc(client, "CREATE TABLE stamps (id BIGINT NOT NULL, at TIMESTAMP)"));
+        ok(Clients.adHoc(client, "PARTITION TABLE stamps ON COLUMN id"));
+        ok(Clients.adHoc(client, "INSERT INTO stamps VALUES (1, NOW())"));
+        before = snapshot(client);
+        assertEquals(39L, before.get(0).get(0));
+      }
+      server.kill();
+    }
+    try (ServerProcess server = startEmpty()) {
+      try (PartitaClient client = Clients.connect(server, "after")) {
+        assertEquals(before, snapshot(client), "the state after recovery is the state before the crash");
+        assertEquals(List.of(List.of("edited")), Clients.rows(client.call("NoteAt", 35L).results().get(0)));
+        ok(Clients.adHoc(client, "INSERT INTO notes VALUES (100, 'after')"));
+      }
+      assertTrue(server.output().contains("recovery: replayed"), server.output());
+      assertEquals(0, server.terminate(60));
+    }
+    try (ServerProcess server = startEmpty()) {
+      try (PartitaClient client = Clients.connect(server, "again")) {
+        assertEquals(40, Clients.queryLong(client, "SELECT COUNT(*) FROM notes"), "a second epoch replays too");
+      }
+    }
+  }
+
+  private static List<List<Object>> snapshot(PartitaClient client) {
+    final List<List<Object>> out = new ArrayList<>();
+    out.add(List.of(Clients.queryLong(client, "SELECT COUNT(*) FROM notes")));
+    out.addAll(Clients.rows(Clients.query(client, "SELECT id, body FROM notes ORDER BY id")));
+    out.addAll(Clients.rows(Clients.query(client, "SELECT body, n FROM per_body ORDER BY body")));
+    out.addAll(Clients.rows(Clients.query(client, "SELECT name FROM tags")));
+    out.addAll(Clients.rows(Clients.query(client, "SELECT id, at FROM stamps")));
+    return out;
+  }
+
+  @Test
+  void aFlippedByteInTheMiddleOfTheLogRefusesToStartNamingFileAndOffset() throws Exception {
+    try (ServerProcess server = startEmpty()) {
+      try (PartitaClient client = Clients.connect(server, "fill")) {
+        ok(Clients.adHoc(client, "CREATE TABLE t (id BIGINT NOT NULL)"));
+        ok(Clients.adHoc(client, "PARTITION TABLE t ON COLUMN id"));
+        for (long id = 0; id < 20; id++) {
+          ok(Clients.adHoc(client, "INSERT INTO t VALUES (?)", id));
+        }
+      }
+      assertEquals(0, server.terminate(60));
+    }
+    final Path segment = data.resolve("commandlog").resolve("segment-0000000001.log");
+    final long offset = 64;
+    try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      final ByteBuffer one = ByteBuffer.allocate(1);
+      ch.read(one, offset + 20);
+      one.put(0, (byte) (one.get(0) ^ 0x40)).flip();
+      ch.write(one, offset + 20);
+    }
+    try (ServerProcess refused = ServerProcess.spawn(List.of("--sites", "2", "--data-dir", data.toString()))) {
+      assertEquals(1, refused.awaitExit(90), refused.output());
+      assertTrue(refused.output().contains(segment + " at offset " + offset), refused.output());
+      assertTrue(refused.output().contains("does not start on a damaged log"), refused.output());
+    }
+    assertTrue(Files.exists(segment), "a refused start leaves the log as it was");
+  }
+
+  @Test
+  void offIsSaidAtStartAndRefusesADirectoryHoldingALog() throws Exception {
+    try (ServerProcess server = ServerProcess.start(List.of("--sites", "1"))) {
+      assertTrue(server.output().contains("COMMAND LOG OFF"), server.output());
+      assertTrue(server.output().contains("command log off"), server.output());
+    }
+    try (ServerProcess server = startEmpty()) {
+      assertTrue(server.output().contains("command log sync"), server.output());
+      try (PartitaClient client = Clients.connect(server, "one")) {
+        ok(Clients.adHoc(client, "CREATE TABLE t (id BIGINT NOT NULL)"));
+      }
+    }
+    try (ServerProcess refused = ServerProcess.spawn(List.of("--sites", "2", "--data-dir", data.toString(),
+        "--command-log", "off"))) {
+      assertEquals(1, refused.awaitExit(90), refused.output());
+      assertTrue(refused.output().contains("holds a command log"), refused.output());
+    }
+  }
+}
