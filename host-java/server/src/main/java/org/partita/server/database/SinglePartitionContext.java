@@ -27,6 +27,7 @@ final class SinglePartitionContext implements ProcedureContext {
   private final List<ExecutableStatement> pendingStatements = new ArrayList<>();
   private final List<Object[]> pendingParameters = new ArrayList<>();
   private final Random random = new Random();
+  private final ResultArena resultArena = new ResultArena();
   private ProcedureInstance instance;
   private long timestamp;
   private boolean lastBatchDone;
@@ -160,7 +161,7 @@ final class SinglePartitionContext implements ProcedureContext {
     open = false;
     final ByteBuffer results = engine.execute();
     open = !lastBatch;
-    return ResultSets.tables(ResultSets.copy(results));
+    return ResultSets.tables(resultArena.copy(results));
   }
 
   @Override
