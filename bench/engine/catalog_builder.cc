@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "plan.pb.h"
+
 namespace partita::bench {
 namespace {
 

@@ -2,6 +2,7 @@
 
 #include "catalog_builder.h"
 #include "lookup_catalog.h"
+#include "plan.pb.h"
 
 namespace partita::bench {
 

@@ -1,6 +1,7 @@
 #include "lookup_catalog.h"
 
 #include "catalog_builder.h"
+#include "plan.pb.h"
 #include "random64.h"
 
 namespace partita::bench {

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "catalog_builder.h"
+#include "plan.pb.h"
 
 namespace partita::bench {
 namespace {

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "plan.pb.h"
+
 namespace partita::testing {
 
 proto::Expression Col(int index, ValueType type) {

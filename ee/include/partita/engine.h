@@ -102,7 +102,8 @@ struct TableStats {
 
 class Engine {
  public:
-  // Builds an engine from serialized catalog bytes (proto/catalog.proto).
+  // Builds an engine from serialized catalog bytes (proto/catalog.proto), such
+  // as CatalogFile::catalog_bytes() of a file `partita compile` wrote.
   // Returns BAD_CATALOG naming the table, column, index, view or statement
   // that is malformed; nothing is half-built.
   static Result<std::unique_ptr<Engine>> Open(std::string_view catalog_bytes, const EngineOptions& options);

@@ -1,7 +1,8 @@
 // Status and Result<T>: the only error channel of the engine's API.
 //
-// A Status is OK or carries an error code (from proto/errors.proto, the single
-// source shared with Java) and a message naming what was wrong and where.
+// A Status is OK or carries an error code (partita/error_code.h, generated
+// from proto/errors.proto, the single source shared with Java) and a message
+// naming what was wrong and where.
 // Expected failures (constraint violations, bad values, SQL errors) are
 // Statuses, never exceptions. Thread model: plain values, no shared state.
 #ifndef PARTITA_STATUS_H_
@@ -11,11 +12,9 @@
 #include <utility>
 #include <variant>
 
-#include "errors.pb.h"
+#include "partita/error_code.h"
 
 namespace partita {
-
-using ErrorCode = proto::ErrorCode;
 
 class [[nodiscard]] Status {
  public:
@@ -24,7 +23,7 @@ class [[nodiscard]] Status {
 
   static Status OK() { return Status(); }
 
-  bool ok() const { return code_ == proto::ERROR_CODE_OK; }
+  bool ok() const { return code_ == error::kOk; }
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
   // "CONSTRAINT_VIOLATION: ..." for logs and tests.
@@ -34,7 +33,7 @@ class [[nodiscard]] Status {
   void PermitUncheckedError() const {}
 
  private:
-  ErrorCode code_ = proto::ERROR_CODE_OK;
+  ErrorCode code_ = error::kOk;
   std::string message_;
 };
 

@@ -1,28 +1,32 @@
-// ValueType: the SQL types of DESIGN.md, derived from proto::ValueType (the
-// single source shared with Java), plus per-type facts the engine needs.
+// ValueType: the SQL types of DESIGN.md, numbered as proto::ValueType (the
+// single source shared with Java; value_type.cc checks every number against
+// it at compile time), plus per-type facts the engine needs. This header
+// needs no generated protobuf header.
 #ifndef PARTITA_VALUE_TYPE_H_
 #define PARTITA_VALUE_TYPE_H_
 
 #include <cstdint>
 #include <string_view>
 
-#include "plan.pb.h"
-
 namespace partita {
 
+namespace proto {
+enum ValueType : int;  // the protobuf enum (plan.proto), declared opaquely
+}  // namespace proto
+
 enum class ValueType : uint8_t {
-  kInvalid = proto::VALUE_TYPE_UNSPECIFIED,
-  kNull = proto::VALUE_TYPE_NULL,
-  kTinyInt = proto::VALUE_TYPE_TINYINT,
-  kSmallInt = proto::VALUE_TYPE_SMALLINT,
-  kInteger = proto::VALUE_TYPE_INTEGER,
-  kBigInt = proto::VALUE_TYPE_BIGINT,
-  kFloat = proto::VALUE_TYPE_FLOAT,
-  kDecimal = proto::VALUE_TYPE_DECIMAL,
-  kVarchar = proto::VALUE_TYPE_VARCHAR,
-  kVarbinary = proto::VALUE_TYPE_VARBINARY,
-  kTimestamp = proto::VALUE_TYPE_TIMESTAMP,
-  kBoolean = proto::VALUE_TYPE_BOOLEAN,
+  kInvalid = 0,
+  kNull = 1,
+  kTinyInt = 2,
+  kSmallInt = 3,
+  kInteger = 4,
+  kBigInt = 5,
+  kFloat = 6,
+  kDecimal = 7,
+  kVarchar = 8,
+  kVarbinary = 9,
+  kTimestamp = 10,
+  kBoolean = 11,
 };
 
 inline ValueType FromProto(proto::ValueType t) { return static_cast<ValueType>(t); }

@@ -1,9 +1,11 @@
 // Builds a LoadedCatalog from proto::Catalog, validating as it goes.
 #include "catalog/loaded_catalog.h"
 
+#include "errors.pb.h"
 #include "exec/plan_builder.h"
 #include "index/hash_index.h"
 #include "index/ordered_index.h"
+#include "plan.pb.h"
 
 namespace partita {
 namespace {

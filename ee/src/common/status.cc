@@ -1,6 +1,10 @@
 #include "partita/status.h"
 
+#include "errors.pb.h"
+
 namespace partita {
+
+static_assert(error::kOk == proto::ERROR_CODE_OK, "error_code.h is generated from errors.proto");
 
 std::string Status::ToString() const {
   if (ok()) return "OK";

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "errors.pb.h"
 #include "testing/engine_fixture.h"
 
 namespace partita {

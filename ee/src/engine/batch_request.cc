@@ -3,6 +3,9 @@
 #include <cstring>
 #include <string>
 
+#include "errors.pb.h"
+#include "plan.pb.h"
+
 namespace partita {
 namespace {
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "errors.pb.h"
+#include "plan.pb.h"
 #include "testing/engine_fixture.h"
 #include "testing/request_builder.h"
 

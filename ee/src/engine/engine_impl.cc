@@ -2,6 +2,7 @@
 
 #include "catalog.pb.h"
 #include "common/assert.h"
+#include "errors.pb.h"
 #include "types/value_cast.h"
 
 namespace partita {

@@ -1,3 +1,4 @@
+#include "errors.pb.h"
 #include "partita/engine.h"
 
 #include <gtest/gtest.h>

@@ -2,6 +2,7 @@
 // limit, distinct and DML, each over a small EMP/DEPT schema.
 #include <gtest/gtest.h>
 
+#include "errors.pb.h"
 #include "testing/engine_fixture.h"
 
 namespace partita {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <thread>
 
+#include "errors.pb.h"
 #include "testing/engine_fixture.h"
 
 namespace partita {

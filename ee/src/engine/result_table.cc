@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "errors.pb.h"
+
 namespace partita {
 
 std::span<const uint8_t> ResultSet::table(int i) const {

@@ -1,6 +1,7 @@
 // The binary result format (result_table.h, docs/engine-formats.md): what the
 // engine writes reads back through ResultTableReader, and malformed bytes are
 // rejected by Parse instead of being read past their end.
+#include "errors.pb.h"
 #include "partita/result_table.h"
 
 #include <gtest/gtest.h>

@@ -2,6 +2,7 @@
 // INTERSECT and EXCEPT over literal rows.
 #include <gtest/gtest.h>
 
+#include "errors.pb.h"
 #include "testing/engine_fixture.h"
 
 namespace partita {

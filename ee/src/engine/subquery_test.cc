@@ -2,6 +2,8 @@
 // correlated and uncorrelated scalar subqueries, EXISTS and IN.
 #include <gtest/gtest.h>
 
+#include "errors.pb.h"
+#include "plan.pb.h"
 #include "testing/engine_fixture.h"
 
 namespace partita {

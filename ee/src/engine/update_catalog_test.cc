@@ -2,6 +2,7 @@
 // failed change leaves the engine exactly as it was.
 #include <gtest/gtest.h>
 
+#include "errors.pb.h"
 #include "partita/engine.h"
 #include "testing/engine_fixture.h"
 

@@ -1,5 +1,6 @@
 #include "exec/aggregate_executor.h"
 
+#include "errors.pb.h"
 #include "types/decimal.h"
 #include "types/value_cast.h"
 

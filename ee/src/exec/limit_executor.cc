@@ -1,5 +1,7 @@
 #include "exec/limit_executor.h"
 
+#include "errors.pb.h"
+
 namespace partita {
 
 LimitExecutor::LimitExecutor(std::unique_ptr<Executor> child, std::unique_ptr<Expression> limit,

@@ -1,5 +1,6 @@
 #include "exec/plan_builder.h"
 
+#include "errors.pb.h"
 #include "exec/aggregate_executor.h"
 #include "exec/delete_executor.h"
 #include "exec/distinct_executor.h"
@@ -18,6 +19,7 @@
 #include "exec/subquery_expression.h"
 #include "exec/update_executor.h"
 #include "exec/values_executor.h"
+#include "plan.pb.h"
 
 namespace partita {
 namespace {

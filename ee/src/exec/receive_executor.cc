@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "errors.pb.h"
+
 namespace partita {
 
 ReceiveExecutor::ReceiveExecutor(int32_t dependency_id, std::vector<ValueType> types)

@@ -1,9 +1,11 @@
 // RECEIVE plan nodes over dependency tables passed with the batch, through
 // Engine::ExecuteBatch and ExecuteSerializedBatch.
+#include "errors.pb.h"
 #include "exec/receive_executor.h"
 
 #include <gtest/gtest.h>
 
+#include "plan.pb.h"
 #include "testing/engine_fixture.h"
 #include "testing/request_builder.h"
 

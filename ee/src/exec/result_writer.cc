@@ -1,6 +1,7 @@
 #include "exec/result_writer.h"
 
 #include "common/assert.h"
+#include "errors.pb.h"
 #include "types/value_cast.h"
 
 namespace partita {

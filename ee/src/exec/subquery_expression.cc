@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "errors.pb.h"
 #include "expr/expression_util.h"
 
 namespace partita {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/assert.h"
+#include "errors.pb.h"
 #include "expr/expression_util.h"
 #include "types/decimal.h"
 

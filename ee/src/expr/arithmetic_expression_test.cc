@@ -5,7 +5,9 @@
 
 #include <cmath>
 
+#include "errors.pb.h"
 #include "expr/expression_test_helpers.h"
+#include "plan.pb.h"
 
 namespace partita {
 namespace {

@@ -2,7 +2,9 @@
 
 #include <string>
 
+#include "errors.pb.h"
 #include "expr/expression_util.h"
+#include "plan.pb.h"
 #include "types/decimal.h"
 #include "types/value_cast.h"
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "errors.pb.h"
 #include "expr/expression.h"
 
 namespace partita::expr {

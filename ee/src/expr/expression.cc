@@ -13,6 +13,7 @@
 #include "expr/function_expression.h"
 #include "expr/like_expression.h"
 #include "expr/logic_expression.h"
+#include "plan.pb.h"
 
 namespace partita {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "expr/expression.h"
 #include "expr/expression_test_helpers.h"
+#include "plan.pb.h"
 
 namespace {
 std::atomic<long> g_allocations{0};

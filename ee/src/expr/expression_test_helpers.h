@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "common/arena.h"
+#include "errors.pb.h"
 #include "expr/expression.h"
+#include "plan.pb.h"
 
 namespace partita::testing_expr {
 

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "errors.pb.h"
 #include "types/timestamp.h"
 #include "types/value_cast.h"
 

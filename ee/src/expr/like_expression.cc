@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/assert.h"
+#include "errors.pb.h"
 #include "types/utf8.h"
 
 namespace partita::expr {

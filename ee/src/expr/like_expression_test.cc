@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "errors.pb.h"
 #include "expr/expression_test_helpers.h"
+#include "plan.pb.h"
 
 namespace partita {
 namespace {

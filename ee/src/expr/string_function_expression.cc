@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/assert.h"
+#include "errors.pb.h"
 #include "types/utf8.h"
 #include "types/value_cast.h"
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/assert.h"
+#include "errors.pb.h"
 #include "expr/expression_util.h"
 #include "types/timestamp.h"
 

@@ -1,3 +1,4 @@
+#include "errors.pb.h"
 #include "index/ordered_index.h"
 
 #include <gtest/gtest.h>

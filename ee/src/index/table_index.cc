@@ -1,5 +1,7 @@
 #include "index/table_index.h"
 
+#include "errors.pb.h"
+
 namespace partita {
 
 Status TableIndex::DuplicateKeyError(const char* tuple) const {

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "errors.pb.h"
+
 namespace partita::jni {
 namespace {
 

@@ -20,6 +20,7 @@
 #include <exception>
 #include <string>
 
+#include "errors.pb.h"
 #include "jni/engine_handle.h"
 #include "partita/status.h"
 

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "engine_stats.pb.h"
+#include "errors.pb.h"
 #include "jni/engine_handle.h"
 #include "jni/jni_call.h"
 

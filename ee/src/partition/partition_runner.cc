@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/assert.h"
+#include "errors.pb.h"
 
 namespace partita {
 

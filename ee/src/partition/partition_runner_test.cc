@@ -1,3 +1,4 @@
+#include "errors.pb.h"
 #include "partita/partition_runner.h"
 
 #include <gtest/gtest.h>

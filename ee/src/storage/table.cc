@@ -5,6 +5,7 @@
 
 #include "common/assert.h"
 #include "common/stable_hash.h"
+#include "errors.pb.h"
 #include "types/value_cast.h"
 
 namespace partita {

@@ -1,3 +1,4 @@
+#include "errors.pb.h"
 #include "storage/table.h"
 
 #include <gtest/gtest.h>

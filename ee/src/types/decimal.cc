@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "errors.pb.h"
+
 namespace partita::decimal {
 namespace {
 

@@ -1,3 +1,4 @@
+#include "errors.pb.h"
 #include "types/decimal.h"
 
 #include <gtest/gtest.h>

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "errors.pb.h"
+
 namespace partita::timestamp {
 namespace {
 

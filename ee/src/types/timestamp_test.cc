@@ -1,3 +1,4 @@
+#include "errors.pb.h"
 #include "types/timestamp.h"
 
 #include <gtest/gtest.h>

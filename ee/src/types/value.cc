@@ -3,9 +3,26 @@
 #include <cmath>
 #include <cstdio>
 
+#include "plan.pb.h"
 #include "types/decimal.h"
 
 namespace partita {
+
+// value_type.h numbers ValueType without the generated header; these keep
+// its numbers equal to plan.proto's.
+static_assert(static_cast<int>(ValueType::kInvalid) == proto::VALUE_TYPE_UNSPECIFIED);
+static_assert(static_cast<int>(ValueType::kNull) == proto::VALUE_TYPE_NULL);
+static_assert(static_cast<int>(ValueType::kTinyInt) == proto::VALUE_TYPE_TINYINT);
+static_assert(static_cast<int>(ValueType::kSmallInt) == proto::VALUE_TYPE_SMALLINT);
+static_assert(static_cast<int>(ValueType::kInteger) == proto::VALUE_TYPE_INTEGER);
+static_assert(static_cast<int>(ValueType::kBigInt) == proto::VALUE_TYPE_BIGINT);
+static_assert(static_cast<int>(ValueType::kFloat) == proto::VALUE_TYPE_FLOAT);
+static_assert(static_cast<int>(ValueType::kDecimal) == proto::VALUE_TYPE_DECIMAL);
+static_assert(static_cast<int>(ValueType::kVarchar) == proto::VALUE_TYPE_VARCHAR);
+static_assert(static_cast<int>(ValueType::kVarbinary) == proto::VALUE_TYPE_VARBINARY);
+static_assert(static_cast<int>(ValueType::kTimestamp) == proto::VALUE_TYPE_TIMESTAMP);
+static_assert(static_cast<int>(ValueType::kBoolean) == proto::VALUE_TYPE_BOOLEAN);
+static_assert(proto::ValueType_MAX == proto::VALUE_TYPE_BOOLEAN, "plan.proto has a type value_type.h lacks");
 
 bool IsKnownValueType(int t) {
   return proto::ValueType_IsValid(t) && t != proto::VALUE_TYPE_UNSPECIFIED;

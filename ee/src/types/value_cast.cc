@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "errors.pb.h"
 #include "types/decimal.h"
 #include "types/timestamp.h"
 #include "types/utf8.h"

@@ -1,3 +1,4 @@
+#include "errors.pb.h"
 #include "types/value_cast.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
 #include "view/materialized_view.h"
 
 #include "common/assert.h"
+#include "errors.pb.h"
 #include "types/decimal.h"
 
 namespace partita {

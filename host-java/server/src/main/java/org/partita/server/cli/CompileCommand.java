@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.partita.server.compiler.CatalogCompiler;
+import org.partita.server.compiler.CatalogFileCodec;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.compiler.CompiledStatement;
@@ -24,11 +25,13 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code partita compile}: DDL files (and procedure classes) to a catalog
- * file in the engine's protobuf format, optionally printing every plan.
- * Exit code 1 on a compile error, which names file, line and column.
+ * file (a versioned header and a CatalogFile message, see
+ * {@link CatalogFileCodec}) that programs embedding the engine load,
+ * optionally printing every plan. Exit code 1 on a compile error, which
+ * names file, line and column.
  */
 @Command(name = "compile", mixinStandardHelpOptions = true,
-    description = "Compile DDL files into a catalog (proto/catalog.proto) and check every procedure.")
+    description = "Compile DDL files into a catalog file (docs/embedding.md) and check every procedure.")
 final class CompileCommand implements Callable<Integer> {
   @Parameters(paramLabel = "DDL", arity = "1..*", description = "DDL files, compiled in order as one schema")
   private List<Path> ddl;
@@ -37,8 +40,9 @@ final class CompileCommand implements Callable<Integer> {
       description = "where the procedure classes are (jars or class directories, comma-separated)")
   private List<Path> classes = new ArrayList<>();
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "catalog file to write (default: catalog.pb)")
-  private Path output = Path.of("catalog.pb");
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+      description = "catalog file to write (default: partita.catalog)")
+  private Path output = Path.of("partita.catalog");
 
   @Option(names = "--explain", description = "print every statement's plan")
   private boolean explain;
@@ -61,7 +65,7 @@ final class CompileCommand implements Callable<Integer> {
       System.err.println(e.getMessage());
       return 1;
     }
-    Files.write(output, catalog.engineCatalog().toByteArray());
+    Files.write(output, CatalogFileCodec.encode(catalog));
     System.out.printf("compiled %d table(s) and view(s), %d procedure(s), %d plan(s) in %.0f ms into %s%n",
         catalog.schema().tables().size(), catalog.procedures().size(),
         catalog.engineCatalog().getStatementsCount(), (System.nanoTime() - start) / 1e6, output);

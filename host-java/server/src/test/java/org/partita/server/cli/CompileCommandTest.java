@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.proto.Catalog;
+import org.partita.proto.CatalogFile;
+import org.partita.proto.Procedure;
+import org.partita.server.compiler.CatalogFileCodec;
 import picocli.CommandLine;
 
 class CompileCommandTest {
@@ -35,13 +38,21 @@ class CompileCommandTest {
     Files.writeString(ddl, "CREATE TABLE kv (k VARCHAR(32) NOT NULL PRIMARY KEY, v VARBINARY(1024));\n"
         + "PARTITION TABLE kv ON COLUMN k;\n"
         + "CREATE PROCEDURE Get PARTITION ON TABLE kv COLUMN k AS SELECT v FROM kv WHERE k = ?;\n");
-    final Path out = dir.resolve("c.pb");
+    final Path out = dir.resolve("c.catalog");
     final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     assertEquals(0, run(stdout, new ByteArrayOutputStream(), "compile", "--explain", "-o", out.toString(),
         ddl.toString()));
-    final Catalog catalog = Catalog.parseFrom(Files.readAllBytes(out));
+    final CatalogFile file = CatalogFileCodec.decode(Files.readAllBytes(out));
+    final Catalog catalog = file.getCatalog();
     assertEquals(1, catalog.getTablesCount());
     assertEquals(1, catalog.getStatementsCount());
+    final Procedure get = file.getProcedures(0);
+    assertEquals("GET", get.getName());
+    assertEquals("GET.SQL", get.getStatements(0).getName());
+    assertTrue(get.getSingleStatement());
+    assertTrue(get.getSinglePartition());
+    assertEquals(0, get.getPartitionParameter());
+    assertEquals("K", get.getPartitionColumn().toUpperCase(java.util.Locale.ROOT));
     assertTrue(stdout.toString().contains("INDEX SCAN KV using PK_KV key (?1)"), stdout.toString());
   }
 
