@@ -40,11 +40,24 @@ class MetadataGroupTest {
 
   @AfterEach
   void closeEverything() throws IOException {
+    IOException failed = null;
+    final List<AutoCloseable> all = new ArrayList<>(servers);
     if (client != null) {
-      client.close();
+      all.add(0, client);
     }
-    for (MetadataServer server : servers) {
-      server.close();
+    for (AutoCloseable closeable : all) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        if (failed == null) {
+          failed = new IOException("closing the metadata group", e);
+        } else {
+          failed.addSuppressed(e);
+        }
+      }
+    }
+    if (failed != null) {
+      throw failed;
     }
   }
 
