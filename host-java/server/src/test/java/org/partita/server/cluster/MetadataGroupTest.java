@@ -25,7 +25,8 @@ import org.partita.proto.cluster.MetadataReply;
  * to its own loopback address (127.0.0.1, .2, .3) with its own log
  * directory: a leader is elected, commands commit on every voter, and after
  * the leader is closed the two survivors elect a new one, keep the map and
- * commit further changes. Bounded in time; every server is closed and the
+ * commit further changes, and the old leader restarted on its own log
+ * catches up. Bounded in time; every server is closed and the
  * directories removed even on failure.
  */
 @Timeout(60)
@@ -92,6 +93,14 @@ class MetadataGroupTest {
     final MetadataReply stale = client.send(MetadataStateTest.changeLeader(0, 1, 0, List.of(0)));
     assertEquals("ChangeLeader for partition 0 expected epoch 1, current is 2", stale.getRefusal());
     assertEquals(2, client.currentMap().getMap().getTopologyVersion());
+
+    // The old leader restarts on its own log: it replays what it had and catches up on the rest.
+    final MetadataServer restarted = MetadataServer.start(group, leader.peer().id(),
+        storage.resolve(leader.peer().id()).toFile());
+    servers.add(restarted);
+    awaitOn(List.of(restarted), "map version 2 after restart", s -> s.appliedMap() != null
+        && s.appliedMap().version() == 2);
+    assertEquals(1, restarted.appliedMap().leaderOf(0));
   }
 
   /** Starts voters "0", "1", "2" on 127.0.0.1..3, each checked to listen on its own address. */
