@@ -3,6 +3,8 @@ package org.partita.server.cluster;
 import java.io.File;
 import java.io.IOException;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
@@ -25,6 +27,17 @@ import org.partita.server.topology.PartitionMap;
  * volatile map.
  */
 public final class MetadataServer implements AutoCloseable {
+  /**
+   * Ratis logs every election and appender step at INFO; the server's log
+   * takes its warnings and errors only. Held here so that the level stays
+   * (java.util.logging keeps loggers weakly).
+   */
+  private static final Logger RATIS_LOG = Logger.getLogger("org.apache.ratis");
+
+  static {
+    RATIS_LOG.setLevel(Level.WARNING);
+  }
+
   private final MetadataPeer self;
   private final RaftServer server;
   private final MetadataStateMachine stateMachine;
