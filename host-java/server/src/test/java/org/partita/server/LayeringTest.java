@@ -25,6 +25,7 @@ class LayeringTest {
         .layer("error").definedBy("org.partita.server.error..")
         .layer("txn").definedBy("org.partita.server.txn..")
         .layer("topology").definedBy("org.partita.server.topology..")
+        .layer("cluster").definedBy("org.partita.server.cluster..")
         .layer("catalog").definedBy("org.partita.server.catalog..")
         .layer("planner").definedBy("org.partita.server.planner..")
         .layer("procedure").definedBy("org.partita.server.procedure..")
@@ -40,6 +41,7 @@ class LayeringTest {
         .layer("host").definedBy("org.partita.server.host..")
         .layer("cli").definedBy("org.partita.server.cli..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+        .whereLayer("cluster").mayOnlyBeAccessedByLayers("host")
         .whereLayer("host").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("sysproc").mayOnlyBeAccessedByLayers("host")
         .whereLayer("http").mayOnlyBeAccessedByLayers("host")
@@ -53,7 +55,7 @@ class LayeringTest {
         .whereLayer("procedure").mayOnlyBeAccessedByLayers("compiler", "database")
         .whereLayer("planner").mayOnlyBeAccessedByLayers("compiler", "database", "sysproc", "cli")
         .whereLayer("catalog").mayOnlyBeAccessedByLayers("planner", "compiler", "database", "sysproc", "host", "cli")
-        .whereLayer("topology").mayOnlyBeAccessedByLayers("database", "sysproc", "host")
+        .whereLayer("topology").mayOnlyBeAccessedByLayers("cluster", "database", "sysproc", "host")
         .whereLayer("txn").mayOnlyBeAccessedByLayers("database", "dispatch", "network", "http", "sysproc", "host",
             "durability")
         .whereLayer("error").mayOnlyBeAccessedByLayers("txn", "procedure", "engine", "database", "network", "http",
