@@ -82,6 +82,16 @@ public final class Database implements AutoCloseable {
   /** As {@link #open(CompiledCatalog, int, int, int)}, every partition's answers passing through {@code pipeline}. */
   public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
       CommitPipeline pipeline) throws InterruptedException {
+    return open(catalog, partitions, siteQueueCapacity, coordinatorCapacity, pipeline, QueryLimits.EMBEDDED);
+  }
+
+  /**
+   * As {@link #open(CompiledCatalog, int, int, int, CommitPipeline)}, every
+   * transaction bounded by {@code limits} (a server's --query-timeout and
+   * --query-memory); the other overloads use {@link QueryLimits#EMBEDDED}.
+   */
+  public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
+      CommitPipeline pipeline, QueryLimits limits) throws InterruptedException {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
@@ -92,7 +102,8 @@ public final class Database implements AutoCloseable {
     final Database db = new Database(catalog, PartitionMap.singleHost(partitions, HOST_ID));
     try {
       for (int p = 0; p < partitions; p++) {
-        final Site site = new Site(p, db.map, db.catalog, db.adHocPlans, siteQueueCapacity, pipeline);
+        final Site site = new Site(p, db.map, db.catalog, db.adHocPlans, siteQueueCapacity, pipeline,
+            limits);
         site.start();
         db.sites.add(site);
       }
@@ -101,7 +112,7 @@ public final class Database implements AutoCloseable {
       throw e;
     }
     db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
-        next -> db.catalog = next);
+        next -> db.catalog = next, limits);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;
@@ -179,6 +190,9 @@ public final class Database implements AutoCloseable {
   }
 
   private boolean route(Invocation invocation, Consumer<ClientResponse> done, boolean mayWait) {
+    if (refusedTimeout(invocation, done)) {
+      return true;
+    }
     final CatalogSnapshot snapshot = catalog;
     final CompiledProcedure procedure = snapshot.catalog().procedure(invocation.procedure()).orElse(null);
     if (procedure == null) {
@@ -197,6 +211,59 @@ public final class Database implements AutoCloseable {
       return true;
     }
     return enqueue(sites.get(partition), new ProcedureCall(invocation, procedure, snapshot.version(), done), mayWait);
+  }
+
+  /** Answers BAD_PARAMETER iff the call asks for a time limit over the longest allowed; returns whether it did. */
+  private static boolean refusedTimeout(Invocation invocation, Consumer<ClientResponse> done) {
+    final String refusal = QueryLimits.checkRequested(invocation.timeoutMillis());
+    if (refusal == null) {
+      return false;
+    }
+    done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_PARAMETER, refusal + "; the call to "
+        + invocation.procedure() + " was not run"));
+    return true;
+  }
+
+  /**
+   * Cancels what runs for client {@code clientId} now: its call running on any
+   * partition or on the coordinator (docs/system-procedures.md,
+   * {@code @CancelQuery}). Calls still queued are not touched. Any thread.
+   *
+   * @return the calls cancelled (one per partition or coordinator that ran one)
+   */
+  public List<Invocation> cancelClient(long clientId) {
+    final List<Invocation> cancelled = new ArrayList<>();
+    for (Site site : sites) {
+      addIfCancelled(cancelled, site.runningCall(), clientId);
+    }
+    final Invocation mp = coordinator.cancel(clientId);
+    if (mp != null) {
+      cancelled.add(mp);
+    }
+    return cancelled;
+  }
+
+  /**
+   * Cancels whatever call partition {@code partition} runs now, whoever's
+   * (a multi-partition call it serves is cancelled everywhere). Any thread.
+   *
+   * @return the cancelled call, or null when the partition ran none
+   * @throws IllegalArgumentException when there is no such partition
+   */
+  public Invocation cancelPartition(int partition) {
+    if (partition < 0 || partition >= sites.size()) {
+      throw new IllegalArgumentException("no partition " + partition + " (partitions are 0 to "
+          + (sites.size() - 1) + ")");
+    }
+    final RunningCall running = sites.get(partition).runningCall();
+    return running == null ? null : running.cancel(-1);
+  }
+
+  private static void addIfCancelled(List<Invocation> out, RunningCall running, long clientId) {
+    final Invocation cancelled = running == null ? null : running.cancel(clientId);
+    if (cancelled != null) {
+      out.add(cancelled);
+    }
   }
 
   /** The partition of a single-partition call: its partitioning parameter through the partition map. */
@@ -269,6 +336,9 @@ public final class Database implements AutoCloseable {
 
   private boolean routeAdHoc(Invocation invocation, String sql, Object[] parameters, Consumer<ClientResponse> done,
       boolean mayWait) {
+    if (refusedTimeout(invocation, done)) {
+      return true;
+    }
     if (isDdl(sql)) {
       return toCoordinator(new MpCoordinator.Ddl(invocation, sql, done), mayWait);
     }

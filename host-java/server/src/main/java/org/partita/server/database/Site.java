@@ -2,6 +2,7 @@ package org.partita.server.database;
 
 import java.lang.invoke.VarHandle;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +58,10 @@ final class Site implements Runnable {
   private final CountDownLatch opened = new CountDownLatch(1);
   private final Thread thread;
   private final Initiator initiator;
+  private final QueryLimits limits;
   private volatile RuntimeException openFailure;
+  // Set once the engine is open; read by any thread (@CancelQuery).
+  private volatile RunningCall runningCall;
   private volatile boolean parked;
   private volatile boolean stopping;
   private final AtomicLong busyNanos = new AtomicLong();
@@ -69,8 +73,9 @@ final class Site implements Runnable {
   private SinglePartitionContext context;
 
   Site(int partition, PartitionMap partitionMap, CatalogSnapshot catalog, AdHocPlans adHocPlans, int queueCapacity,
-      CommitPipeline pipeline) {
+      CommitPipeline pipeline, QueryLimits limits) {
     this.partition = partition;
+    this.limits = limits;
     this.partitionMap = partitionMap;
     this.catalog = catalog;
     this.adHocPlans = adHocPlans;
@@ -144,6 +149,16 @@ final class Site implements Runnable {
   /** Items this site has run (any thread). */
   long tasksRun() {
     return tasksRun.get();
+  }
+
+  /** The bounds this site's transactions run under (any thread). */
+  QueryLimits limits() {
+    return limits;
+  }
+
+  /** The call running on this site now, for @CancelQuery (any thread; null before the engine opened). */
+  RunningCall runningCall() {
+    return runningCall;
   }
 
   /** REQUIRES: on the site thread. */
@@ -252,7 +267,9 @@ final class Site implements Runnable {
   public void run() {
     try {
       engine = PartitionEngine.open(catalog.catalog().engineCatalog().toByteArray(), partition,
-          partitionMap.partitionCount());
+          partitionMap.partitionCount(), PartitionEngine.DEFAULT_REQUEST_CAPACITY,
+          PartitionEngine.DEFAULT_RESPONSE_CAPACITY, limits.memoryBytes());
+      runningCall = new RunningCall(List.of(engine));
       context = new SinglePartitionContext(this);
     } catch (RuntimeException e) {
       openFailure = e;

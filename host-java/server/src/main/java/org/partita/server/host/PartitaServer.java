@@ -25,6 +25,7 @@ import org.partita.server.network.Transports;
 import org.partita.server.stats.ProcedureStatistics;
 import org.partita.server.sysproc.ServerIdentity;
 import org.partita.server.sysproc.SystemProcedures;
+import org.partita.server.txn.ImmediateCommitPipeline;
 
 /**
  * A running Partita server on one host: the database (sites and
@@ -79,7 +80,7 @@ public final class PartitaServer implements AutoCloseable {
     final long begin = System.nanoTime();
     final CompiledCatalog catalog = compile(options);
     final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
-        Database.DEFAULT_COORDINATOR_CAPACITY);
+        Database.DEFAULT_COORDINATOR_CAPACITY, ImmediateCommitPipeline.INSTANCE, options.queryLimits());
     final PartitaServer server = new PartitaServer(options, database);
     try {
       server.bind();

@@ -2,6 +2,7 @@ package org.partita.server.host;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.partita.server.database.QueryLimits;
 import org.partita.server.network.ConnectionLimits;
 
 /**
@@ -18,9 +19,12 @@ import org.partita.server.network.ConnectionLimits;
  * @param limits per-connection bounds of the binary protocol
  * @param siteQueueCapacity bound of each site's queue
  * @param networkThreads event-loop threads for client connections
+ * @param queryLimits every transaction's time limit and each statement's memory bound (--query-timeout,
+ *     --query-memory)
  */
 public record ServerOptions(List<Path> schema, List<Path> classes, int sites, String bindAddress, int clientPort,
-    int httpPort, Path dataDir, Path webRoot, ConnectionLimits limits, int siteQueueCapacity, int networkThreads) {
+    int httpPort, Path dataDir, Path webRoot, ConnectionLimits limits, int siteQueueCapacity, int networkThreads,
+    QueryLimits queryLimits) {
   public static final int DEFAULT_CLIENT_PORT = 21212;
   public static final int DEFAULT_HTTP_PORT = 8080;
   public static final String DEFAULT_BIND = "127.0.0.1";
@@ -34,6 +38,16 @@ public record ServerOptions(List<Path> schema, List<Path> classes, int sites, St
     if (networkThreads < 1) {
       throw new IllegalArgumentException("network threads must be at least 1, got " + networkThreads);
     }
+    if (queryLimits == null) {
+      throw new IllegalArgumentException("query limits are required");
+    }
+  }
+
+  /** Options with the default query limits ({@link QueryLimits#DEFAULT}). */
+  public ServerOptions(List<Path> schema, List<Path> classes, int sites, String bindAddress, int clientPort,
+      int httpPort, Path dataDir, Path webRoot, ConnectionLimits limits, int siteQueueCapacity, int networkThreads) {
+    this(schema, classes, sites, bindAddress, clientPort, httpPort, dataDir, webRoot, limits, siteQueueCapacity,
+        networkThreads, QueryLimits.DEFAULT);
   }
 
   /** Defaults for tests and embedding: loopback, any free ports, no data dir, no HTTP root. */
