@@ -19,6 +19,7 @@ import org.partita.server.error.ErrorTable;
 import org.partita.server.error.ServerException;
 import org.partita.server.planner.PlannedStatement;
 import org.partita.server.planner.PlanningException;
+import org.partita.server.planner.TableStatistics;
 import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
@@ -51,7 +52,7 @@ public final class Database implements AutoCloseable {
 
   private final List<Site> sites = new ArrayList<>();
   private final PartitionMap map;
-  private final AdHocPlans adHocPlans = new AdHocPlans();
+  private final AdHocPlans adHocPlans = new AdHocPlans(new RowCounts(sites));
   private final AtomicLong inProcessSequence = new AtomicLong();
   private final AtomicInteger nextAnyPartition = new AtomicInteger();
   private MpCoordinator coordinator;
@@ -139,6 +140,15 @@ public final class Database implements AutoCloseable {
   /** The schema's version: 1 when opened, plus one for each schema change that committed. */
   public long catalogVersion() {
     return catalog.version();
+  }
+
+  /**
+   * The table row counts ad-hoc SQL is planned with now (sums of the
+   * partitions' engine statistics, refreshed as sites run): what
+   * {@code @Explain} plans with too, so it shows the order ad-hoc SQL runs in.
+   */
+  public TableStatistics adHocStatistics() {
+    return adHocPlans.rowCounts(catalog.catalog());
   }
 
   /** Calls a procedure; the future completes with its response (never exceptionally). */

@@ -14,6 +14,7 @@ import java.util.logging.Logger;
 import org.jctools.queues.MpscArrayQueue;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
+import org.partita.proto.TableStatsList;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.error.ErrorTable;
@@ -50,6 +51,8 @@ final class Site implements Runnable {
   private static final long FULL_QUEUE_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
   /** An idle site wakes at least this often to look at its queue (a bound on any missed wake-up). */
   private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+  /** How often a busy site publishes its engine's table statistics for ad-hoc planning. */
+  static final long STATS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
   private final int partition;
   private final PartitionMap partitionMap;
@@ -62,6 +65,11 @@ final class Site implements Runnable {
   private volatile RuntimeException openFailure;
   // Set once the engine is open; read by any thread (@CancelQuery).
   private volatile RunningCall runningCall;
+  // The engine's table statistics as of statsVersion, for ad-hoc planning (RowCounts); written by the site only.
+  private volatile TableStatsList publishedStats;
+  private volatile long statsVersion;
+  private long statsPublishedNanos;
+  private boolean statsStale;
   private volatile boolean parked;
   private volatile boolean stopping;
   private final AtomicLong busyNanos = new AtomicLong();
@@ -159,6 +167,24 @@ final class Site implements Runnable {
   /** The call running on this site now, for @CancelQuery (any thread; null before the engine opened). */
   RunningCall runningCall() {
     return runningCall;
+  }
+
+  /** The engine's table statistics last published (any thread; null before the engine opened). */
+  TableStatsList publishedStats() {
+    return publishedStats;
+  }
+
+  /** How many times the statistics were published (any thread). */
+  long statsVersion() {
+    return statsVersion;
+  }
+
+  /** Publishes the engine's table statistics. REQUIRES: on the site thread. */
+  private void publishStats(long now) {
+    publishedStats = engine.tableStats();
+    statsPublishedNanos = now;
+    statsStale = false;
+    statsVersion++;
   }
 
   /** REQUIRES: on the site thread. */
@@ -271,6 +297,7 @@ final class Site implements Runnable {
           PartitionEngine.DEFAULT_RESPONSE_CAPACITY, limits.memoryBytes());
       runningCall = new RunningCall(List.of(engine));
       context = new SinglePartitionContext(this);
+      publishStats(System.nanoTime());
     } catch (RuntimeException e) {
       openFailure = e;
       return;
@@ -298,8 +325,13 @@ final class Site implements Runnable {
         runOne(item);
         ran++;
       }
-      busyNanos.addAndGet(System.nanoTime() - busyStart);
+      final long now = System.nanoTime();
+      busyNanos.addAndGet(now - busyStart);
       tasksRun.addAndGet(ran);
+      statsStale = true;
+      if (now - statsPublishedNanos >= STATS_INTERVAL_NANOS) {
+        publishStats(now);
+      }
     }
   }
 
@@ -334,6 +366,10 @@ final class Site implements Runnable {
       if (spins < IDLE_SPINS) {
         Thread.onSpinWait();
         continue;
+      }
+      if (statsStale) {
+        // Going idle: what the last items wrote is what ad-hoc planning should see.
+        publishStats(System.nanoTime());
       }
       parked = true;
       final WorkItem late = queue.relaxedPoll();
