@@ -266,7 +266,7 @@ public final class Database implements AutoCloseable {
           + (sites.size() - 1) + ")");
     }
     final RunningCall running = sites.get(partition).runningCall();
-    return running == null ? null : running.cancel(-1);
+    return running == null ? null : running.cancelAny();
   }
 
   private static void addIfCancelled(List<Invocation> out, RunningCall running, long clientId) {

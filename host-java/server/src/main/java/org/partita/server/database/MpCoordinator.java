@@ -296,8 +296,8 @@ final class MpCoordinator implements AutoCloseable {
   }
 
   /**
-   * Cancels the multi-partition call running now if it is {@code clientId}'s
-   * (-1: whoever's). Any thread. Returns the cancelled call, or null.
+   * Cancels the multi-partition call running now if it is {@code clientId}'s.
+   * Any thread. Returns the cancelled call, or null.
    */
   Invocation cancel(long clientId) {
     final RunningCall running = runningCall;

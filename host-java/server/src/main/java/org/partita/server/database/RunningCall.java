@@ -40,14 +40,18 @@ final class RunningCall {
     cancelled = false;
   }
 
-  /**
-   * Cancels the running call when there is one and {@code clientId} is -1 or
-   * its client's. Returns the cancelled call, or null when nothing matched.
-   */
+  /** Cancels the running call if it is client {@code clientId}'s. Returns it, or null when nothing matched. */
   synchronized Invocation cancel(long clientId) {
-    if (running == null || clientId != -1 && running.clientId() != clientId) {
-      return null;
-    }
+    return running != null && running.clientId() == clientId ? cancelRunning() : null;
+  }
+
+  /** Cancels the running call, whoever's. Returns it, or null when nothing runs. */
+  synchronized Invocation cancelAny() {
+    return running == null ? null : cancelRunning();
+  }
+
+  /** REQUIRES: holds this object's lock. */
+  private Invocation cancelRunning() {
     cancelled = true;
     for (PartitionEngine engine : engines) {
       if (engine != null) {
