@@ -53,6 +53,12 @@ final class Site implements Runnable {
   private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
   /** How often a busy site publishes its engine's table statistics for ad-hoc planning. */
   static final long STATS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+  /**
+   * How soon after the last publication an idle site publishes what its last
+   * items wrote (not at every pause: a lightly loaded site pauses between
+   * most calls, and the statistics cost a JNI call).
+   */
+  static final long IDLE_STATS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   private final int partition;
   private final PartitionMap partitionMap;
@@ -368,8 +374,11 @@ final class Site implements Runnable {
         continue;
       }
       if (statsStale) {
-        // Going idle: what the last items wrote is what ad-hoc planning should see.
-        publishStats(System.nanoTime());
+        // Idle: what the last items wrote is what ad-hoc planning should see (a parked site wakes every 10 ms).
+        final long now = System.nanoTime();
+        if (now - statsPublishedNanos >= IDLE_STATS_INTERVAL_NANOS) {
+          publishStats(now);
+        }
       }
       parked = true;
       final WorkItem late = queue.relaxedPoll();
