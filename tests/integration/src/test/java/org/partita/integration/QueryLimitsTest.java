@@ -42,8 +42,11 @@ class QueryLimitsTest {
   private static ServerProcess server;
   private static PartitaClient client;
 
-  /** One Voter answer: when it arrived and whether it succeeded. */
-  private record Answer(long nanos, boolean ok, String what) {}
+  /** What the other partition's Voter calls take during the statement's window, at most (a loaded machine). */
+  private static final long USUAL_LATENCY_MILLIS = 250;
+
+  /** One Voter answer: when its call was sent, when it arrived and whether it succeeded. */
+  private record Answer(long sentNanos, long nanos, boolean ok, String what) {}
 
   @BeforeAll
   static void start() throws Exception {
@@ -84,8 +87,10 @@ class QueryLimitsTest {
     assertEquals(ErrorCode.ERROR_CODE_TRANSACTION_TIMEOUT, stopped.errorCode(), stopped::toString);
     assertTrue(stopped.message().contains("past its time limit of 2.000 s"), stopped.message());
     assertTrue(answered - sent >= TimeUnit.MILLISECONDS.toNanos(LIMIT_MILLIS), "stopped before its limit");
-    final long during = answers.stream().filter(a -> a.nanos() > sent && a.nanos() < answered).count();
-    assertTrue(during > 0, "no Voter call was answered during the statement's window");
+    final long during = answers.stream().filter(a -> a.sentNanos() > sent && a.nanos() < answered
+        && a.nanos() - a.sentNanos() < TimeUnit.MILLISECONDS.toNanos(USUAL_LATENCY_MILLIS)).count();
+    assertTrue(during >= 100, "only " + during + " Voter calls were sent and answered within "
+        + USUAL_LATENCY_MILLIS + " ms during the statement's window");
     final List<Answer> failed = answers.stream().filter(a -> !a.ok()).toList();
     assertTrue(failed.isEmpty(), () -> failed.size() + " Voter calls failed, e.g. " + failed.get(0).what());
     assertEquals(0, Clients.queryLong(client, "SELECT COUNT(*) FROM votes WHERE phone_number = ?", FOREVER_PHONE),
@@ -96,7 +101,8 @@ class QueryLimitsTest {
   private static void voterLoad(ConcurrentLinkedQueue<Answer> answers, AtomicBoolean loading) {
     for (long i = 0; loading.get(); i++) {
       final long phone = 2125550000L + (i % 5000) * 7;
-      client.callAsync((response, failure) -> answers.add(new Answer(System.nanoTime(),
+      final long sentNanos = System.nanoTime();
+      client.callAsync((response, failure) -> answers.add(new Answer(sentNanos, System.nanoTime(),
           failure == null && response.ok(), failure != null ? failure.toString() : response.toString())),
           "Vote", phone, (int) (1 + i % 6), 1_000_000L);
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));

@@ -90,6 +90,18 @@ class QueryLimitsTest {
   }
 
   @Test
+  void shouldStopAMultiPartitionStatementAtItsLimitOnEveryPartition() throws Exception {
+    for (long id = 0; id < 20; id++) {
+      assertTrue(db.adHocSync("INSERT INTO p (id, note) VALUES (?, 'row')", id).ok());
+    }
+    final String everywhere = "SELECT COUNT(*) FROM p, r a, r b, r c WHERE p.id + a.x + b.x + c.x < 0";
+    final ClientResponse r = call("@AdHoc", 700, everywhere).get(60, TimeUnit.SECONDS);
+    assertEquals(ErrorCode.ERROR_CODE_TRANSACTION_TIMEOUT, r.errorCode(), r::toString);
+    assertTrue(r.message().contains("past its time limit of 0.700 s"), r.message());
+    assertEquals(20, count("p"), "the partitions are free again");
+  }
+
+  @Test
   void shouldRefuseACallLimitOverTheLongestAllowed() throws Exception {
     final ClientResponse over = call("@AdHoc", QueryLimits.MAX_TIMEOUT_MILLIS + 1, "SELECT 1 FROM r")
         .get(10, TimeUnit.SECONDS);
