@@ -33,23 +33,28 @@ public final class InteractiveShell {
    */
   public static int run(SqlShell shell, Path historyFile, Runnable cancelRunning) throws IOException {
     try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
-      // Outside readLine (which handles Ctrl-C itself) SIGINT means: stop the running statement, not the shell.
-      terminal.handle(Terminal.Signal.INT, signal -> cancelRunning.run());
-      final LineReader reader = reader(terminal, historyFile);
-      while (!shell.stopped()) {
-        final String line;
-        try {
-          line = reader.readLine(shell.continuing() ? CONTINUATION_PROMPT : PROMPT);
-        } catch (UserInterruptException e) {
-          shell.cancelStatement();
-          continue;
-        } catch (EndOfFileException e) {
-          break;
-        }
-        shell.accept(line);
-      }
-      saveHistory(reader);
+      return run(terminal, shell, historyFile, cancelRunning);
     }
+  }
+
+  /** {@link #run(SqlShell, Path, Runnable)} on {@code terminal} (not closed here); historyFile may be null. */
+  static int run(Terminal terminal, SqlShell shell, Path historyFile, Runnable cancelRunning) {
+    // Outside readLine (which handles Ctrl-C itself) SIGINT means: stop the running statement, not the shell.
+    terminal.handle(Terminal.Signal.INT, signal -> cancelRunning.run());
+    final LineReader reader = reader(terminal, historyFile);
+    while (!shell.stopped()) {
+      final String line;
+      try {
+        line = reader.readLine(shell.continuing() ? CONTINUATION_PROMPT : PROMPT);
+      } catch (UserInterruptException e) {
+        shell.cancelStatement();
+        continue;
+      } catch (EndOfFileException e) {
+        break;
+      }
+      shell.accept(line);
+    }
+    saveHistory(reader);
     return shell.exitCode();
   }
 
