@@ -43,12 +43,7 @@ class InteractiveShellTest {
 
   @AfterAll
   static void stopServer() throws Exception {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.shutdown();
-    }
+    TestServers.stop(client, server);
   }
 
   @Test

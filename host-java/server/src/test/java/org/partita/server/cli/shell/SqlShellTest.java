@@ -47,12 +47,7 @@ class SqlShellTest {
 
   @AfterAll
   static void stopServer() throws Exception {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.shutdown();
-    }
+    TestServers.stop(client, server);
   }
 
   private static Run run(String script, boolean stopOnError) throws IOException {
