@@ -1,6 +1,6 @@
 // The engine benchmarks, one function each. They are defined in one file per
 // component (voter_bench.cc, partition_bench.cc, lookup_bench.cc,
-// kv_bench.cc) and registered, in their default order, by
+// kv_bench.cc, growth_bench.cc) and registered, in their default order, by
 // partita_bench_engine.cc.
 #ifndef PARTITA_BENCH_ENGINE_BENCHMARKS_H_
 #define PARTITA_BENCH_ENGINE_BENCHMARKS_H_
@@ -21,6 +21,9 @@ void BM_VoteTxn_SQLite_NoJournal(benchmark::State& state);
 
 // partition_bench.cc; range(0) = partitions.
 void BM_VoteTxn_Partitions(benchmark::State& state);
+
+// growth_bench.cc; range(0) = rows inserted, one per transaction.
+void BM_InsertStalls(benchmark::State& state);
 
 // kv_bench.cc
 void BM_KV_Get(benchmark::State& state);

@@ -52,6 +52,7 @@ void RegisterBenchmarks() {
   RegisterBenchmark("BM_VoteTxn_Partitions", BM_VoteTxn_Partitions)->DenseRange(1, kMaxPartitions)->UseRealTime();
   RegisterBenchmark("BM_KV_Get", BM_KV_Get);
   RegisterBenchmark("BM_KV_Put", BM_KV_Put);
+  RegisterBenchmark("BM_InsertStalls", BM_InsertStalls)->Arg(20'000'000)->Iterations(1)->Unit(benchmark::kSecond);
 }
 
 }  // namespace

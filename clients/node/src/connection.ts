@@ -21,7 +21,8 @@ import {
 } from './errors.js';
 import { FrameReader } from './frame-reader.js';
 import { PendingCall } from './pending-call.js';
-import { Response, type InvocationResponseFields } from './response.js';
+import { Response } from './response.js';
+import { decodeResponse } from './response-decoder.js';
 
 const { ClientMessage, ServerMessage } = partita.client;
 type LoginResponse = partita.client.ILoginResponse;
@@ -235,24 +236,17 @@ export class Connection {
   }
 
   private onFrame(frame: Buffer): void {
-    let message: partita.client.ServerMessage;
-    try {
-      message = ServerMessage.decode(frame);
-    } catch (e) {
-      throw new ProtocolError(`not a ServerMessage: ${(e as Error).message}`);
-    }
-    const r = message.response;
-    if (!r) throw new ProtocolError('a frame that is not a call\'s answer');
-    const handle = toNumber(r.clientHandle);
+    const r = decodeResponse(frame);
+    if (r === undefined) throw new ProtocolError('a frame that is not a call\'s answer');
+    const handle = r.clientHandle;
     const call = this.inFlight.get(handle);
-    const catalogVersion = toNumber(r.catalogVersion);
-    this.hooks.onVersions(catalogVersion, toNumber(r.topologyVersion));
+    this.hooks.onVersions(r.catalogVersion, r.topologyVersion);
     if (call === undefined) {
       this.lateResponses++;
       return;
     }
     this.inFlight.delete(handle);
-    const response = new Response(r as unknown as InvocationResponseFields, toNumber(r.serverNanos), catalogVersion);
+    const response = new Response(r, r.serverNanos, r.catalogVersion);
     if (!response.ok && call.throwOnFailure) {
       call.reject(new ProcedureError(call.procedure, response));
     } else {

@@ -45,12 +45,28 @@ class HashIndexCursor final : public IndexCursor {
 const HashIndex::Slot* HashIndex::FindKey(const Value* key, uint64_t hash) const {
   for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
-    if (s.first == nullptr) return nullptr;
+    if (s.first == nullptr) break;
     if (s.hash == hash && this->key().TupleEqualsKey(s.first, key)) return &s;
+  }
+  if (old_.empty()) return nullptr;
+  for (size_t i = hash & old_mask_;; i = (i + 1) & old_mask_) {
+    const Slot& s = old_[i];
+    if (s.first == nullptr) return nullptr;
+    if (s.first != Moved() && s.hash == hash && this->key().TupleEqualsKey(s.first, key)) return &s;
   }
 }
 
-size_t HashIndex::Probe(const char* tuple, uint64_t hash) const {
+size_t HashIndex::Probe(const char* tuple, uint64_t hash) {
+  if (!old_.empty()) {
+    for (size_t i = hash & old_mask_;; i = (i + 1) & old_mask_) {
+      const Slot& s = old_[i];
+      if (s.first == nullptr) break;
+      if (s.first != Moved() && s.hash == hash && key().CompareTuples(s.first, tuple) == 0) {
+        MigrateSlot(i);
+        break;
+      }
+    }
+  }
   for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
     if (s.first == nullptr) return i;
@@ -58,8 +74,59 @@ size_t HashIndex::Probe(const char* tuple, uint64_t hash) const {
   }
 }
 
+void HashIndex::BeforeWrite() {
+  if ((keys_ + 1) * 10 > slots_.size() * 7) {
+    // Not reached while growing with kMigrateSlots >= 2 (see its comment);
+    // should it be, the old table is drained at once first.
+    while (!old_.empty()) MigrateSlot(migrated_);
+    old_ = std::move(slots_);
+    old_mask_ = mask_;
+    slots_ = Slots(old_.size() * 2);
+    mask_ = slots_.size() - 1;
+    migrated_ = 0;
+  }
+  GrowthStep();
+}
+
+void HashIndex::GrowthStep() {
+  for (size_t n = 0; n < kMigrateSlots && !old_.empty(); ++n) MigrateSlot(migrated_);
+  if (drained_.empty()) return;
+  released_ += kReleaseBytes;
+  if (released_ >= drained_.size() * sizeof(Slot)) {
+    drained_ = Slots();  // its pages are gone: unmapping is cheap now
+  } else {
+    drained_.DiscardPages(released_ - kReleaseBytes, kReleaseBytes);
+  }
+}
+
+void HashIndex::MigrateSlot(size_t i) {
+  Slot& s = old_[i];
+  if (s.first != nullptr && s.first != Moved()) {
+    size_t j = s.hash & mask_;
+    while (slots_[j].first != nullptr) j = (j + 1) & mask_;
+    slots_[j] = s;
+    s = Slot{0, Moved(), nullptr};
+  }
+  // The sweep moves forward from slot 0; an entry moved ahead of it (by
+  // Probe) is passed over when the sweep reaches it.
+  while (migrated_ < old_.size() && (old_[migrated_].first == nullptr || old_[migrated_].first == Moved())) {
+    ++migrated_;
+  }
+  if (migrated_ == old_.size()) {
+    // Every entry moved: no `rest` left to delete. A large table is
+    // released a piece per write (GrowthStep), a small one at once.
+    if (old_.mapped()) {
+      drained_ = std::move(old_);
+      released_ = 0;
+    }
+    old_ = Slots();
+    old_mask_ = 0;
+    migrated_ = 0;
+  }
+}
+
 Status HashIndex::Insert(const char* tuple) {
-  if ((keys_ + 1) * 10 > slots_.size() * 7) Grow();
+  BeforeWrite();
   const uint64_t hash = key().HashTuple(tuple);
   Slot& s = slots_[Probe(tuple, hash)];
   if (s.first == nullptr) {
@@ -75,7 +142,10 @@ Status HashIndex::Insert(const char* tuple) {
 }
 
 void HashIndex::AddDuplicate(Slot& s, const char* tuple) {
-  if (s.rest == nullptr) s.rest = std::make_unique<TupleSet>(ByRowId{&key().schema()});
+  if (s.rest == nullptr) {
+    s.rest = new TupleSet(ByRowId{&key().schema()});
+    ++duplicate_sets_;
+  }
   // A new row has the largest row id; a row back from an undo or a key
   // change may be older than `first`.
   if (key().schema().row_id(tuple) < key().schema().row_id(s.first)) std::swap(tuple, s.first);
@@ -83,6 +153,7 @@ void HashIndex::AddDuplicate(Slot& s, const char* tuple) {
 }
 
 bool HashIndex::Remove(const char* tuple) {
+  GrowthStep();
   const size_t i = Probe(tuple, key().HashTuple(tuple));
   Slot& s = slots_[i];
   if (s.first == nullptr) return false;
@@ -102,29 +173,26 @@ bool HashIndex::Remove(const char* tuple) {
 }
 
 void HashIndex::EraseSlot(size_t i) {
+  if (slots_[i].rest != nullptr) --duplicate_sets_;
+  delete slots_[i].rest;
   slots_[i] = Slot{};
   --keys_;
   // Backward-shift: pull later members of the cluster into the hole when
-  // their home slot does not lie strictly between the hole and them.
+  // their home slot does not lie strictly between the hole and them. Only
+  // the new table is ever erased from (an old entry moves over first).
   for (size_t j = (i + 1) & mask_; slots_[j].first != nullptr; j = (j + 1) & mask_) {
     const size_t home = slots_[j].hash & mask_;
     const bool home_between = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
     if (home_between) continue;
-    slots_[i] = std::move(slots_[j]);
+    slots_[i] = slots_[j];
     slots_[j] = Slot{};
     i = j;
   }
 }
 
-void HashIndex::Grow() {
-  std::vector<Slot> old(slots_.size() * 2);
-  old.swap(slots_);
-  mask_ = slots_.size() - 1;
-  for (Slot& s : old) {
-    if (s.first == nullptr) continue;
-    size_t i = s.hash & mask_;
-    while (slots_[i].first != nullptr) i = (i + 1) & mask_;
-    slots_[i] = std::move(s);
+HashIndex::~HashIndex() {
+  for (Slots* table : {&slots_, &old_}) {
+    for (Slot& s : *table) delete s.rest;
   }
 }
 
@@ -136,12 +204,12 @@ const char* HashIndex::FindUnique(const Value* key_values) const {
 std::unique_ptr<IndexCursor> HashIndex::NewCursor() const { return std::make_unique<HashIndexCursor>(this); }
 
 size_t HashIndex::memory_bytes() const {
-  size_t bytes = slots_.size() * sizeof(Slot);
-  for (const Slot& s : slots_) {
-    // B-tree nodes: about 1.3x the pointers they hold.
-    if (s.rest != nullptr) bytes += sizeof(TupleSet) + s.rest->size() * sizeof(const char*) * 13 / 10;
-  }
-  return bytes;
+  // Counted, not walked: stats are read while the partition serves calls.
+  // The tuples beyond each key's first sit in B-trees whose nodes hold
+  // about 1.3x the pointers they store.
+  const size_t duplicates = entries_ - keys_;
+  return (slots_.size() + old_.size() + drained_.size()) * sizeof(Slot) + duplicate_sets_ * sizeof(TupleSet) +
+         duplicates * sizeof(const char*) * 13 / 10;
 }
 
 }  // namespace partita

@@ -186,6 +186,70 @@ TEST_F(HashIndexTest, GrowthWithInterleavedRemovesMatchesAMultimapModel) {
   for (int32_t g = 0; g < 4000; ++g) ASSERT_NO_FATAL_FAILURE(check_key(g));
 }
 
+// Growth is spread over later writes: a new table takes over at 70% load,
+// the old one is drained kMigrateSlots slots per write, and while both
+// exist every key is found, removed and re-inserted wherever it sits.
+TEST_F(HashIndexTest, GrowthMovesOldSlotsAFewPerWriteAndFindsKeysInBothTables) {
+  HashIndex index = MakeIndex({0}, true);
+  std::vector<const char*> rows;
+  int growths = 0;
+  size_t longest = 0;  // writes a growth lasted
+  size_t writes_in_growth = 0;
+  for (int64_t k = 0; k < 50000; ++k) {
+    const bool was_growing = index.growing();
+    rows.push_back(Tuple(k));
+    ASSERT_TRUE(index.Insert(rows.back()).ok());
+    if (!was_growing && index.growing()) ++growths;
+    if (index.growing()) {
+      ++writes_in_growth;
+      // Every key so far, in whichever table it is.
+      if (k % 97 == 0) {
+        for (int64_t j = 0; j <= k; j += 13) {
+          const Value key = Value::BigInt(j);
+          ASSERT_EQ(index.FindUnique(&key), rows[j]) << "key " << j << " while growing after insert " << k;
+        }
+        // A key still in the old table can be removed and put back.
+        const Value early = Value::BigInt(k / 2);
+        ASSERT_TRUE(index.Remove(rows[k / 2]));
+        ASSERT_EQ(index.FindUnique(&early), nullptr);
+        ASSERT_TRUE(index.Insert(rows[k / 2]).ok());
+        ASSERT_EQ(index.FindUnique(&early), rows[k / 2]);
+        // And a duplicate is refused whichever table holds the key.
+        ASSERT_FALSE(index.Insert(Tuple(k / 3)).ok());
+      }
+    } else {
+      longest = std::max(longest, writes_in_growth);
+      writes_in_growth = 0;
+    }
+  }
+  EXPECT_GE(growths, 10);
+  // A growth from n slots ends within about n / kMigrateSlots writes (n is
+  // at most 131,072 here), not at once and not never.
+  EXPECT_GT(longest, 1u);
+  EXPECT_LE(longest, 131072 / HashIndex::kMigrateSlots + 1);
+  EXPECT_EQ(index.entry_count(), 50000u);
+  for (int64_t j = 0; j < 50000; ++j) {
+    const Value key = Value::BigInt(j);
+    ASSERT_EQ(index.FindUnique(&key), rows[j]) << j;
+  }
+}
+
+TEST_F(HashIndexTest, MemoryCountsDuplicateSetsAndReturnsToTheSlotsAlone) {
+  HashIndex index = MakeIndex({1}, false);
+  const char* only = Tuple(1, 7);
+  ASSERT_TRUE(index.Insert(only).ok());
+  const size_t slots_only = index.memory_bytes();
+  std::vector<const char*> dups;
+  for (int i = 0; i < 100; ++i) {
+    dups.push_back(Tuple(100 + i, 7));
+    ASSERT_TRUE(index.Insert(dups.back()).ok());
+  }
+  EXPECT_GE(index.memory_bytes(), slots_only + 100 * sizeof(const char*));
+  for (const char* t : dups) ASSERT_TRUE(index.Remove(t));
+  ASSERT_TRUE(index.Remove(only));
+  EXPECT_EQ(index.memory_bytes(), slots_only);
+}
+
 TEST_F(HashIndexTest, ManyDistinctKeysSurviveDeletionOfTheirNeighbours) {
   HashIndex index = MakeIndex({0}, true);
   std::vector<const char*> tuples;

@@ -254,6 +254,10 @@ Status Table::InsertWithRowId(const Value* row, RowId row_id, UndoLog* undo) {
 }
 
 Status Table::InsertRow(const Value* row, RowId row_id, UndoLog* undo, const char** inserted) {
+  if (row_id > TupleSchema::kMaxRowId) {
+    return Status(proto::ERROR_CODE_CONSTRAINT_VIOLATION,
+                  "table " + name_ + " has used all " + std::to_string(TupleSchema::kMaxRowId) + " row ids");
+  }
   char* tuple = AllocateSlot();
   std::memset(tuple, 0, schema_.tuple_size());
   for (int c = 0; c < schema_.column_count(); ++c) blob_bytes_ += static_cast<int64_t>(schema_.Set(tuple, c, row[c]));

@@ -230,6 +230,20 @@ TEST(TableTest, UndoingAnInsertGivesItsRowIdBack) {
   undo.Commit();
 }
 
+TEST(TableTest, AnInsertPastTheLastRowIdIsRefusedAndLeavesNoRow) {
+  auto t = MakeItems();
+  UndoLog undo;
+  const std::vector<Value> last = Values({1, 1, "a", 1});
+  ASSERT_TRUE(t->InsertWithRowId(last.data(), TupleSchema::kMaxRowId, &undo).ok());
+  const std::vector<Value> next = Values({2, 1, "b", 2});
+  const Status s = t->Insert(next.data(), &undo, nullptr);
+  EXPECT_EQ(s.code(), proto::ERROR_CODE_CONSTRAINT_VIOLATION);
+  EXPECT_NE(s.message().find("ITEMS"), std::string::npos) << s.message();
+  EXPECT_EQ(t->row_count(), 1);
+  EXPECT_EQ(FindByKey(*t, 2), nullptr);
+  undo.Commit();
+}
+
 TEST(TableTest, UndoingADeleteRevivesTheRowWithItsRowId) {
   auto t = MakeItems();
   UndoLog undo;

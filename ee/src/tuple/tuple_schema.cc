@@ -36,8 +36,8 @@ TupleSchema::TupleSchema(std::vector<ColumnLayout> columns) : columns_(std::move
       offset += static_cast<uint32_t>(FixedSize(c.type));
     }
   }
-  row_id_offset_ = (offset + 7) & ~7u;
-  tuple_size_ = row_id_offset_ + sizeof(RowId);  // 8-byte aligned tuples
+  row_id_offset_ = offset;
+  tuple_size_ = (offset + kRowIdBytes + 7) & ~7u;  // 8-byte aligned tuples
 }
 
 Value TupleSchema::Get(const char* tuple, int col) const {

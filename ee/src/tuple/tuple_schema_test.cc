@@ -58,6 +58,26 @@ TEST_F(TupleSchemaTest, RowIdSitsAfterTheColumnsAndIsKeptApart) {
   EXPECT_EQ(schema_.tuple_size() % 8, 0u);
 }
 
+TEST_F(TupleSchemaTest, RowIdKeepsAll48BitsAndTouchesNoColumn) {
+  char* t = NewTuple();
+  Fill(t, -1, "tag", "note", -1);
+  schema_.SetRowId(t, TupleSchema::kMaxRowId);
+  EXPECT_EQ(schema_.row_id(t), TupleSchema::kMaxRowId);
+  EXPECT_EQ(schema_.Get(t, 0).int_value(), -1);
+  EXPECT_EQ(schema_.Get(t, 3).int_value(), -1);
+  schema_.SetRowId(t, 0x0000123456789abcULL);
+  EXPECT_EQ(schema_.row_id(t), 0x0000123456789abcULL);
+}
+
+// The row id fits the alignment padding of a table of two BIGINTs (a
+// COUNT(*) view keyed by a BIGINT): 1 + 1 + 16 + 6 bytes, 24 with padding.
+TEST(TupleSchemaSize, RowIdFitsThePaddingOfTwoBigInts) {
+  std::vector<ColumnLayout> cols(2);
+  cols[0] = {"PHONE", ValueType::kBigInt, 0, false};
+  cols[1] = {"VOTES", ValueType::kBigInt, 0, false};
+  EXPECT_EQ(TupleSchema(cols).tuple_size(), 24u);
+}
+
 TEST_F(TupleSchemaTest, HashImageDependsOnValuesNotOnHistoryOrAddresses) {
   char* a = NewTuple();
   char* b = NewTuple();

@@ -29,6 +29,7 @@ final class SinglePartitionContext implements ProcedureContext {
   private final List<ExecutableStatement> pendingStatements = new ArrayList<>();
   private final List<Object[]> pendingParameters = new ArrayList<>();
   private final Random random = new Random();
+  private final ResultArena resultArena = new ResultArena();
   private ProcedureInstance instance;
   private TimeBudget budget = TimeBudget.NONE;
   private long timestamp;
@@ -179,7 +180,7 @@ final class SinglePartitionContext implements ProcedureContext {
       throw budget.rethrown(e);
     }
     open = !lastBatch;
-    return ResultSets.tables(ResultSets.copy(results));
+    return ResultSets.tables(resultArena.copy(results));
   }
 
   @Override

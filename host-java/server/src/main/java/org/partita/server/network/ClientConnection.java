@@ -279,35 +279,55 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     final boolean open = channel.isActive();
-    final ByteBuf out = open ? channel.alloc().directBuffer(4096) : null;
+    final OutboundFrames frames = open ? new OutboundFrames(channel.alloc()) : null;
     final long catalogVersion = identity.catalogVersion();
     final long topologyVersion = identity.topologyVersion();
     int written = 0;
+    boolean intact = true;
     for (Answer a = answers.relaxedPoll(); a != null; a = answers.relaxedPoll()) {
       written++;
-      if (open) {
-        writeAnswer(out, a, catalogVersion, topologyVersion);
+      if (open && intact) {
+        intact = writeAnswer(frames, a, catalogVersion, topologyVersion);
       }
     }
     inFlight.addAndGet(-written);
-    if (open) {
-      bytesWritten.addAndGet(out.readableBytes());
-      channel.writeAndFlush(out, channel.voidPromise());
-      drainBacklog();
-      updateReading();
+    if (!open) {
+      return;
     }
+    if (!intact) {
+      frames.discard();
+      LOG.severe("connection " + id + " from " + remote + ": an answer was left half written (a server bug,"
+          + " logged above); closing the connection rather than sending a malformed frame");
+      clearBacklog();
+      channel.close();
+      return;
+    }
+    final ByteBuf out = frames.finish();
+    bytesWritten.addAndGet(out.readableBytes());
+    channel.writeAndFlush(out, channel.voidPromise());
+    drainBacklog();
+    updateReading();
   }
 
-  private void writeAnswer(ByteBuf out, Answer a, long catalogVersion, long topologyVersion) {
-    final int mark = out.writerIndex();
+  /**
+   * Appends one answer; an answer that cannot be encoded is answered with
+   * INTERNAL instead. Returns false iff a frame was left half written (a
+   * bug: the connection must close).
+   */
+  private boolean writeAnswer(OutboundFrames frames, Answer a, long catalogVersion, long topologyVersion) {
+    final int before = frames.size();
     try {
-      ResponseWriter.write(out, a.handle, a.response, System.nanoTime() - a.receivedNanos, catalogVersion,
+      ResponseWriter.write(frames, a.handle, a.response, System.nanoTime() - a.receivedNanos, catalogVersion,
           topologyVersion);
+      return true;
     } catch (RuntimeException e) {
-      out.writerIndex(mark);
       LOG.log(Level.WARNING, "connection " + id + ": could not encode the answer to call " + a.handle, e);
-      ResponseWriter.write(out, a.handle, ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL,
+      if (frames.size() != before) {
+        return false;
+      }
+      ResponseWriter.write(frames, a.handle, ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL,
           "the server could not encode the response: " + e), 0, catalogVersion, topologyVersion);
+      return true;
     }
   }
 

@@ -10,23 +10,27 @@ import org.partita.client.proto.ServerMessage;
 
 /**
  * Writes one framed {@code ServerMessage{response: InvocationResponse}}
- * (proto/client.proto) into a buffer: the 4-byte big-endian frame length,
- * then the message. Result tables are copied byte for byte from the
- * engine's output into the frame, never decoded or re-encoded. Stateless.
+ * (proto/client.proto): the 4-byte big-endian frame length, then the
+ * message. Result tables are passed on byte for byte as the site copied
+ * them from the engine, never decoded or re-encoded ({@link OutboundFrames}
+ * decides whether a table is copied into the frame or gathered in place).
+ * Everything that could fail (sizes, the response's fields) is computed
+ * before the first byte is written. Stateless.
  */
 final class ResponseWriter {
   private ResponseWriter() {}
 
-  /** Appends the frame answering {@code clientHandle} with {@code response} to {@code out}. */
-  static void write(ByteBuf out, long clientHandle, ClientResponse response, long serverNanos, long catalogVersion,
-      long topologyVersion) {
+  /** Appends the frame answering {@code clientHandle} with {@code response} to {@code frames}. */
+  static void write(OutboundFrames frames, long clientHandle, ClientResponse response, long serverNanos,
+      long catalogVersion, long topologyVersion) {
     final List<ResultTable> results = response.results();
     final int bodySize = bodySize(clientHandle, response, serverNanos, catalogVersion, topologyVersion);
     final int messageSize = WireFormat.delimitedFieldSize(ServerMessage.RESPONSE_FIELD_NUMBER, bodySize);
-    out.ensureWritable(4 + messageSize);
+    final int frameStart = frames.size();
+    ByteBuf out = frames.segment();
+    out.ensureWritable(Math.min(4 + messageSize, 1 << 16));
     out.writeInt(messageSize);
     WireFormat.writeDelimitedHeader(out, ServerMessage.RESPONSE_FIELD_NUMBER, bodySize);
-    final int bodyStart = out.writerIndex();
     WireFormat.writeVarintField(out, InvocationResponse.CLIENT_HANDLE_FIELD_NUMBER, clientHandle);
     WireFormat.writeVarintField(out, InvocationResponse.STATUS_FIELD_NUMBER, response.status().wireCode());
     WireFormat.writeStringField(out, InvocationResponse.ERROR_NAME_FIELD_NUMBER, response.errorName());
@@ -37,14 +41,15 @@ final class ResponseWriter {
     for (int i = 0; i < results.size(); i++) {
       final ByteBuffer table = results.get(i).bytes();
       WireFormat.writeDelimitedHeader(out, InvocationResponse.RESULTS_FIELD_NUMBER, table.remaining());
-      out.writeBytes(table);
+      frames.addTable(table);
+      out = frames.segment();
     }
     WireFormat.writeVarintField(out, InvocationResponse.SERVER_NANOS_FIELD_NUMBER, serverNanos);
     WireFormat.writeVarintField(out, InvocationResponse.CATALOG_VERSION_FIELD_NUMBER, catalogVersion);
     WireFormat.writeVarintField(out, InvocationResponse.TOPOLOGY_VERSION_FIELD_NUMBER, topologyVersion);
-    if (out.writerIndex() - bodyStart != bodySize) {
-      throw new IllegalStateException("response size computed as " + bodySize + " but wrote "
-          + (out.writerIndex() - bodyStart));
+    if (frames.size() - frameStart != 4 + messageSize) {
+      throw new IllegalStateException("response frame size computed as " + (4 + messageSize) + " but wrote "
+          + (frames.size() - frameStart));
     }
   }
 

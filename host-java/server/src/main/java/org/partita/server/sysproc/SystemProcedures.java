@@ -48,14 +48,15 @@ public final class SystemProcedures {
         .add("TABLE", new StatsTables(database))
         .add("PARTITION", new StatsPartitions(database, System::nanoTime))
         .add("MEMORY", new StatsMemory(database))
-        .add("CONNECTIONS", new StatsConnections(connections));
+        .add("CONNECTIONS", new StatsConnections(connections))
+        .add("TOPO", new StatsTopology(database, identity));
     final Choices<CatalogSelector> catalogSelectors = new Choices<CatalogSelector>()
         .add("TABLES", new CatalogTables())
         .add("COLUMNS", new CatalogColumns())
         .add("INDEXES", new CatalogIndexes())
         .add("PROCEDURES", new CatalogProcedures())
         .add("HOSTS", new CatalogHosts(database, identity))
-        .add("PARTITIONS", new CatalogPartitions(database));
+        .add("PARTITIONS", new CatalogPartitions(database, identity));
     for (SystemProcedure p : List.of(new AdHoc(database), new Explain(database), new ExplainProc(database),
         new Statistics(statisticsSelectors), new SystemCatalog(database, catalogSelectors), new Ping(identity),
         new Shutdown(shutdown), new CancelQuery(database))) {

@@ -106,6 +106,44 @@ class ClientProtocolServerTest {
     }
   }
 
+  /** A table with {@code rows} rows of {@code width}-character strings, read from direct memory as sites hold results. */
+  private static ResultTable directTable(int rows, int width) {
+    final ResultTableBuilder b = new ResultTableBuilder().column("N", ValueType.BIGINT).column("S", ValueType.VARCHAR);
+    for (int r = 0; r < rows; r++) {
+      b.row((long) r, String.valueOf((char) ('a' + r % 26)).repeat(width));
+    }
+    final ByteBuffer heap = b.build().bytes();
+    final ByteBuffer direct = ByteBuffer.allocateDirect(heap.remaining()).put(heap).flip();
+    return ResultTable.read(direct);
+  }
+
+  @Test
+  void shouldSendSmallAndLargeTablesByteForByteAcrossOneFlush() throws Exception {
+    final ResultTable small = directTable(1, 3);
+    final ResultTable large = directTable(40, 500);
+    assertTrue(large.byteSize() > OutboundFrames.COPY_LIMIT, "the large table must be gathered, not copied");
+    start((invocation, handler) -> {
+      final boolean big = invocation.procedure().equals("Big");
+      handler.onResponse(ClientResponse.success(big ? List.of(small, large, small) : List.of(small)));
+      return true;
+    }, ConnectionLimits.defaults());
+    try (FrameSocket s = new FrameSocket(port)) {
+      s.login(1);
+      for (int i = 0; i < 6; i++) {
+        s.call(i, i % 2 == 0 ? "Big" : "Small");
+      }
+      for (int i = 0; i < 6; i++) {
+        final InvocationResponse r = s.receive().getResponse();
+        assertEquals(i, r.getClientHandle());
+        final List<ResultTable> expected = i % 2 == 0 ? List.of(small, large, small) : List.of(small);
+        assertEquals(expected.size(), r.getResultsCount());
+        for (int t = 0; t < expected.size(); t++) {
+          assertEquals(expected.get(t).bytes(), ByteBuffer.wrap(r.getResults(t).toByteArray()), "call " + i + " table " + t);
+        }
+      }
+    }
+  }
+
   @Test
   void shouldRefuseAnotherProtocolVersionAndClose() throws Exception {
     start(ECHO, ConnectionLimits.defaults());

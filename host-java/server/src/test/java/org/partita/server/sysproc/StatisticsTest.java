@@ -184,6 +184,14 @@ class StatisticsTest {
   }
 
   @Test
+  void shouldAnswerTopoWithThePartitionMapAsSystemCatalogDoes() throws Exception {
+    f = new SysprocFixture(2);
+    final ResultTable topo = f.table("@Statistics", "TOPO");
+    assertEquals(rows(f.table("@SystemCatalog", "PARTITIONS")), rows(topo));
+    assertEquals(List.of("0|0|NULL|0|1|8192|1", "1|0|NULL|0|1|8192|1"), rows(topo));
+  }
+
+  @Test
   void shouldListEveryConnection() throws Exception {
     f = new SysprocFixture(1);
     assertEquals(List.of(), rows(f.table("@Statistics", "CONNECTIONS")));
@@ -207,7 +215,7 @@ class StatisticsTest {
     assertEquals(Status.REJECTED, r.status());
     assertEquals("BAD_PARAMETER", r.errorName());
     assertEquals("@Statistics: unknown selector TABLES; selectors: PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY,"
-        + " CONNECTIONS", r.message());
+        + " CONNECTIONS, TOPO", r.message());
   }
 
   @Test

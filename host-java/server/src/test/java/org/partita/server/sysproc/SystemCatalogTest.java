@@ -29,9 +29,20 @@ class SystemCatalogTest {
   void shouldListThePartitionMapWithLeadersReplicasEpochsAndBuckets() throws Exception {
     f = new SysprocFixture(3);
     final ResultTable t = f.table("@SystemCatalog", "PARTITIONS");
-    assertEquals(List.of("PARTITION_ID", "LEADER_HOST_ID", "REPLICA_HOST_IDS", "EPOCH", "BUCKETS", "TOPOLOGY_VERSION"),
-        columns(t));
-    assertEquals(List.of("0|0|0|1|5462|1", "1|0|0|1|5461|1", "2|0|0|1|5461|1"), rows(t));
+    assertEquals(List.of("PARTITION_ID", "LEADER_HOST_ID", "LEADER_ADDRESS", "REPLICA_HOST_IDS", "EPOCH", "BUCKETS",
+        "TOPOLOGY_VERSION"), columns(t));
+    // The fixture's identity is host 3, not the map's leader (host 0): no address is known for it.
+    assertEquals(List.of("0|0|NULL|0|1|5462|1", "1|0|NULL|0|1|5461|1", "2|0|NULL|0|1|5461|1"), rows(t));
+  }
+
+  @Test
+  void shouldGiveTheLeadersClientAddressWhenTheLeaderIsThisHost() {
+    final ServerIdentity self = new ServerIdentity(0, "127.0.0.7", 21299, 0, 0L, "Partita test");
+    final ResultTable t = TopologyTable.build(org.partita.server.topology.PartitionMap.singleHost(2, 0), self);
+    assertEquals(List.of("0|0|127.0.0.7:21299|0|1|8192|1", "1|0|127.0.0.7:21299|0|1|8192|1"), rows(t));
+    final ServerIdentity notListening = new ServerIdentity(0, "127.0.0.7", 0, 0, 0L, "Partita test");
+    assertEquals(List.of("0|0|NULL|0|1|8192|1", "1|0|NULL|0|1|8192|1"),
+        rows(TopologyTable.build(org.partita.server.topology.PartitionMap.singleHost(2, 0), notListening)));
   }
 
   @Test

@@ -170,9 +170,12 @@ class SystemProceduresTest {
     assertTrue(f.db.offerCall("Hold", new Object[0], held::complete));
     assertTrue(Hold.started.await(10, TimeUnit.SECONDS));
     final AtomicInteger answers = new AtomicInteger();
+    final java.util.concurrent.Semaphore answered = new java.util.concurrent.Semaphore(0);
     int accepted = 0;
-    while (f.sysprocs.call("@AdHoc", new Object[] {"SELECT name FROM items WHERE id = 1"},
-        r -> answers.incrementAndGet())) {
+    while (f.sysprocs.call("@AdHoc", new Object[] {"SELECT name FROM items WHERE id = 1"}, r -> {
+      answers.incrementAndGet();
+      answered.release();
+    })) {
       accepted++;
       assertTrue(accepted < 100, "a site queue of 4 accepted " + accepted + " calls");
     }
@@ -184,10 +187,7 @@ class SystemProceduresTest {
     Hold.release.countDown();
     assertTrue(held.get(10, TimeUnit.SECONDS).ok());
     // The queued calls drain after the hold; only then is there room again.
-    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (answers.get() < accepted && System.nanoTime() < deadline) {
-      Thread.sleep(1);
-    }
+    assertTrue(answered.tryAcquire(accepted, 10, TimeUnit.SECONDS), "every accepted call is answered");
     assertEquals(accepted, answers.get(), "every accepted call is answered once");
     assertTrue(f.call("@Statistics", "TABLE").ok());
     assertEquals(accepted, answers.get(), "and only once");
