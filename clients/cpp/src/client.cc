@@ -133,7 +133,8 @@ void Client::Impl::CallAsync(std::string_view procedure, std::vector<Param> para
                 "no connection to a Partita server is up; the call to " + call.procedure + " was not sent");
   }
   Connection& connection = *choice.connection;
-  const size_t bytes = FrameCodec::InvocationMessageSize(call.handle, procedure, params, choice.routed_partition_plus_one);
+  const size_t bytes = FrameCodec::InvocationMessageSize(call.handle, procedure, params, choice.routed_partition_plus_one,
+                                                         QueryTimeoutMillis(config_));
   if (bytes > connection.max_frame_bytes()) {
     return fail(Status::Code::kFrameTooLarge, "the call to " + call.procedure + " encodes to " + std::to_string(bytes) +
                                                   " bytes; the server at " + connection.address() + " accepts at most " +

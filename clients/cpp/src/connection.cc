@@ -240,7 +240,8 @@ void Connection::Submit(PendingCall call, const std::vector<Param>& params, uint
                                " was not sent"));
     }
     call.deadline = Clock::now() + config_.call_timeout;
-    FrameCodec::AppendInvocationFrame(call.handle, call.procedure, params, routed_plus_one, &queued_bytes_);
+    FrameCodec::AppendInvocationFrame(call.handle, call.procedure, params, routed_plus_one,
+                                      QueryTimeoutMillis(config_), &queued_bytes_);
     queued_calls_.push_back(std::move(call));
     post = !writing_;
     writing_ = true;

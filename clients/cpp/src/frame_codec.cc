@@ -15,6 +15,7 @@ constexpr uint8_t kInvocationHandle = Tag(1, kVarint);
 constexpr uint8_t kInvocationProcedure = Tag(2, kLengthDelimited);
 constexpr uint8_t kInvocationParameter = Tag(3, kLengthDelimited);
 constexpr uint8_t kInvocationRouted = Tag(4, kVarint);
+constexpr uint8_t kInvocationTimeout = Tag(5, kVarint);
 constexpr uint8_t kParamInteger = Tag(1, kVarint);
 constexpr uint8_t kParamFloat = Tag(2, kFixed64);
 constexpr uint8_t kParamDecimal = Tag(3, kLengthDelimited);
@@ -89,7 +90,7 @@ void PutParam(const Param& p, std::string* out) {
 }
 
 size_t InvocationSize(uint64_t handle, std::string_view procedure, const std::vector<Param>& params,
-                      uint32_t routed_plus_one) {
+                      uint32_t routed_plus_one, uint32_t timeout_millis) {
   size_t n = 0;
   if (handle != 0) n += 1 + VarintSize(handle);
   if (!procedure.empty()) n += BytesFieldSize(procedure);
@@ -98,6 +99,7 @@ size_t InvocationSize(uint64_t handle, std::string_view procedure, const std::ve
     n += 1 + VarintSize(size) + size;
   }
   if (routed_plus_one != 0) n += 1 + VarintSize(routed_plus_one);
+  if (timeout_millis != 0) n += 1 + VarintSize(timeout_millis);
   return n;
 }
 
@@ -110,15 +112,16 @@ void PutLength(uint32_t length, std::string* out) {
 }  // namespace
 
 size_t FrameCodec::InvocationMessageSize(uint64_t handle, std::string_view procedure,
-                                         const std::vector<Param>& params, uint32_t routed_plus_one) {
-  const size_t invocation = InvocationSize(handle, procedure, params, routed_plus_one);
+                                         const std::vector<Param>& params, uint32_t routed_plus_one,
+                                         uint32_t timeout_millis) {
+  const size_t invocation = InvocationSize(handle, procedure, params, routed_plus_one, timeout_millis);
   return 1 + VarintSize(invocation) + invocation;
 }
 
 void FrameCodec::AppendInvocationFrame(uint64_t handle, std::string_view procedure,
                                        const std::vector<Param>& params, uint32_t routed_plus_one,
-                                       std::string* out) {
-  const size_t invocation = InvocationSize(handle, procedure, params, routed_plus_one);
+                                       uint32_t timeout_millis, std::string* out) {
+  const size_t invocation = InvocationSize(handle, procedure, params, routed_plus_one, timeout_millis);
   const size_t message = 1 + VarintSize(invocation) + invocation;
   out->reserve(out->size() + kLengthPrefixBytes + message);
   PutLength(static_cast<uint32_t>(message), out);
@@ -137,6 +140,10 @@ void FrameCodec::AppendInvocationFrame(uint64_t handle, std::string_view procedu
   if (routed_plus_one != 0) {
     out->push_back(static_cast<char>(kInvocationRouted));
     PutVarint(routed_plus_one, out);
+  }
+  if (timeout_millis != 0) {
+    out->push_back(static_cast<char>(kInvocationTimeout));
+    PutVarint(timeout_millis, out);
   }
 }
 

@@ -22,13 +22,16 @@ class FrameCodec final {
   static constexpr size_t kLengthPrefixBytes = 4;
 
   // The size of the ClientMessage holding this invocation (prefix excluded).
+  // `timeout_millis` is the time limit the call asks the server for (0 = the
+  // server's default).
   static size_t InvocationMessageSize(uint64_t handle, std::string_view procedure,
-                                      const std::vector<Param>& params, uint32_t routed_plus_one);
+                                      const std::vector<Param>& params, uint32_t routed_plus_one,
+                                      uint32_t timeout_millis);
 
   // Appends the whole frame (prefix and message) to `out`.
   static void AppendInvocationFrame(uint64_t handle, std::string_view procedure,
                                     const std::vector<Param>& params, uint32_t routed_plus_one,
-                                    std::string* out);
+                                    uint32_t timeout_millis, std::string* out);
 
   // The login frame: LoginRequest{protocol_version 1, client_name}.
   static std::string LoginFrame(std::string_view client_name);

@@ -12,12 +12,13 @@ namespace {
 
 // What the generated code writes for the same call, length prefix included.
 std::string GeneratedFrame(uint64_t handle, const std::string& procedure, const std::vector<Param>& params,
-                           uint32_t routed) {
+                           uint32_t routed, uint32_t timeout_millis = 0) {
   ClientMessage m;
   Invocation* inv = m.mutable_invocation();
   inv->set_client_handle(handle);
   inv->set_procedure(procedure);
   inv->set_routed_partition_plus_one(routed);
+  inv->set_timeout_millis(timeout_millis);
   for (const Param& p : params) {
     Parameter* out = inv->add_parameters();
     const Param::Value& v = p.value();
@@ -36,11 +37,11 @@ std::string GeneratedFrame(uint64_t handle, const std::string& procedure, const 
 }
 
 void ExpectSameAsGenerated(uint64_t handle, const std::string& procedure, const std::vector<Param>& params,
-                           uint32_t routed) {
+                           uint32_t routed, uint32_t timeout_millis = 0) {
   std::string mine;
-  FrameCodec::AppendInvocationFrame(handle, procedure, params, routed, &mine);
-  EXPECT_EQ(mine, GeneratedFrame(handle, procedure, params, routed));
-  EXPECT_EQ(mine.size(), 4 + FrameCodec::InvocationMessageSize(handle, procedure, params, routed));
+  FrameCodec::AppendInvocationFrame(handle, procedure, params, routed, timeout_millis, &mine);
+  EXPECT_EQ(mine, GeneratedFrame(handle, procedure, params, routed, timeout_millis));
+  EXPECT_EQ(mine.size(), 4 + FrameCodec::InvocationMessageSize(handle, procedure, params, routed, timeout_millis));
 }
 
 TEST(FrameCodecTest, EncodesVoteLikeTheGeneratedCode) {
@@ -60,10 +61,15 @@ TEST(FrameCodecTest, EncodesLargeValuesWithMultiByteLengths) {
                         1'000'000);
 }
 
+TEST(FrameCodecTest, EncodesTheCallsTimeLimitLikeTheGeneratedCode) {
+  ExpectSameAsGenerated(9, "@AdHoc", {"SELECT 1"}, 2, 2500);
+  ExpectSameAsGenerated(10, "P", {}, 0, 3'600'000);
+}
+
 TEST(FrameCodecTest, AppendsFramesOneAfterAnother) {
   std::string out;
-  FrameCodec::AppendInvocationFrame(1, "A", {}, 0, &out);
-  FrameCodec::AppendInvocationFrame(2, "B", {7}, 0, &out);
+  FrameCodec::AppendInvocationFrame(1, "A", {}, 0, 0, &out);
+  FrameCodec::AppendInvocationFrame(2, "B", {7}, 0, 0, &out);
   EXPECT_EQ(out, GeneratedFrame(1, "A", {}, 0) + GeneratedFrame(2, "B", {7}, 0));
 }
 

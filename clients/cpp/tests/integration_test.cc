@@ -166,6 +166,27 @@ TEST(CppClientIntegrationTest, VotesThroughARealServerAndResultsAgree) {
   }
   EXPECT_EQ(reported, accepted_by_contestant);
 
+  // The server stops a statement at the time limit the client asks for, and refuses a limit over one hour.
+  // The four-way cross join of area_code_state (a few hundred rows) would run for hours.
+  ClientConfig limited = config;
+  limited.query_timeout = 500ms;
+  Client limited_client(limited);
+  ASSERT_TRUE(limited_client.Connect(address).ok());
+  const std::string forever =
+      "SELECT COUNT(*) FROM area_code_state a, area_code_state b, area_code_state c, area_code_state d "
+      "WHERE a.area_code + b.area_code + c.area_code + d.area_code < 0";
+  const Result<Response> stopped = limited_client.Call("@AdHoc", {forever});
+  ASSERT_TRUE(stopped.ok()) << stopped.status().ToString();
+  EXPECT_EQ(stopped->error_name, "TRANSACTION_TIMEOUT") << stopped->ToString();
+  EXPECT_NE(stopped->message.find("past its time limit of 0.500 s"), std::string::npos) << stopped->message;
+  ClientConfig oversized = config;
+  oversized.query_timeout = std::chrono::hours(1) + 1ms;
+  Client oversized_client(oversized);
+  ASSERT_TRUE(oversized_client.Connect(address).ok());
+  const Result<Response> refused = oversized_client.Call("@AdHoc", {"SELECT COUNT(*) FROM contestants"});
+  ASSERT_TRUE(refused.ok()) << refused.status().ToString();
+  EXPECT_EQ(refused->error_name, "BAD_PARAMETER") << refused->ToString();
+
   const Result<Response> unknown = client.Call("NoSuchProcedure", {});
   ASSERT_TRUE(unknown.ok()) << unknown.status().ToString() << "\n" << server.output();
   EXPECT_EQ(unknown->status, ResponseStatus::kRejected);

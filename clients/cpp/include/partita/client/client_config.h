@@ -28,6 +28,12 @@ struct ClientConfig {
   Millis connect_timeout{10'000};
   // How long a call waits for its answer before failing with kTimeout.
   Millis call_timeout{120'000};
+  // The time limit every call asks the server for (the invocation's
+  // timeout_millis): past it the server rolls the work back and answers
+  // TRANSACTION_TIMEOUT. 0 = the server's default (partita start
+  // --query-timeout); at most one hour (the server refuses longer ones with
+  // BAD_PARAMETER). Keep call_timeout longer, so that answer arrives.
+  Millis query_timeout{0};
   // Calls in flight on one connection before new calls wait for room.
   uint32_t max_in_flight_per_connection = 4096;
   // How long a call waits for room before failing with kBackpressure (0: fail
@@ -48,6 +54,14 @@ struct ClientConfig {
   // The largest server frame accepted; a larger one closes the connection.
   uint32_t max_response_frame_bytes = 256u << 20;
 };
+
+// config.query_timeout as the wire's unsigned 32-bit milliseconds (negative
+// or too large values saturate, and the server refuses them).
+inline uint32_t QueryTimeoutMillis(const ClientConfig& config) {
+  const auto ms = config.query_timeout.count();
+  if (ms < 0 || ms > static_cast<int64_t>(UINT32_MAX)) return UINT32_MAX;
+  return static_cast<uint32_t>(ms);
+}
 
 }  // namespace partita::client
 

@@ -18,10 +18,13 @@ import java.util.Objects;
 public final class ClientConfig {
   /** The client port a "host" without ":port" means. */
   public static final int DEFAULT_PORT = 21212;
+  /** The longest time limit a call may ask the server for (the server refuses longer ones). */
+  public static final Duration MAX_QUERY_TIMEOUT = Duration.ofHours(1);
 
   private final String clientName;
   private final Duration connectTimeout;
   private final Duration callTimeout;
+  private final Duration queryTimeout;
   private final int maxInFlightPerConnection;
   private final Duration backpressureTimeout;
   private final long rateLimitPerSecond;
@@ -36,6 +39,7 @@ public final class ClientConfig {
     this.clientName = b.clientName;
     this.connectTimeout = b.connectTimeout;
     this.callTimeout = b.callTimeout;
+    this.queryTimeout = b.queryTimeout;
     this.maxInFlightPerConnection = b.maxInFlightPerConnection;
     this.backpressureTimeout = b.backpressureTimeout;
     this.rateLimitPerSecond = b.rateLimitPerSecond;
@@ -69,6 +73,18 @@ public final class ClientConfig {
   /** The timeout of calls made without an explicit one. Default 2 min. */
   public Duration callTimeout() {
     return callTimeout;
+  }
+
+  /**
+   * The time limit the server gives the work of a call made without an
+   * explicit timeout (sent as the invocation's timeout_millis): past it the
+   * server rolls the transaction back and answers TRANSACTION_TIMEOUT.
+   * Default zero: the server's own default ({@code partita start
+   * --query-timeout}, 10 s unless set). A call with an explicit timeout sends
+   * that timeout instead.
+   */
+  public Duration queryTimeout() {
+    return queryTimeout;
   }
 
   /** Calls in flight on one connection before new calls wait for room. Default 4,096. */
@@ -119,7 +135,7 @@ public final class ClientConfig {
   @Override
   public String toString() {
     return "ClientConfig{clientName=" + clientName + ", connectTimeout=" + connectTimeout + ", callTimeout="
-        + callTimeout + ", maxInFlightPerConnection=" + maxInFlightPerConnection + ", backpressureTimeout="
+        + callTimeout + ", queryTimeout=" + queryTimeout + ", maxInFlightPerConnection=" + maxInFlightPerConnection + ", backpressureTimeout="
         + backpressureTimeout + ", rateLimitPerSecond=" + rateLimitPerSecond + ", reconnect=" + reconnect
         + ", epoll=" + epoll + ", ioThreads=" + ioThreads + ", maxResponseFrameBytes=" + maxResponseFrameBytes + "}";
   }
@@ -129,6 +145,7 @@ public final class ClientConfig {
     private String clientName = "partita-java";
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration callTimeout = Duration.ofMinutes(2);
+    private Duration queryTimeout = Duration.ZERO;
     private int maxInFlightPerConnection = 4096;
     private Duration backpressureTimeout = Duration.ofSeconds(10);
     private long rateLimitPerSecond;
@@ -153,6 +170,16 @@ public final class ClientConfig {
 
     public Builder callTimeout(Duration timeout) {
       this.callTimeout = positive(timeout, "callTimeout");
+      return this;
+    }
+
+    /** See {@link ClientConfig#queryTimeout()}: zero (the server's default) up to 1 hour, whole milliseconds. */
+    public Builder queryTimeout(Duration timeout) {
+      if (timeout == null || timeout.isNegative() || timeout.compareTo(MAX_QUERY_TIMEOUT) > 0) {
+        throw new IllegalArgumentException("queryTimeout must be between zero (the server's default) and "
+            + MAX_QUERY_TIMEOUT + ", got " + timeout);
+      }
+      this.queryTimeout = timeout;
       return this;
     }
 

@@ -67,6 +67,7 @@ public final class PartitaClient implements AutoCloseable {
   private final Map<String, Connection> connections = new ConcurrentHashMap<>();
   private final Object connectLock = new Object();
   private final long defaultTimeoutNanos;
+  private final int defaultServerTimeoutMillis;
   private final long backpressureNanos;
   private final Events events = new Events();
   private volatile boolean closed;
@@ -81,6 +82,7 @@ public final class PartitaClient implements AutoCloseable {
     this.transport = new Transport(config.epoll(), config.ioThreads());
     this.rateLimiter = config.rateLimitPerSecond() > 0 ? new RateLimiter(config.rateLimitPerSecond()) : null;
     this.defaultTimeoutNanos = saturatedNanos(config.callTimeout());
+    this.defaultServerTimeoutMillis = (int) config.queryTimeout().toMillis();
     this.backpressureNanos = saturatedNanos(config.backpressureTimeout());
   }
 
@@ -157,12 +159,18 @@ public final class PartitaClient implements AutoCloseable {
    * @throws IllegalStateException when the client is closed
    */
   public CompletableFuture<ClientResponse> callAsync(String procedure, Object... parameters) {
-    return callAsync(defaultTimeoutNanos, procedure, parameters);
+    return callAsync(defaultTimeoutNanos, defaultServerTimeoutMillis, procedure, parameters);
   }
 
-  /** {@link #callAsync(String, Object...)} with its own timeout. */
+  /**
+   * {@link #callAsync(String, Object...)} with its own timeout, which is also
+   * the time limit the server gives the call's work (the invocation's
+   * timeout_millis, whole milliseconds rounded up, at most
+   * {@link ClientConfig#MAX_QUERY_TIMEOUT}): the server rolls the work back
+   * and answers TRANSACTION_TIMEOUT, unless this client gave up waiting first.
+   */
   public CompletableFuture<ClientResponse> callAsync(Duration timeout, String procedure, Object... parameters) {
-    return callAsync(timeoutNanos(timeout), procedure, parameters);
+    return callAsync(timeoutNanos(timeout), serverTimeoutMillis(timeout), procedure, parameters);
   }
 
   /**
@@ -173,14 +181,16 @@ public final class PartitaClient implements AutoCloseable {
    * @throws IllegalArgumentException for a parameter of an unsupported type (nothing is sent)
    */
   public void callAsync(ProcedureCallback callback, String procedure, Object... parameters) {
-    callAsync(callback, config.callTimeout(), procedure, parameters);
+    Objects.requireNonNull(callback, "callback");
+    ensureOpen();
+    start(newCall(defaultTimeoutNanos, defaultServerTimeoutMillis, procedure, parameters, null, callback), false);
   }
 
   /** {@link #callAsync(ProcedureCallback, String, Object...)} with its own timeout. */
   public void callAsync(ProcedureCallback callback, Duration timeout, String procedure, Object... parameters) {
     Objects.requireNonNull(callback, "callback");
     ensureOpen();
-    start(newCall(timeoutNanos(timeout), procedure, parameters, null, callback), false);
+    start(newCall(timeoutNanos(timeout), serverTimeoutMillis(timeout), procedure, parameters, null, callback), false);
   }
 
   /**
@@ -251,14 +261,15 @@ public final class PartitaClient implements AutoCloseable {
 
   // ---- starting a call ----
 
-  private CompletableFuture<ClientResponse> callAsync(long timeoutNanos, String procedure, Object[] parameters) {
+  private CompletableFuture<ClientResponse> callAsync(long timeoutNanos, int serverTimeoutMillis, String procedure,
+      Object[] parameters) {
     ensureOpen();
     final CompletableFuture<ClientResponse> future = new CompletableFuture<>();
-    start(newCall(timeoutNanos, procedure, parameters, future, null), false);
+    start(newCall(timeoutNanos, serverTimeoutMillis, procedure, parameters, future, null), false);
     return future;
   }
 
-  private PendingCall newCall(long timeoutNanos, String procedure, Object[] parameters,
+  private PendingCall newCall(long timeoutNanos, int serverTimeoutMillis, String procedure, Object[] parameters,
       CompletableFuture<ClientResponse> future, ProcedureCallback callback) {
     Objects.requireNonNull(procedure, "procedure");
     if (procedure.isEmpty()) {
@@ -266,7 +277,8 @@ public final class PartitaClient implements AutoCloseable {
     }
     // call("P", null) passes a null array: one NULL parameter is what was meant.
     final Object[] values = parameters == null ? new Object[] {null} : parameters;
-    return new PendingCall(handles.incrementAndGet(), procedure, values, timeoutNanos, stats.of(procedure), tracker,
+    return new PendingCall(handles.incrementAndGet(), procedure, values, timeoutNanos, serverTimeoutMillis,
+        stats.of(procedure), tracker,
         future, callback);
   }
 
@@ -349,6 +361,15 @@ public final class PartitaClient implements AutoCloseable {
     return saturatedNanos(timeout);
   }
 
+  /** The server time limit a call's own timeout asks for: whole milliseconds, rounded up, at most 1 hour. */
+  private static int serverTimeoutMillis(Duration timeout) {
+    if (timeout.compareTo(ClientConfig.MAX_QUERY_TIMEOUT) >= 0) {
+      return (int) ClientConfig.MAX_QUERY_TIMEOUT.toMillis();
+    }
+    final long millis = timeout.toMillis();
+    return (int) (Duration.ofMillis(millis).equals(timeout) ? millis : millis + 1);
+  }
+
   /** The duration in nanoseconds, capped at about 73 years so that deadlines never overflow. */
   private static long saturatedNanos(Duration d) {
     try {
@@ -368,7 +389,7 @@ public final class PartitaClient implements AutoCloseable {
     }
     final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
     final PendingCall call = new PendingCall(handles.incrementAndGet(), SYSTEM_CATALOG, new Object[] {"PROCEDURES"},
-        defaultTimeoutNanos, null, tracker, answer, null);
+        defaultTimeoutNanos, 0, null, tracker, answer, null);
     answer.whenComplete((response, failure) -> routesAnswered(version, asked, response, failure));
     start(call, true);
   }

@@ -13,7 +13,8 @@ import org.partita.server.database.Database;
 final class PartitaTarget implements SqlTarget {
   private final int partitions;
   private final boolean partitionTables;
-  private Database database;
+  // Written by the runner's worker; read by cancel() on the runner's timer thread.
+  private volatile Database database;
 
   PartitaTarget(int partitions, boolean partitionTables) {
     this.partitions = partitions;
@@ -81,6 +82,17 @@ final class PartitaTarget implements SqlTarget {
       default -> table.getObject(column);
     };
     return table.wasNull() ? null : v;
+  }
+
+  /**
+   * Cancels the running statement through the database ({@code @CancelQuery}'s
+   * path: the in-process client's running calls); it is rolled back and
+   * answered CANCELLED. Returns false when no statement was running.
+   */
+  @Override
+  public boolean cancel() {
+    final Database running = database;
+    return running != null && !running.cancelClient(Database.IN_PROCESS_CLIENT).isEmpty();
   }
 
   private Database database() {

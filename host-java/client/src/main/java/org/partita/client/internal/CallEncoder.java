@@ -46,7 +46,8 @@ public final class CallEncoder {
   }
 
   /** The encoded size of the Invocation message (no tag, no length). */
-  public static int invocationSize(long handle, String procedure, int parametersSize, int routedPlusOne) {
+  public static int invocationSize(long handle, String procedure, int parametersSize, int routedPlusOne,
+      int timeoutMillis) {
     int size = parametersSize;
     if (handle != 0) {
       size += CodedOutputStream.computeUInt64Size(Invocation.CLIENT_HANDLE_FIELD_NUMBER, handle);
@@ -56,6 +57,9 @@ public final class CallEncoder {
     }
     if (routedPlusOne != 0) {
       size += CodedOutputStream.computeUInt32Size(Invocation.ROUTED_PARTITION_PLUS_ONE_FIELD_NUMBER, routedPlusOne);
+    }
+    if (timeoutMillis != 0) {
+      size += CodedOutputStream.computeUInt32Size(Invocation.TIMEOUT_MILLIS_FIELD_NUMBER, timeoutMillis);
     }
     return size;
   }
@@ -72,7 +76,7 @@ public final class CallEncoder {
    * arguments, and the parameters passed {@link #parametersSize}.
    */
   public static void writeFrame(CodedOutputStream out, long handle, String procedure, Object[] parameters,
-      int routedPlusOne, int invocationSize) throws IOException {
+      int routedPlusOne, int timeoutMillis, int invocationSize) throws IOException {
     final int messageSize = messageSize(invocationSize);
     out.write((byte) (messageSize >>> 24));
     out.write((byte) (messageSize >>> 16));
@@ -80,7 +84,7 @@ public final class CallEncoder {
     out.write((byte) messageSize);
     out.writeTag(ClientMessage.INVOCATION_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
     out.writeUInt32NoTag(invocationSize);
-    writeInvocation(out, handle, procedure, parameters, routedPlusOne);
+    writeInvocation(out, handle, procedure, parameters, routedPlusOne, timeoutMillis);
   }
 
   /**
@@ -92,11 +96,16 @@ public final class CallEncoder {
    * @throws IllegalArgumentException naming the first parameter that has no wire form
    */
   public static byte[] invocationBytes(String procedure, Object[] parameters) {
-    final int size = invocationSize(0, procedure, parametersSize(parameters), 0);
+    return invocationBytes(procedure, parameters, 0);
+  }
+
+  /** {@link #invocationBytes(String, Object[])} asking for a time limit of {@code timeoutMillis} (0 = none). */
+  public static byte[] invocationBytes(String procedure, Object[] parameters, int timeoutMillis) {
+    final int size = invocationSize(0, procedure, parametersSize(parameters), 0, timeoutMillis);
     final byte[] bytes = new byte[size];
     final CodedOutputStream out = CodedOutputStream.newInstance(bytes);
     try {
-      writeInvocation(out, 0, procedure, parameters, 0);
+      writeInvocation(out, 0, procedure, parameters, 0, timeoutMillis);
       out.checkNoSpaceLeft();
     } catch (IOException e) {
       throw new IllegalStateException("encoding an invocation into an array of its computed size failed", e);
@@ -105,7 +114,7 @@ public final class CallEncoder {
   }
 
   private static void writeInvocation(CodedOutputStream out, long handle, String procedure, Object[] parameters,
-      int routedPlusOne) throws IOException {
+      int routedPlusOne, int timeoutMillis) throws IOException {
     if (handle != 0) {
       out.writeUInt64(Invocation.CLIENT_HANDLE_FIELD_NUMBER, handle);
     }
@@ -119,6 +128,9 @@ public final class CallEncoder {
     }
     if (routedPlusOne != 0) {
       out.writeUInt32(Invocation.ROUTED_PARTITION_PLUS_ONE_FIELD_NUMBER, routedPlusOne);
+    }
+    if (timeoutMillis != 0) {
+      out.writeUInt32(Invocation.TIMEOUT_MILLIS_FIELD_NUMBER, timeoutMillis);
     }
   }
 

@@ -356,7 +356,8 @@ public final class Connection {
     try {
       final CodedOutputStream out = CodedOutputStream.newInstance(buf.nioBuffer(0, bytes));
       for (PendingCall c : batch) {
-        CallEncoder.writeFrame(out, c.handle, c.procedure, c.parameters, c.routedPlusOne, c.invocationSize);
+        CallEncoder.writeFrame(out, c.handle, c.procedure, c.parameters, c.routedPlusOne, c.serverTimeoutMillis,
+            c.invocationSize);
       }
       out.flush();
       out.checkNoSpaceLeft();

@@ -23,6 +23,8 @@ public final class PendingCall {
   final Object[] parameters;
   final int parametersSize;
   final long timeoutNanos;
+  /** The time limit the call asks the server for (timeout_millis; 0 = the server's default). */
+  final int serverTimeoutMillis;
   private final CallStats stats;
   private final CallTracker tracker;
   private final CompletableFuture<ClientResponse> future;
@@ -34,8 +36,9 @@ public final class PendingCall {
   private Connection connection;
 
   /** REQUIRES: exactly one of {@code future} and {@code callback} is non-null; {@code stats} may be null (internal calls). */
-  public PendingCall(long handle, String procedure, Object[] parameters, long timeoutNanos, CallStats stats,
-      CallTracker tracker, CompletableFuture<ClientResponse> future, ProcedureCallback callback) {
+  public PendingCall(long handle, String procedure, Object[] parameters, long timeoutNanos, int serverTimeoutMillis,
+      CallStats stats, CallTracker tracker, CompletableFuture<ClientResponse> future, ProcedureCallback callback) {
+    this.serverTimeoutMillis = serverTimeoutMillis;
     this.handle = handle;
     this.procedure = procedure;
     this.parameters = parameters;
@@ -57,7 +60,8 @@ public final class PendingCall {
   /** Fixes the partition the call was routed to (0: not routed). */
   void route(int partitionPlusOne) {
     routedPlusOne = partitionPlusOne;
-    invocationSize = CallEncoder.invocationSize(handle, procedure, parametersSize, routedPlusOne);
+    invocationSize = CallEncoder.invocationSize(handle, procedure, parametersSize, routedPlusOne,
+        serverTimeoutMillis);
   }
 
   /** The call is handed to {@code owner}, which holds a permit for it; the clock starts. */

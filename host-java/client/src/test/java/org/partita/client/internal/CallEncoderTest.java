@@ -19,11 +19,16 @@ import org.partita.client.proto.Parameter;
 class CallEncoderTest {
   /** The frame CallEncoder writes for one call. */
   private static byte[] encode(long handle, String procedure, int routedPlusOne, Object... parameters) throws Exception {
+    return encodeWithTimeout(handle, procedure, routedPlusOne, 0, parameters);
+  }
+
+  private static byte[] encodeWithTimeout(long handle, String procedure, int routedPlusOne, int timeoutMillis,
+      Object... parameters) throws Exception {
     final int invocationSize = CallEncoder.invocationSize(handle, procedure, CallEncoder.parametersSize(parameters),
-        routedPlusOne);
+        routedPlusOne, timeoutMillis);
     final byte[] frame = new byte[CallEncoder.LENGTH_PREFIX_BYTES + CallEncoder.messageSize(invocationSize)];
     final CodedOutputStream out = CodedOutputStream.newInstance(frame);
-    CallEncoder.writeFrame(out, handle, procedure, parameters, routedPlusOne, invocationSize);
+    CallEncoder.writeFrame(out, handle, procedure, parameters, routedPlusOne, timeoutMillis, invocationSize);
     out.checkNoSpaceLeft();
     return frame;
   }
@@ -51,6 +56,16 @@ class CallEncoderTest {
         new byte[] {0, 1, 2}, Instant.ofEpochSecond(-2, 500_000_000), null);
 
     assertArrayEquals(expected(invocation), actual);
+  }
+
+  @Test
+  void shouldWriteTheTimeLimitAsTheGeneratedClassesDo() throws Exception {
+    final Invocation invocation = Invocation.newBuilder().setClientHandle(7).setProcedure("@AdHoc")
+        .addParameters(Parameter.newBuilder().setText("SELECT 1")).setRoutedPartitionPlusOne(2)
+        .setTimeoutMillis(3_600_000).build();
+    assertArrayEquals(expected(invocation), encodeWithTimeout(7, "@AdHoc", 2, 3_600_000, "SELECT 1"));
+    final byte[] bytes = CallEncoder.invocationBytes("P", new Object[] {1L}, 250);
+    assertEquals(250, Invocation.parseFrom(bytes).getTimeoutMillis());
   }
 
   @Test

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class InFlightCallsTest {
   private static PendingCall call(long handle) {
-    return new PendingCall(handle, "P", new Object[0], 1_000_000_000L, null, null, new CompletableFuture<>(), null);
+    return new PendingCall(handle, "P", new Object[0], 1_000_000_000L, 0, null, null, new CompletableFuture<>(), null);
   }
 
   @Test

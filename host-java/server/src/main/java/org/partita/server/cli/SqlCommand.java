@@ -38,6 +38,12 @@ import picocli.CommandLine.Option;
 final class SqlCommand implements Callable<Integer> {
   static final int EXIT_CANNOT_CONNECT = 2;
   private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  /** How much longer than a statement's server limit the shell waits for the answer. */
+  static final int ANSWER_GRACE_SECONDS = 5;
+  /** How long the shell waits for a statement without --timeout (the server applies its own limit). */
+  static final int DEFAULT_WAIT_SECONDS = 120;
+  /** The longest --timeout: the server's longest per-call limit, 1 hour. */
+  static final int MAX_TIMEOUT_SECONDS = 3600;
   /** Held so the level set on it stays (loggers are weakly referenced). */
   private static final Logger CLIENT_LOG = Logger.getLogger("org.partita.client");
 
@@ -53,9 +59,11 @@ final class SqlCommand implements Callable<Integer> {
   @Option(names = "--stop-on-error", description = "stop at the first statement or command that fails")
   private boolean stopOnError;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", description = "how long each statement may take "
-      + "before the shell gives up on it (default: ${DEFAULT-VALUE})")
-  private int timeoutSeconds = 120;
+  @Option(names = "--timeout", paramLabel = "SECONDS", description = "time limit of each statement on the "
+      + "server (past it the server rolls it back and answers TRANSACTION_TIMEOUT), 1 to 3600; the shell waits "
+      + SqlCommand.ANSWER_GRACE_SECONDS + " s longer for the answer (default: the server's --query-timeout, "
+      + "waiting up to " + SqlCommand.DEFAULT_WAIT_SECONDS + " s)")
+  private Integer timeoutSeconds;
 
   @Spec
   private CommandSpec spec;
@@ -79,13 +87,17 @@ final class SqlCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (timeoutSeconds < 1) {
-      throw new ParameterException(spec.commandLine(), "--timeout must be at least 1 second, got " + timeoutSeconds);
+    if (timeoutSeconds != null && (timeoutSeconds < 1 || timeoutSeconds > MAX_TIMEOUT_SECONDS)) {
+      throw new ParameterException(spec.commandLine(), "--timeout must be from 1 to " + MAX_TIMEOUT_SECONDS
+          + " seconds, got " + timeoutSeconds);
     }
     CLIENT_LOG.setLevel(Level.SEVERE);
-    final Duration timeout = Duration.ofSeconds(timeoutSeconds);
-    final ClientConfig config = ClientConfig.builder().clientName("partita-sql").callTimeout(timeout)
-        .connectTimeout(timeout.compareTo(MAX_CONNECT_TIMEOUT) < 0 ? timeout : MAX_CONNECT_TIMEOUT)
+    final Duration limit = timeoutSeconds == null ? Duration.ZERO : Duration.ofSeconds(timeoutSeconds);
+    final Duration wait = timeoutSeconds == null ? Duration.ofSeconds(DEFAULT_WAIT_SECONDS)
+        : limit.plusSeconds(ANSWER_GRACE_SECONDS);
+    final ClientConfig config = ClientConfig.builder().clientName("partita-sql").callTimeout(wait)
+        .queryTimeout(limit)
+        .connectTimeout(wait.compareTo(MAX_CONNECT_TIMEOUT) < 0 ? wait : MAX_CONNECT_TIMEOUT)
         .reconnect(true).ioThreads(1).build();
     try (PartitaClient client = new PartitaClient(config)) {
       final List<String> connected = connect(client);
@@ -100,10 +112,22 @@ final class SqlCommand implements Callable<Integer> {
       }
       if (interactive) {
         out.println("Connected to " + String.join(", ", connected) + ". Type help for commands, quit to leave.");
-        return InteractiveShell.run(shell, Path.of(System.getProperty("user.home"), ".partita_history"));
+        return InteractiveShell.run(shell, Path.of(System.getProperty("user.home"), ".partita_history"),
+            () -> cancelRunning(client));
       }
       return shell.runScript(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), "stdin");
     }
+  }
+
+  /**
+   * Ctrl-C while a statement runs: asks the server to stop this shell's
+   * running calls ({@code @CancelQuery()}, rolled back and answered
+   * CANCELLED). Does not wait: the statement's own answer says what happened.
+   */
+  private void cancelRunning(PartitaClient client) {
+    err.println("Cancelling the running statement (@CancelQuery)...");
+    err.flush();
+    client.callAsync("@CancelQuery");
   }
 
   /** Connects to every server it can; reports each it cannot. Returns the servers connected. */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.partita.server.database.Database;
+import org.partita.server.database.QueryLimits;
 import org.partita.server.durability.CommandLogMode;
 import org.partita.server.durability.CommandLogOptions;
 import org.partita.server.host.PartitaServer;
@@ -89,6 +90,18 @@ final class StartCommand implements Callable<Integer> {
       + "connections (default: ${DEFAULT-VALUE})")
   private int networkThreads = 1;
 
+  @Option(names = "--query-timeout", paramLabel = "DURATION", description = "time limit of every transaction "
+      + "(a procedure's whole run, an ad-hoc statement), read-only or not, unless the call sets its own: past it "
+      + "the transaction is rolled back and answered TRANSACTION_TIMEOUT; e.g. 10s, 500ms, 2m; 0 = none; at most "
+      + "1h (default: ${DEFAULT-VALUE})")
+  private String queryTimeout = "10s";
+
+  @Option(names = "--query-memory", paramLabel = "SIZE", description = "bound on one statement's intermediate "
+      + "results (hash tables, sorts, DISTINCT) per partition: past it the statement fails with QUERY_MEMORY_LIMIT; "
+      + "e.g. 512m, 2g, or bytes; 0 = unbounded (default: a quarter of this machine's memory over the sites and "
+      + "the coordinator, at least 64m)")
+  private String queryMemory;
+
   private CommandLogOptions commandLogOptions() {
     final CommandLogMode mode = commandLog != null ? CommandLogMode.parse(commandLog)
         : dataDir != null ? CommandLogMode.SYNC : CommandLogMode.OFF;
@@ -100,8 +113,12 @@ final class StartCommand implements Callable<Integer> {
     final ServerOptions options;
     final PartitaServer server;
     try {
+      final QueryLimits queryLimits = new QueryLimits(Sizes.millis("--query-timeout", queryTimeout),
+          queryMemory == null ? QueryLimits.machineMemoryBytes(QueryLimits.physicalMemoryBytes(), sites)
+              : Sizes.bytes("--query-memory", queryMemory));
       options = new ServerOptions(schema, classes, sites, bind, port, httpPort, dataDir, webRoot,
-          new ConnectionLimits(maxInFlight, maxFrameBytes), siteQueue, networkThreads, commandLogOptions());
+          new ConnectionLimits(maxInFlight, maxFrameBytes), siteQueue, networkThreads, queryLimits,
+          commandLogOptions());
       server = PartitaServer.start(options);
     } catch (StartupException | IllegalArgumentException e) {
       System.err.println("partita start: " + e.getMessage());

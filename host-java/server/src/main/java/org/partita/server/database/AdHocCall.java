@@ -23,7 +23,7 @@ record AdHocCall(Invocation invocation, String sql, ExecutableStatement statemen
     ClientResponse response;
     try {
       final ExecutableStatement current = site.replan(sql, statement, parameters, admittedVersion);
-      response = site.context().runStatement(current, parameters, header);
+      response = site.context().runStatement(current, parameters, header, invocation);
     } catch (ServerException e) {
       response = ErrorTable.response(e);
     }

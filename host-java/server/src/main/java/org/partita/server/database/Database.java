@@ -19,6 +19,7 @@ import org.partita.server.error.ErrorTable;
 import org.partita.server.error.ServerException;
 import org.partita.server.planner.PlannedStatement;
 import org.partita.server.planner.PlanningException;
+import org.partita.server.planner.TableStatistics;
 import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
@@ -51,7 +52,7 @@ public final class Database implements AutoCloseable {
 
   private final List<Site> sites = new ArrayList<>();
   private final PartitionMap map;
-  private final AdHocPlans adHocPlans = new AdHocPlans();
+  private final AdHocPlans adHocPlans = new AdHocPlans(new RowCounts(sites));
   private final AtomicLong inProcessSequence = new AtomicLong();
   private final AtomicInteger nextAnyPartition = new AtomicInteger();
   private MpCoordinator coordinator;
@@ -82,16 +83,27 @@ public final class Database implements AutoCloseable {
   /** As {@link #open(CompiledCatalog, int, int, int)}, every partition's answers passing through {@code pipeline}. */
   public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
       CommitPipeline pipeline) throws InterruptedException {
-    return open(catalog, partitions, siteQueueCapacity, coordinatorCapacity, pipeline, 1);
+    return open(catalog, partitions, siteQueueCapacity, coordinatorCapacity, pipeline, QueryLimits.EMBEDDED, 1);
   }
 
   /**
    * As {@link #open(CompiledCatalog, int, int, int, CommitPipeline)}, every
-   * initiator in {@code epoch} (a host restarting on its command log begins
-   * the epoch after the log's last; docs/durability.md).
+   * transaction bounded by {@code limits} (a server's --query-timeout and
+   * --query-memory); the other overloads use {@link QueryLimits#EMBEDDED}.
    */
   public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
-      CommitPipeline pipeline, long epoch) throws InterruptedException {
+      CommitPipeline pipeline, QueryLimits limits) throws InterruptedException {
+    return open(catalog, partitions, siteQueueCapacity, coordinatorCapacity, pipeline, limits, 1);
+  }
+
+  /**
+   * As {@link #open(CompiledCatalog, int, int, int, CommitPipeline,
+   * QueryLimits)}, every initiator in {@code epoch} (a host restarting on
+   * its command log begins the epoch after the log's last;
+   * docs/durability.md).
+   */
+  public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
+      CommitPipeline pipeline, QueryLimits limits, long epoch) throws InterruptedException {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
@@ -103,7 +115,7 @@ public final class Database implements AutoCloseable {
     try {
       for (int p = 0; p < partitions; p++) {
         final Site site = new Site(p, db.map, db.catalog, db.adHocPlans, siteQueueCapacity, pipeline,
-            epoch);
+            limits, epoch);
         site.start();
         db.sites.add(site);
       }
@@ -112,7 +124,7 @@ public final class Database implements AutoCloseable {
       throw e;
     }
     db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
-        next -> db.catalog = next, epoch);
+        next -> db.catalog = next, limits, epoch);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;
@@ -139,6 +151,15 @@ public final class Database implements AutoCloseable {
   /** The schema's version: 1 when opened, plus one for each schema change that committed. */
   public long catalogVersion() {
     return catalog.version();
+  }
+
+  /**
+   * The table row counts ad-hoc SQL is planned with now (sums of the
+   * partitions' engine statistics, refreshed as sites run): what
+   * {@code @Explain} plans with too, so it shows the order ad-hoc SQL runs in.
+   */
+  public TableStatistics adHocStatistics() {
+    return adHocPlans.rowCounts(catalog.catalog());
   }
 
   /**
@@ -206,6 +227,9 @@ public final class Database implements AutoCloseable {
   }
 
   private boolean route(Invocation invocation, Consumer<ClientResponse> done, boolean mayWait) {
+    if (refusedTimeout(invocation, done)) {
+      return true;
+    }
     final CatalogSnapshot snapshot = catalog;
     final CompiledProcedure procedure = snapshot.catalog().procedure(invocation.procedure()).orElse(null);
     if (procedure == null) {
@@ -224,6 +248,59 @@ public final class Database implements AutoCloseable {
       return true;
     }
     return enqueue(sites.get(partition), new ProcedureCall(invocation, procedure, snapshot.version(), done), mayWait);
+  }
+
+  /** Answers BAD_PARAMETER iff the call asks for a time limit over the longest allowed; returns whether it did. */
+  private static boolean refusedTimeout(Invocation invocation, Consumer<ClientResponse> done) {
+    final String refusal = QueryLimits.checkRequested(invocation.timeoutMillis());
+    if (refusal == null) {
+      return false;
+    }
+    done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_PARAMETER, refusal + "; the call to "
+        + invocation.procedure() + " was not run"));
+    return true;
+  }
+
+  /**
+   * Cancels what runs for client {@code clientId} now: its call running on any
+   * partition or on the coordinator (docs/system-procedures.md,
+   * {@code @CancelQuery}). Calls still queued are not touched. Any thread.
+   *
+   * @return the calls cancelled (one per partition or coordinator that ran one)
+   */
+  public List<Invocation> cancelClient(long clientId) {
+    final List<Invocation> cancelled = new ArrayList<>();
+    for (Site site : sites) {
+      addIfCancelled(cancelled, site.runningCall(), clientId);
+    }
+    final Invocation mp = coordinator.cancel(clientId);
+    if (mp != null) {
+      cancelled.add(mp);
+    }
+    return cancelled;
+  }
+
+  /**
+   * Cancels whatever call partition {@code partition} runs now, whoever's
+   * (a multi-partition call it serves is cancelled everywhere). Any thread.
+   *
+   * @return the cancelled call, or null when the partition ran none
+   * @throws IllegalArgumentException when there is no such partition
+   */
+  public Invocation cancelPartition(int partition) {
+    if (partition < 0 || partition >= sites.size()) {
+      throw new IllegalArgumentException("no partition " + partition + " (partitions are 0 to "
+          + (sites.size() - 1) + ")");
+    }
+    final RunningCall running = sites.get(partition).runningCall();
+    return running == null ? null : running.cancelAny();
+  }
+
+  private static void addIfCancelled(List<Invocation> out, RunningCall running, long clientId) {
+    final Invocation cancelled = running == null ? null : running.cancel(clientId);
+    if (cancelled != null) {
+      out.add(cancelled);
+    }
   }
 
   /** The partition of a single-partition call: its partitioning parameter through the partition map. */
@@ -296,6 +373,9 @@ public final class Database implements AutoCloseable {
 
   private boolean routeAdHoc(Invocation invocation, String sql, Object[] parameters, Consumer<ClientResponse> done,
       boolean mayWait) {
+    if (refusedTimeout(invocation, done)) {
+      return true;
+    }
     if (isDdl(sql)) {
       return toCoordinator(new MpCoordinator.Ddl(invocation, sql, done), mayWait);
     }

@@ -12,8 +12,9 @@ import org.partita.server.engine.BatchRequestWriter;
  * a remote participant sends exactly these fields. Immutable.
  *
  * @param timestampMicros the multi-partition transaction's timestamp
+ * @param timeLimitMillis the batch's time limit (what is left of the transaction's; 0 = none)
  */
-record FragmentRequest(long timestampMicros, List<PlanCall> calls, List<Dependency> dependencies) {
+record FragmentRequest(long timestampMicros, int timeLimitMillis, List<PlanCall> calls, List<Dependency> dependencies) {
   /** One call of a statement's plan ({@code fragment} -1) or of its fragment number {@code fragment}. */
   record PlanCall(ExecutableStatement statement, int fragment, Object[] parameters) {}
 
@@ -26,8 +27,9 @@ record FragmentRequest(long timestampMicros, List<PlanCall> calls, List<Dependen
   }
 
   /** A request running {@code statement}'s whole plan once. */
-  static FragmentRequest plan(long timestampMicros, ExecutableStatement statement, Object[] parameters) {
-    return new FragmentRequest(timestampMicros, List.of(new PlanCall(statement, -1, parameters)), List.of());
+  static FragmentRequest plan(long timestampMicros, int timeLimitMillis, ExecutableStatement statement,
+      Object[] parameters) {
+    return new FragmentRequest(timestampMicros, timeLimitMillis, List.of(new PlanCall(statement, -1, parameters)), List.of());
   }
 
   /**
@@ -36,7 +38,7 @@ record FragmentRequest(long timestampMicros, List<PlanCall> calls, List<Dependen
    * participant's transaction stays open until the coordinator finishes it.
    */
   void writeTo(BatchRequestWriter writer, boolean finalBatch) {
-    writer.begin(finalBatch, timestampMicros);
+    writer.begin(finalBatch, timestampMicros, timeLimitMillis);
     for (PlanCall call : calls) {
       if (call.fragment() < 0) {
         call.statement().addPlanCall(writer);

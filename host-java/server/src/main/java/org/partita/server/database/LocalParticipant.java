@@ -77,16 +77,26 @@ final class LocalParticipant implements Participant {
    * REQUIRES: on the site's thread.
    */
   void serve(Site site, TxnHeader header, MultiPartitionJoin join) {
+    final RunningCall running = site.runningCall();
+    running.begin(join.txn().invocation());
+    try {
+      serveUntilReleased(site, running);
+    } finally {
+      running.end();
+    }
+    site.initiator().pipeline().release(header, join, () -> released.complete(null));
+  }
+
+  private void serveUntilReleased(Site site, RunningCall running) {
     for (Request r = take(); !(r instanceof Release); r = take()) {
       if (r instanceof Fragment f) {
-        runFragment(site.engine(), f);
+        runFragment(site.engine(), running, f);
       } else if (r instanceof Finish f) {
         finish(site.engine(), f);
       } else if (r instanceof ApplyCatalog a) {
         apply(site, a);
       }
     }
-    site.initiator().pipeline().release(header, join, () -> released.complete(null));
   }
 
   private Request take() {
@@ -98,8 +108,9 @@ final class LocalParticipant implements Participant {
     }
   }
 
-  private static void runFragment(PartitionEngine engine, Fragment f) {
+  private static void runFragment(PartitionEngine engine, RunningCall running, Fragment f) {
     try {
+      running.checkNotCancelled();
       f.request().writeTo(engine.request(), false);
       f.answer().complete(ResultSets.copy(engine.execute()));
     } catch (Throwable t) {

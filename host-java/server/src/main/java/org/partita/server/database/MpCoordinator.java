@@ -89,6 +89,9 @@ final class MpCoordinator implements AutoCloseable {
   private final PartitionMap map;
   private final AdHocPlans adHocPlans;
   private final Consumer<CatalogSnapshot> publish;
+  private final QueryLimits limits;
+  // Set once the merge engine is open; read by any thread (@CancelQuery).
+  private volatile RunningCall runningCall;
   // Coordinator-confined.
   private final Initiator initiator;
   private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
@@ -100,7 +103,8 @@ final class MpCoordinator implements AutoCloseable {
    *     after every partition has taken it
    */
   MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog, AdHocPlans adHocPlans,
-      Consumer<CatalogSnapshot> publish, long epoch) {
+      Consumer<CatalogSnapshot> publish, QueryLimits limits, long epoch) {
+    this.limits = limits;
     this.initiator = Initiator.forPartition(TxnId.MULTI_PARTITION, epoch, ImmediateCommitPipeline.INSTANCE);
     this.capacity = capacity;
     this.sites = sites;
@@ -242,8 +246,12 @@ final class MpCoordinator implements AutoCloseable {
   private ClientResponse runTransaction(MultiPartitionTxn txn, Replay replay, TransactionBody body) {
     // Open the merge engine before any partition joins: a failure to open it must not leave partitions held.
     final PartitionEngine merge = mergeEngine();
+    final RunningCall running = runningCall;
     final List<Participant> participants = join(txn, replay);
-    final MultiPartitionContext context = new MultiPartitionContext(participants, map, merge, txn.header());
+    running.begin(txn.invocation());
+    final TimeBudget budget = TimeBudget.startingNow(limits.timeoutFor(txn.invocation().timeoutMillis()));
+    final MultiPartitionContext context = new MultiPartitionContext(participants, map, merge, txn.header(), budget,
+        running);
     ClientResponse response;
     try {
       final List<ResultTable> results = body.run(context);
@@ -252,6 +260,9 @@ final class MpCoordinator implements AutoCloseable {
     } catch (Throwable t) {
       context.finish(false);
       response = context.withAppStatus(Failures.response(t));
+    } finally {
+      // Before the partitions go back to their queues: a later cancel must not reach their next work.
+      running.end();
     }
     releaseAll(participants);
     return response;
@@ -337,9 +348,21 @@ final class MpCoordinator implements AutoCloseable {
   private PartitionEngine mergeEngine() {
     if (mergeEngine == null) {
       mergeEngine = PartitionEngine.open(catalog.catalog().engineCatalog().toByteArray(), TxnId.MULTI_PARTITION,
-          map.partitionCount());
+          map.partitionCount(), PartitionEngine.DEFAULT_REQUEST_CAPACITY, PartitionEngine.DEFAULT_RESPONSE_CAPACITY,
+          limits.memoryBytes());
+      // The partitions' part is cancelled through their own running calls (they serve this call's fragments).
+      runningCall = new RunningCall(List.of(mergeEngine));
     }
     return mergeEngine;
+  }
+
+  /**
+   * Cancels the multi-partition call running now if it is {@code clientId}'s.
+   * Any thread. Returns the cancelled call, or null.
+   */
+  Invocation cancel(long clientId) {
+    final RunningCall running = runningCall;
+    return running == null ? null : running.cancel(clientId);
   }
 
   /** Finishes the requests already queued, then closes the merge engine on its own thread (engines are confined). */

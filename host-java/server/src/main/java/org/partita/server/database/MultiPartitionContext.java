@@ -7,6 +7,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
+import org.partita.server.engine.EngineException;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.planner.PlannedStatement;
 import org.partita.server.procedure.ProcedureContext;
@@ -32,6 +33,8 @@ final class MultiPartitionContext implements ProcedureContext {
   private final PartitionMap map;
   private final PartitionEngine mergeEngine;
   private final long timestamp;
+  private final TimeBudget budget;
+  private final RunningCall running;
   private final Random random;
   private final int anyPartition;
   private final List<ExecutableStatement> pendingStatements = new ArrayList<>();
@@ -41,9 +44,13 @@ final class MultiPartitionContext implements ProcedureContext {
   /**
    * @param participants every partition, in partition order
    * @param mergeEngine the coordinator's engine, which runs merge plans over the partitions' results
+   * @param budget the transaction's time limit
+   * @param running the coordinator's running call, which @CancelQuery marks
    */
   MultiPartitionContext(List<Participant> participants, PartitionMap map, PartitionEngine mergeEngine,
-      TxnHeader header) {
+      TxnHeader header, TimeBudget budget, RunningCall running) {
+    this.budget = budget;
+    this.running = running;
     this.participants = participants;
     this.map = map;
     this.mergeEngine = mergeEngine;
@@ -77,6 +84,8 @@ final class MultiPartitionContext implements ProcedureContext {
       for (int i = 0; i < results.length; i++) {
         results[i] = run(pendingStatements.get(i), pendingParameters.get(i));
       }
+    } catch (RuntimeException e) {
+      throw Failures.unwrap(e) instanceof EngineException engine ? budget.rethrown(engine) : e;
     } finally {
       pendingStatements.clear();
       pendingParameters.clear();
@@ -92,9 +101,9 @@ final class MultiPartitionContext implements ProcedureContext {
       case ANY_PARTITION:
         return one(participants.get(anyPartition), s, parameters);
       case ROUTED_INSERT:
-        return RoutedInsert.run(participants, map, s, parameters, timestamp);
+        return RoutedInsert.run(participants, map, s, parameters, timestamp, nextLimit());
       case REPLICATED_WRITE: {
-        final FragmentRequest request = FragmentRequest.plan(timestamp, s, parameters);
+        final FragmentRequest request = FragmentRequest.plan(timestamp, nextLimit(), s, parameters);
         final List<CompletableFuture<ByteBuffer>> all = new ArrayList<>();
         for (Participant participant : participants) {
           all.add(participant.execute(request));
@@ -109,7 +118,7 @@ final class MultiPartitionContext implements ProcedureContext {
   }
 
   private ResultTable one(Participant participant, ExecutableStatement s, Object[] parameters) {
-    return ResultSets.tables(participant.execute(FragmentRequest.plan(timestamp, s, parameters)).join())[0];
+    return ResultSets.tables(participant.execute(FragmentRequest.plan(timestamp, nextLimit(), s, parameters)).join())[0];
   }
 
   /** Fragments on every partition, then the statement's plan over their results on the coordinator's engine. */
@@ -119,7 +128,7 @@ final class MultiPartitionContext implements ProcedureContext {
     for (int f = 0; f < fragments; f++) {
       calls.add(new FragmentRequest.PlanCall(s, f, parameters));
     }
-    final FragmentRequest request = new FragmentRequest(timestamp, calls, List.of());
+    final FragmentRequest request = new FragmentRequest(timestamp, nextLimit(), calls, List.of());
     final List<CompletableFuture<ByteBuffer>> all = new ArrayList<>();
     for (Participant participant : participants) {
       all.add(participant.execute(request));
@@ -131,9 +140,19 @@ final class MultiPartitionContext implements ProcedureContext {
         dependencies.add(new FragmentRequest.Dependency(s.planned().fragments().get(f).dependencyId(), tables.get(f)));
       }
     }
-    final ByteBuffer merged = onMergeEngine(new FragmentRequest(timestamp,
+    final ByteBuffer merged = onMergeEngine(new FragmentRequest(timestamp, nextLimit(),
         List.of(new FragmentRequest.PlanCall(s, -1, parameters)), dependencies));
     return ResultSets.tables(merged)[0];
+  }
+
+  /**
+   * The time limit of the next batch sent anywhere: what is left of the
+   * transaction's. @throws ServerException TRANSACTION_TIMEOUT when nothing is
+   * left, CANCELLED when @CancelQuery stopped the transaction
+   */
+  private int nextLimit() {
+    running.checkNotCancelled();
+    return budget.nextBatchMillis();
   }
 
   /**

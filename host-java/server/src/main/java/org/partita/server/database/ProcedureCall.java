@@ -22,7 +22,7 @@ record ProcedureCall(Invocation invocation, CompiledProcedure admitted, long adm
     ClientResponse response;
     try {
       final CompiledProcedure procedure = site.resolve(invocation.procedure(), admitted, admittedVersion);
-      response = site.context().run(procedure, invocation.parameters(), header);
+      response = site.context().run(procedure, invocation, header);
     } catch (ServerException e) {
       response = ErrorTable.response(e);
     }

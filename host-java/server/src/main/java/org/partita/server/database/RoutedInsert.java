@@ -25,7 +25,7 @@ final class RoutedInsert {
   private RoutedInsert() {}
 
   static ResultTable run(List<Participant> participants, PartitionMap map, ExecutableStatement s, Object[] parameters,
-      long timestamp) {
+      long timestamp, int timeLimitMillis) {
     final PlannedStatement planned = s.planned();
     final PlanNode plan = planned.plan();
     final ValuesNode values = plan.getChildren(0).getValues();
@@ -39,7 +39,7 @@ final class RoutedInsert {
     for (Map.Entry<Integer, List<ValuesNode.Row>> part : rowsByPartition.entrySet()) {
       final ExecutableStatement rows = new ExecutableStatement(s.name(), planned, -1,
           statementWithRows(planned, plan, part.getValue()), List.of(), List.of());
-      counts.add(participants.get(part.getKey()).execute(FragmentRequest.plan(timestamp, rows, parameters)));
+      counts.add(participants.get(part.getKey()).execute(FragmentRequest.plan(timestamp, timeLimitMillis, rows, parameters)));
     }
     long total = 0;
     for (ByteBuffer count : MultiPartitionContext.joinAll(counts)) {

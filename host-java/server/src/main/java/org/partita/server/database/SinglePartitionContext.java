@@ -10,11 +10,13 @@ import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.engine.BatchRequestWriter;
+import org.partita.server.engine.EngineException;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.planner.PlannedStatement;
 import org.partita.server.procedure.ProcedureBinding;
 import org.partita.server.procedure.ProcedureContext;
 import org.partita.server.procedure.SqlStmt;
+import org.partita.server.txn.Invocation;
 import org.partita.server.txn.TxnHeader;
 
 /**
@@ -29,6 +31,7 @@ final class SinglePartitionContext implements ProcedureContext {
   private final Random random = new Random();
   private final ResultArena resultArena = new ResultArena();
   private ProcedureInstance instance;
+  private TimeBudget budget = TimeBudget.NONE;
   private long timestamp;
   private boolean lastBatchDone;
   // Whether the engine holds uncommitted work of this transaction: set by a
@@ -42,10 +45,14 @@ final class SinglePartitionContext implements ProcedureContext {
     this.site = site;
   }
 
-  /** Runs a procedure call to completion under {@code header}: commit on success, rollback otherwise. */
-  ClientResponse run(CompiledProcedure procedure, Object[] arguments, TxnHeader header) {
+  /**
+   * Runs a procedure call to completion under {@code header}: commit on
+   * success, rollback otherwise, within the call's time limit (its whole run).
+   */
+  ClientResponse run(CompiledProcedure procedure, Invocation invocation, TxnHeader header) {
     final PartitionEngine engine = site.engine();
-    begin(header);
+    begin(header, invocation);
+    final Object[] arguments = invocation.parameters();
     try {
       final List<ResultTable> results = procedure.isSql()
           ? runSql(procedure, arguments) : Invocations.runJava(procedure, site.instance(procedure), this, arguments);
@@ -60,13 +67,15 @@ final class SinglePartitionContext implements ProcedureContext {
       return withAppStatus(Failures.response(t));
     } finally {
       instance = null;
+      site.runningCall().end();
     }
   }
 
-  /** Runs one ad-hoc statement that needs only this partition, under {@code header}. */
-  ClientResponse runStatement(ExecutableStatement statement, Object[] parameters, TxnHeader header) {
+  /** Runs one ad-hoc statement that needs only this partition, under {@code header}, within the call's time limit. */
+  ClientResponse runStatement(ExecutableStatement statement, Object[] parameters, TxnHeader header,
+      Invocation invocation) {
     final PartitionEngine engine = site.engine();
-    begin(header);
+    begin(header, invocation);
     try {
       queue(statement, parameters);
       final ResultTable[] tables = execute(true);
@@ -79,6 +88,8 @@ final class SinglePartitionContext implements ProcedureContext {
         engine.rollback();
       }
       return Failures.response(t);
+    } finally {
+      site.runningCall().end();
     }
   }
 
@@ -92,7 +103,9 @@ final class SinglePartitionContext implements ProcedureContext {
     appStatusMessage = message;
   }
 
-  private void begin(TxnHeader header) {
+  private void begin(TxnHeader header, Invocation invocation) {
+    site.runningCall().begin(invocation);
+    budget = TimeBudget.startingNow(site.limits().timeoutFor(invocation.timeoutMillis()));
     timestamp = header.timestampMicros();
     appStatus = 0;
     appStatusMessage = "";
@@ -149,7 +162,8 @@ final class SinglePartitionContext implements ProcedureContext {
   @Override
   public ResultTable[] execute(boolean lastBatch) {
     final PartitionEngine engine = site.engine();
-    final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp);
+    site.runningCall().checkNotCancelled();
+    final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp, budget.nextBatchMillis());
     for (int i = 0; i < pendingStatements.size(); i++) {
       final ExecutableStatement s = pendingStatements.get(i);
       s.addPlanCall(writer);
@@ -159,7 +173,12 @@ final class SinglePartitionContext implements ProcedureContext {
     pendingParameters.clear();
     lastBatchDone = lastBatch;
     open = false;
-    final ByteBuffer results = engine.execute();
+    final ByteBuffer results;
+    try {
+      results = engine.execute();
+    } catch (EngineException e) {
+      throw budget.rethrown(e);
+    }
     open = !lastBatch;
     return ResultSets.tables(resultArena.copy(results));
   }

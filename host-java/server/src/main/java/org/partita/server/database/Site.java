@@ -2,6 +2,7 @@ package org.partita.server.database;
 
 import java.lang.invoke.VarHandle;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +14,7 @@ import java.util.logging.Logger;
 import org.jctools.queues.MpscArrayQueue;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
+import org.partita.proto.TableStatsList;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.error.ErrorTable;
@@ -49,6 +51,14 @@ final class Site implements Runnable {
   private static final long FULL_QUEUE_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
   /** An idle site wakes at least this often to look at its queue (a bound on any missed wake-up). */
   private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+  /** How often a busy site publishes its engine's table statistics for ad-hoc planning. */
+  static final long STATS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+  /**
+   * How soon after the last publication an idle site publishes what its last
+   * items wrote (not at every pause: a lightly loaded site pauses between
+   * most calls, and the statistics cost a JNI call).
+   */
+  static final long IDLE_STATS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   private final int partition;
   private final PartitionMap partitionMap;
@@ -57,7 +67,15 @@ final class Site implements Runnable {
   private final CountDownLatch opened = new CountDownLatch(1);
   private final Thread thread;
   private final Initiator initiator;
+  private final QueryLimits limits;
   private volatile RuntimeException openFailure;
+  // Set once the engine is open; read by any thread (@CancelQuery).
+  private volatile RunningCall runningCall;
+  // The engine's table statistics as of statsVersion, for ad-hoc planning (RowCounts); written by the site only.
+  private volatile TableStatsList publishedStats;
+  private volatile long statsVersion;
+  private long statsPublishedNanos;
+  private boolean statsStale;
   private volatile boolean parked;
   private volatile boolean stopping;
   private final AtomicLong busyNanos = new AtomicLong();
@@ -69,8 +87,9 @@ final class Site implements Runnable {
   private SinglePartitionContext context;
 
   Site(int partition, PartitionMap partitionMap, CatalogSnapshot catalog, AdHocPlans adHocPlans, int queueCapacity,
-      CommitPipeline pipeline, long epoch) {
+      CommitPipeline pipeline, QueryLimits limits, long epoch) {
     this.partition = partition;
+    this.limits = limits;
     this.partitionMap = partitionMap;
     this.catalog = catalog;
     this.adHocPlans = adHocPlans;
@@ -144,6 +163,34 @@ final class Site implements Runnable {
   /** Items this site has run (any thread). */
   long tasksRun() {
     return tasksRun.get();
+  }
+
+  /** The bounds this site's transactions run under (any thread). */
+  QueryLimits limits() {
+    return limits;
+  }
+
+  /** The call running on this site now, for @CancelQuery (any thread; null before the engine opened). */
+  RunningCall runningCall() {
+    return runningCall;
+  }
+
+  /** The engine's table statistics last published (any thread; null before the engine opened). */
+  TableStatsList publishedStats() {
+    return publishedStats;
+  }
+
+  /** How many times the statistics were published (any thread). */
+  long statsVersion() {
+    return statsVersion;
+  }
+
+  /** Publishes the engine's table statistics. REQUIRES: on the site thread. */
+  private void publishStats(long now) {
+    publishedStats = engine.tableStats();
+    statsPublishedNanos = now;
+    statsStale = false;
+    statsVersion++;
   }
 
   /** REQUIRES: on the site thread. */
@@ -257,8 +304,11 @@ final class Site implements Runnable {
   public void run() {
     try {
       engine = PartitionEngine.open(catalog.catalog().engineCatalog().toByteArray(), partition,
-          partitionMap.partitionCount());
+          partitionMap.partitionCount(), PartitionEngine.DEFAULT_REQUEST_CAPACITY,
+          PartitionEngine.DEFAULT_RESPONSE_CAPACITY, limits.memoryBytes());
+      runningCall = new RunningCall(List.of(engine));
       context = new SinglePartitionContext(this);
+      publishStats(System.nanoTime());
     } catch (RuntimeException e) {
       openFailure = e;
       return;
@@ -286,8 +336,13 @@ final class Site implements Runnable {
         runOne(item);
         ran++;
       }
-      busyNanos.addAndGet(System.nanoTime() - busyStart);
+      final long now = System.nanoTime();
+      busyNanos.addAndGet(now - busyStart);
       tasksRun.addAndGet(ran);
+      statsStale = true;
+      if (now - statsPublishedNanos >= STATS_INTERVAL_NANOS) {
+        publishStats(now);
+      }
     }
   }
 
@@ -322,6 +377,13 @@ final class Site implements Runnable {
       if (spins < IDLE_SPINS) {
         Thread.onSpinWait();
         continue;
+      }
+      if (statsStale) {
+        // Idle: what the last items wrote is what ad-hoc planning should see (a parked site wakes every 10 ms).
+        final long now = System.nanoTime();
+        if (now - statsPublishedNanos >= IDLE_STATS_INTERVAL_NANOS) {
+          publishStats(now);
+        }
       }
       parked = true;
       final WorkItem late = queue.relaxedPoll();

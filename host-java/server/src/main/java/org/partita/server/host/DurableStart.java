@@ -8,6 +8,7 @@ import java.util.logging.Logger;
 import java.util.zip.CRC32C;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.database.Database;
+import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.database.LogReplay;
 import org.partita.server.durability.CommandLog;
 import org.partita.server.durability.CommandLogMode;
@@ -40,7 +41,7 @@ final class DurableStart {
       LOG.warning("COMMAND LOG OFF: nothing is written to disk; every row is lost when the server stops"
           + " (start with --data-dir DIR for a command log)");
       return new Opened(Database.open(catalog, options.sites(), options.siteQueueCapacity(),
-          Database.DEFAULT_COORDINATOR_CAPACITY), null);
+          Database.DEFAULT_COORDINATOR_CAPACITY, ImmediateCommitPipeline.INSTANCE, options.queryLimits()), null);
     }
     final Path dataDir = options.dataDir();
     final int fingerprint = fingerprint(catalog);
@@ -52,7 +53,7 @@ final class DurableStart {
     }
     final SwitchablePipeline pipeline = new SwitchablePipeline();
     final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
-        Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, epoch);
+        Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits(), epoch);
     try {
       final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint);
       final CommandLog log = CommandLog.open(dataDir, logOptions, epoch, options.sites(), fingerprint,

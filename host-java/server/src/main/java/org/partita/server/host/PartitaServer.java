@@ -26,6 +26,7 @@ import org.partita.server.network.Transports;
 import org.partita.server.stats.ProcedureStatistics;
 import org.partita.server.sysproc.ServerIdentity;
 import org.partita.server.sysproc.SystemProcedures;
+import org.partita.server.txn.ImmediateCommitPipeline;
 
 /**
  * A running Partita server on one host: the database (sites and

@@ -2,6 +2,7 @@ package org.partita.server.host;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.partita.server.database.QueryLimits;
 import org.partita.server.durability.CommandLogMode;
 import org.partita.server.durability.CommandLogOptions;
 import org.partita.server.network.ConnectionLimits;
@@ -20,11 +21,13 @@ import org.partita.server.network.ConnectionLimits;
  * @param limits per-connection bounds of the binary protocol
  * @param siteQueueCapacity bound of each site's queue
  * @param networkThreads event-loop threads for client connections
+ * @param queryLimits every transaction's time limit and each statement's memory bound (--query-timeout,
+ *     --query-memory)
  * @param commandLog the command log (docs/durability.md); sync or async need a {@code dataDir}
  */
 public record ServerOptions(List<Path> schema, List<Path> classes, int sites, String bindAddress, int clientPort,
     int httpPort, Path dataDir, Path webRoot, ConnectionLimits limits, int siteQueueCapacity, int networkThreads,
-    CommandLogOptions commandLog) {
+    QueryLimits queryLimits, CommandLogOptions commandLog) {
   public static final int DEFAULT_CLIENT_PORT = 21212;
   public static final int DEFAULT_HTTP_PORT = 8080;
   public static final String DEFAULT_BIND = "127.0.0.1";
@@ -41,11 +44,22 @@ public record ServerOptions(List<Path> schema, List<Path> classes, int sites, St
     if (networkThreads < 1) {
       throw new IllegalArgumentException("network threads must be at least 1, got " + networkThreads);
     }
+    if (queryLimits == null) {
+      throw new IllegalArgumentException("query limits are required");
+    }
+  }
+
+  /** Options with the default query limits ({@link QueryLimits#DEFAULT}) and no command log. */
+  public ServerOptions(List<Path> schema, List<Path> classes, int sites, String bindAddress, int clientPort,
+      int httpPort, Path dataDir, Path webRoot, ConnectionLimits limits, int siteQueueCapacity, int networkThreads) {
+    this(schema, classes, sites, bindAddress, clientPort, httpPort, dataDir, webRoot, limits, siteQueueCapacity,
+        networkThreads, QueryLimits.DEFAULT, CommandLogOptions.of(CommandLogMode.OFF));
   }
 
   /** Defaults for tests and embedding: loopback, any free ports, no data dir, no HTTP root. */
   public static ServerOptions ephemeral(List<Path> schema, int sites) {
     return new ServerOptions(schema, List.of(), sites, DEFAULT_BIND, 0, 0, null, null, ConnectionLimits.defaults(),
-        org.partita.server.database.Database.DEFAULT_SITE_QUEUE_CAPACITY, 1, CommandLogOptions.of(CommandLogMode.OFF));
+        org.partita.server.database.Database.DEFAULT_SITE_QUEUE_CAPACITY, 1, QueryLimits.DEFAULT,
+        CommandLogOptions.of(CommandLogMode.OFF));
   }
 }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.partita.client.ClientConfig;
 
 /**
  * Reads the call an {@code /api/1.0/} request carries (docs/http-api.md,
@@ -26,6 +27,8 @@ import java.util.Map;
 final class ApiRequestParser {
   static final String PROCEDURE = "Procedure";
   static final String PARAMETERS = "Parameters";
+  static final String TIMEOUT = "Timeout";
+  private static final long MAX_TIMEOUT_MILLIS = ClientConfig.MAX_QUERY_TIMEOUT.toMillis();
   private static final Object[] NO_PARAMETERS = {};
   // Fields decoded from a query string or form; only two are valid, the rest are reported as unknown.
   private static final int MAX_FIELDS = 16;
@@ -70,8 +73,10 @@ final class ApiRequestParser {
     }
     final List<String> procedure = fields.get(PROCEDURE);
     final List<String> parameters = fields.get(PARAMETERS);
+    final List<String> timeout = fields.get(TIMEOUT);
     return new ApiCall(procedureName(procedure == null ? null : procedure.get(0)),
-        parameters == null ? NO_PARAMETERS : JsonParameters.convert(Json.parse(parameters.get(0), PARAMETERS)));
+        parameters == null ? NO_PARAMETERS : JsonParameters.convert(Json.parse(parameters.get(0), PARAMETERS)),
+        timeout == null ? 0 : timeoutMillis(timeout.get(0)));
   }
 
   private static ApiCall fromJson(JsonNode body) {
@@ -87,15 +92,36 @@ final class ApiRequestParser {
       throw RequestException.badRequest("Procedure must be a string, not " + JsonParameters.describe(procedure));
     }
     final JsonNode parameters = body.get(PARAMETERS);
+    final JsonNode timeout = body.get(TIMEOUT);
+    if (timeout != null && !timeout.isIntegralNumber()) {
+      throw RequestException.badRequest("Timeout must be a whole number of milliseconds, not "
+          + JsonParameters.describe(timeout));
+    }
     return new ApiCall(procedureName(procedure == null ? null : procedure.textValue()),
-        parameters == null ? NO_PARAMETERS : JsonParameters.convert(parameters));
+        parameters == null ? NO_PARAMETERS : JsonParameters.convert(parameters),
+        timeout == null ? 0 : timeoutMillis(timeout.asText()));
   }
 
   private static void checkKnown(String name) {
-    if (!name.equals(PROCEDURE) && !name.equals(PARAMETERS)) {
+    if (!name.equals(PROCEDURE) && !name.equals(PARAMETERS) && !name.equals(TIMEOUT)) {
       throw RequestException.badRequest("unknown field \"" + name + "\"; expected Procedure and optionally"
-          + " Parameters (names are case-sensitive)");
+          + " Parameters and Timeout (names are case-sensitive)");
     }
+  }
+
+  /** The call's time limit: whole milliseconds from 0 (the server's default) to 1 hour. */
+  private static int timeoutMillis(String text) {
+    final long millis;
+    try {
+      millis = Long.parseLong(text.strip());
+    } catch (NumberFormatException e) {
+      throw RequestException.badRequest("Timeout must be a whole number of milliseconds, not '" + text + "'");
+    }
+    if (millis < 0 || millis > MAX_TIMEOUT_MILLIS) {
+      throw RequestException.badRequest("Timeout must be from 0 (the server's default) to " + MAX_TIMEOUT_MILLIS
+          + " milliseconds (1 h), got " + text.strip());
+    }
+    return (int) millis;
   }
 
   private static String procedureName(String name) {

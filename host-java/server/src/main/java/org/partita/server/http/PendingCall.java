@@ -58,7 +58,7 @@ final class PendingCall implements ResponseHandler, Runnable {
     }
     if (invocation == null) {
       try {
-        invocation = Invocation.of(call.procedure(), call.parameters(), HTTP_CLIENT, 0);
+        invocation = Invocation.of(call.procedure(), call.parameters(), HTTP_CLIENT, 0, call.timeoutMillis());
       } catch (ServerException e) {
         onResponse(ErrorTable.response(e));
         return;

@@ -32,7 +32,7 @@ final class Explain implements SystemProcedure {
     final String sql = parameters.text(0, "sql");
     final PlannedStatement planned;
     try {
-      planned = new SqlPlanner(database.catalog().schema()).plan(sql, false);
+      planned = new SqlPlanner(database.catalog().schema(), database.adHocStatistics()).plan(sql, false);
     } catch (PlanningException e) {
       handler.onResponse(Answers.sqlError(e.getMessage()));
       return true;

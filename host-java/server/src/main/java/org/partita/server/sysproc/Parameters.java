@@ -69,6 +69,16 @@ final class Parameters {
     throw wrong(index, what, "the integer 0 or 1");
   }
 
+  /** Parameter {@code index} (0-based) as an integer between {@code min} and {@code max}. */
+  int integer(int index, String what, int min, int max) {
+    final Object v = values[index];
+    if ((v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte)
+        && ((Number) v).longValue() >= min && ((Number) v).longValue() <= max) {
+      return ((Number) v).intValue();
+    }
+    throw wrong(index, what, "an integer from " + min + " to " + max);
+  }
+
   /** The parameters from {@code index} (0-based) on. */
   Object[] from(int index) {
     return Arrays.copyOfRange(values, Math.min(index, values.length), values.length);

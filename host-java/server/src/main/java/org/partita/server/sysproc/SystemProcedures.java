@@ -19,6 +19,7 @@ import org.partita.server.stats.ProcedureStatistics;
  *   <li>{@code @Explain(sql)}, {@code @ExplainProc(procedure)} — plans as text</li>
  *   <li>{@code @Statistics(selector [, interval])} — PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY, CONNECTIONS</li>
  *   <li>{@code @SystemCatalog(selector)} — TABLES, COLUMNS, INDEXES, PROCEDURES, HOSTS, PARTITIONS</li>
+ *   <li>{@code @CancelQuery([partition])} — stops the caller's running calls, or whatever a partition runs</li>
  *   <li>{@code @Ping}, {@code @Shutdown}</li>
  * </ul>
  *
@@ -58,7 +59,7 @@ public final class SystemProcedures {
         .add("PARTITIONS", new CatalogPartitions(database, identity));
     for (SystemProcedure p : List.of(new AdHoc(database), new Explain(database), new ExplainProc(database),
         new Statistics(statisticsSelectors), new SystemCatalog(database, catalogSelectors), new Ping(identity),
-        new Shutdown(shutdown))) {
+        new Shutdown(shutdown), new CancelQuery(database))) {
       procedures.add(p.name(), p);
     }
   }

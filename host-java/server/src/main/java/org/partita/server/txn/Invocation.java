@@ -65,14 +65,24 @@ public final class Invocation {
    * @throws ServerException BAD_PARAMETER when a parameter has no wire form
    */
   public static Invocation of(String procedure, Object[] parameters, long clientId, long clientSequence) {
+    return of(procedure, parameters, clientId, clientSequence, 0);
+  }
+
+  /**
+   * {@link #of(String, Object[], long, long)} asking for a time limit of
+   * {@code timeoutMillis} (0 = the server's default; the bytes carry it as
+   * timeout_millis, read as an unsigned 32-bit value).
+   */
+  public static Invocation of(String procedure, Object[] parameters, long clientId, long clientSequence,
+      int timeoutMillis) {
     final Object[] values = parameters == null ? new Object[0] : parameters;
     final byte[] encoded;
     try {
-      encoded = CallEncoder.invocationBytes(procedure, values);
+      encoded = CallEncoder.invocationBytes(procedure, values, timeoutMillis);
     } catch (IllegalArgumentException e) {
       throw ServerException.badParameter(procedure + " " + e.getMessage());
     }
-    return new Invocation(procedure, clientId, clientSequence, 0, values.length, encoded);
+    return new Invocation(procedure, clientId, clientSequence, timeoutMillis, values.length, encoded);
   }
 
   /** The invocation {@code proto} describes (a logged or replicated call). */

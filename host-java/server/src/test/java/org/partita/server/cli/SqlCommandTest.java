@@ -119,10 +119,31 @@ class SqlCommandTest {
   }
 
   @Test
-  void shouldRejectANonPositiveTimeout() {
-    final Run r = sql("", "--servers", here(), "--timeout", "0");
-    assertEquals(2, r.exitCode());
-    assertTrue(r.err().contains("--timeout must be at least 1 second, got 0"), r.err());
+  void shouldRejectATimeoutOutOfRange() {
+    final Run zero = sql("", "--servers", here(), "--timeout", "0");
+    assertEquals(2, zero.exitCode());
+    assertTrue(zero.err().contains("--timeout must be from 1 to 3600 seconds, got 0"), zero.err());
+    final Run over = sql("", "--servers", here(), "--timeout", "3601");
+    assertEquals(2, over.exitCode());
+    assertTrue(over.err().contains("--timeout must be from 1 to 3600 seconds, got 3601"), over.err());
+  }
+
+  @Test
+  void shouldHaveTheServerStopAStatementAtTheShellsTimeout() {
+    final StringBuilder values = new StringBuilder();
+    for (int x = 0; x < 300; x++) {
+      values.append(x == 0 ? "" : ", ").append('(').append(x).append(')');
+    }
+    final String script = "CREATE TABLE shell_timeout (x INTEGER NOT NULL);\n"
+        + "INSERT INTO shell_timeout VALUES " + values + ";\n"
+        + "SELECT COUNT(*) FROM shell_timeout a, shell_timeout b, shell_timeout c, shell_timeout d"
+        + " WHERE a.x + b.x + c.x + d.x < 0;\n"
+        + "SELECT COUNT(*) AS still_there FROM shell_timeout;\n";
+    final Run r = sql(script, "--servers", here(), "--timeout", "1");
+    assertEquals(1, r.exitCode(), r.err());
+    assertTrue(r.err().startsWith("ERROR: TRANSACTION_TIMEOUT: "), r.err());
+    assertTrue(r.err().contains("past its time limit of 1.000 s"), r.err());
+    assertTrue(r.out().contains("STILL_THERE"), "the shell went on: " + r.out());
   }
 
   @Test

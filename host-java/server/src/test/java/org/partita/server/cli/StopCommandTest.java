@@ -60,8 +60,7 @@ class StopCommandTest {
   void shouldFindTheServerThroughItsDataDirAndWaitForItsProcessFile() throws Exception {
     final Path data = dir.resolve("data");
     final PartitaServer server = PartitaServer.start(new ServerOptions(List.of(TestServers.schema()), List.of(), 1,
-        "127.0.0.1", 0, -1, data, null, ConnectionLimits.defaults(), Database.DEFAULT_SITE_QUEUE_CAPACITY, 1,
-          org.partita.server.durability.CommandLogOptions.of(org.partita.server.durability.CommandLogMode.OFF)));
+        "127.0.0.1", 0, -1, data, null, ConnectionLimits.defaults(), Database.DEFAULT_SITE_QUEUE_CAPACITY, 1));
     try {
       assertTrue(Files.exists(data.resolve(PartitaServer.PROCESS_FILE)));
       final Run r = stop("--data-dir", data.toString(), "--timeout", "30");

@@ -19,6 +19,16 @@ public final class TestServers {
     }
   }
 
+  /** Closes {@code client} and shuts {@code server} down; either may be null (a start that failed). */
+  public static void stop(org.partita.client.PartitaClient client, PartitaServer server) throws Exception {
+    if (client != null) {
+      client.close();
+    }
+    if (server != null) {
+      server.shutdown();
+    }
+  }
+
   public static PartitaServer start() throws Exception {
     return PartitaServer.start(ServerOptions.ephemeral(List.of(schema()), 2));
   }

@@ -90,10 +90,30 @@ class ApiRequestParserTest {
 
   @Test
   void shouldRejectUnknownOrMisspelledFields() {
-    assertBadRequest("unknown field \"procedure\"; expected Procedure and optionally Parameters (names are"
-        + " case-sensitive)", () -> post("application/json", "{\"procedure\": \"X\"}"));
-    assertBadRequest("unknown field \"Params\"; expected Procedure and optionally Parameters (names are"
-        + " case-sensitive)", () -> get("/api/1.0/?Procedure=X&Params=[]"));
+    assertBadRequest("unknown field \"procedure\"; expected Procedure and optionally Parameters and Timeout"
+        + " (names are case-sensitive)", () -> post("application/json", "{\"procedure\": \"X\"}"));
+    assertBadRequest("unknown field \"Params\"; expected Procedure and optionally Parameters and Timeout"
+        + " (names are case-sensitive)", () -> get("/api/1.0/?Procedure=X&Params=[]"));
+  }
+
+  @Test
+  void shouldReadTheCallsTimeLimit() {
+    assertEquals(2500, get("/api/1.0/?Procedure=X&Timeout=2500").timeoutMillis());
+    assertEquals(0, get("/api/1.0/?Procedure=X").timeoutMillis());
+    assertEquals(3_600_000, post("application/json", "{\"Procedure\": \"X\", \"Timeout\": 3600000}")
+        .timeoutMillis());
+  }
+
+  @Test
+  void shouldRejectANegativeOversizedOrNonNumericTimeLimit() {
+    assertBadRequest("Timeout must be from 0 (the server's default) to 3600000 milliseconds (1 h), got -5",
+        () -> get("/api/1.0/?Procedure=X&Timeout=-5"));
+    assertBadRequest("Timeout must be from 0 (the server's default) to 3600000 milliseconds (1 h), got 3600001",
+        () -> post("application/json", "{\"Procedure\": \"X\", \"Timeout\": 3600001}"));
+    assertBadRequest("Timeout must be a whole number of milliseconds, not '10s'",
+        () -> get("/api/1.0/?Procedure=X&Timeout=10s"));
+    assertBadRequest("Timeout must be a whole number of milliseconds, not a string",
+        () -> post("application/json", "{\"Procedure\": \"X\", \"Timeout\": \"10\"}"));
   }
 
   @Test

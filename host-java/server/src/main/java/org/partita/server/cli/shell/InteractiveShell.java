@@ -14,7 +14,8 @@ import org.jline.terminal.TerminalBuilder;
 /**
  * Feeds a {@link SqlShell} the lines typed at a terminal, with line editing
  * (JLine): prompt {@code partita> }, {@code      -> } while a statement
- * waits for its {@code ;}; Ctrl-C drops the statement being typed, Ctrl-D
+ * waits for its {@code ;}; Ctrl-C drops the statement being typed, or,
+ * while a statement runs, asks the server to stop it (the shell stays); Ctrl-D
  * (or {@code quit}) leaves. History persists in a file when it can be
  * written; a history file that cannot be written is ignored. Runs on the
  * calling thread.
@@ -25,24 +26,35 @@ public final class InteractiveShell {
 
   private InteractiveShell() {}
 
-  /** Reads and runs lines until Ctrl-D or {@code quit}; returns the shell's exit code. */
-  public static int run(SqlShell shell, Path historyFile) throws IOException {
+  /**
+   * Reads and runs lines until Ctrl-D or {@code quit}; returns the shell's
+   * exit code. {@code cancelRunning} runs (on a signal thread) when Ctrl-C
+   * comes while a statement runs.
+   */
+  public static int run(SqlShell shell, Path historyFile, Runnable cancelRunning) throws IOException {
     try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
-      final LineReader reader = reader(terminal, historyFile);
-      while (!shell.stopped()) {
-        final String line;
-        try {
-          line = reader.readLine(shell.continuing() ? CONTINUATION_PROMPT : PROMPT);
-        } catch (UserInterruptException e) {
-          shell.cancelStatement();
-          continue;
-        } catch (EndOfFileException e) {
-          break;
-        }
-        shell.accept(line);
-      }
-      saveHistory(reader);
+      return run(terminal, shell, historyFile, cancelRunning);
     }
+  }
+
+  /** {@link #run(SqlShell, Path, Runnable)} on {@code terminal} (not closed here); historyFile may be null. */
+  static int run(Terminal terminal, SqlShell shell, Path historyFile, Runnable cancelRunning) {
+    // Outside readLine (which handles Ctrl-C itself) SIGINT means: stop the running statement, not the shell.
+    terminal.handle(Terminal.Signal.INT, signal -> cancelRunning.run());
+    final LineReader reader = reader(terminal, historyFile);
+    while (!shell.stopped()) {
+      final String line;
+      try {
+        line = reader.readLine(shell.continuing() ? CONTINUATION_PROMPT : PROMPT);
+      } catch (UserInterruptException e) {
+        shell.cancelStatement();
+        continue;
+      } catch (EndOfFileException e) {
+        break;
+      }
+      shell.accept(line);
+    }
+    saveHistory(reader);
     return shell.exitCode();
   }
 

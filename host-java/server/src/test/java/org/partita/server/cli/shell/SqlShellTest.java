@@ -47,12 +47,7 @@ class SqlShellTest {
 
   @AfterAll
   static void stopServer() throws Exception {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.shutdown();
-    }
+    TestServers.stop(client, server);
   }
 
   private static Run run(String script, boolean stopOnError) throws IOException {
@@ -250,8 +245,7 @@ class SqlShellTest {
       assertEquals(1, shell.exitCode());
 
       other = PartitaServer.start(new ServerOptions(List.of(TestServers.schema()), List.of(), 1, "127.0.0.1", port,
-          -1, null, null, ConnectionLimits.defaults(), Database.DEFAULT_SITE_QUEUE_CAPACITY, 1,
-          org.partita.server.durability.CommandLogOptions.of(org.partita.server.durability.CommandLogMode.OFF)));
+          -1, null, null, ConnectionLimits.defaults(), Database.DEFAULT_SITE_QUEUE_CAPACITY, 1));
       while (reconnecting.connectedServers().isEmpty()) {
         Thread.sleep(10);
       }

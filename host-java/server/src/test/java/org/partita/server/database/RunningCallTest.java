@@ -1,0 +1,41 @@
+package org.partita.server.database;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.partita.proto.ErrorCode;
+import org.partita.server.error.ServerException;
+import org.partita.server.txn.Invocation;
+
+/** What @CancelQuery reaches: the running call of the client named, or any when asked; never an ended call. */
+class RunningCallTest {
+  private static final Invocation CALL = Invocation.of("P", new Object[0], 5, 1);
+
+  @Test
+  void shouldCancelOnlyTheNamedClientsCall() {
+    final RunningCall running = new RunningCall(List.of());
+    running.begin(CALL);
+    assertNull(running.cancel(-1), "another client (-1 is HTTP's id, not a wildcard)");
+    assertDoesNotThrow(running::checkNotCancelled);
+    assertSame(CALL, running.cancel(5));
+    final ServerException e = assertThrows(ServerException.class, running::checkNotCancelled);
+    assertEquals(ErrorCode.ERROR_CODE_CANCELLED, e.code());
+  }
+
+  @Test
+  void shouldCancelAnyCallWhenAskedAndNothingOnceItEnded() {
+    final RunningCall running = new RunningCall(List.of());
+    assertNull(running.cancelAny(), "nothing runs");
+    running.begin(CALL);
+    assertSame(CALL, running.cancelAny());
+    running.end();
+    assertNull(running.cancelAny());
+    running.begin(CALL);
+    assertDoesNotThrow(running::checkNotCancelled, "a new call starts uncancelled");
+  }
+}
