@@ -32,4 +32,9 @@ public record CompiledProcedure(
   public boolean isSql() {
     return procedureClass == null;
   }
+
+  /** True iff none of its statements writes (a Java procedure writes only through them). */
+  public boolean readOnly() {
+    return statements.values().stream().allMatch(s -> s.planned().readOnly());
+  }
 }

@@ -205,7 +205,8 @@ final class MpCoordinator implements AutoCloseable {
           + " single-partition (catalog version " + catalog.version() + ") before the call ran; retry it");
     }
     final Object[] arguments = invocation.parameters();
-    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, context -> {
+    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, procedure.readOnly(),
+        context -> {
       if (procedure.isSql()) {
         context.queue(ExecutableStatement.of(procedure.statements().get(CompiledProcedure.SQL_STATEMENT)), arguments);
         return List.of(context.execute(true));
@@ -226,7 +227,8 @@ final class MpCoordinator implements AutoCloseable {
     } catch (org.partita.server.planner.PlanningException e) {
       throw new ServerException(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
     }
-    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, context -> {
+    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay,
+        statement.planned().readOnly(), context -> {
       context.queue(statement, parameters);
       return List.of(context.execute(true));
     });
@@ -243,13 +245,13 @@ final class MpCoordinator implements AutoCloseable {
   }
 
   /** Joins every partition, runs {@code body}, commits everywhere or rolls back everywhere. */
-  private ClientResponse runTransaction(MultiPartitionTxn txn, Replay replay, TransactionBody body) {
+  private ClientResponse runTransaction(MultiPartitionTxn txn, Replay replay, boolean readOnly, TransactionBody body) {
     // Open the merge engine before any partition joins: a failure to open it must not leave partitions held.
     final PartitionEngine merge = mergeEngine();
     final RunningCall running = runningCall;
     final List<Participant> participants = join(txn, replay);
-    running.begin(txn.invocation());
-    final TimeBudget budget = TimeBudget.startingNow(limits.timeoutFor(txn.invocation().timeoutMillis()));
+    running.begin(limits.interruptible(readOnly) ? txn.invocation() : null);
+    final TimeBudget budget = TimeBudget.startingNow(limits.timeoutFor(txn.invocation().timeoutMillis(), readOnly));
     final MultiPartitionContext context = new MultiPartitionContext(participants, map, merge, txn.header(), budget,
         running);
     ClientResponse response;

@@ -51,7 +51,7 @@ final class SinglePartitionContext implements ProcedureContext {
    */
   ClientResponse run(CompiledProcedure procedure, Invocation invocation, TxnHeader header) {
     final PartitionEngine engine = site.engine();
-    begin(header, invocation);
+    begin(header, invocation, procedure.readOnly());
     final Object[] arguments = invocation.parameters();
     try {
       final List<ResultTable> results = procedure.isSql()
@@ -75,7 +75,7 @@ final class SinglePartitionContext implements ProcedureContext {
   ClientResponse runStatement(ExecutableStatement statement, Object[] parameters, TxnHeader header,
       Invocation invocation) {
     final PartitionEngine engine = site.engine();
-    begin(header, invocation);
+    begin(header, invocation, statement.planned().readOnly());
     try {
       queue(statement, parameters);
       final ResultTable[] tables = execute(true);
@@ -103,9 +103,12 @@ final class SinglePartitionContext implements ProcedureContext {
     appStatusMessage = message;
   }
 
-  private void begin(TxnHeader header, Invocation invocation) {
-    site.runningCall().begin(invocation);
-    budget = TimeBudget.startingNow(site.limits().timeoutFor(invocation.timeoutMillis()));
+  // A call that may not be interrupted (QueryLimits#withWritesUninterrupted)
+  // runs without a time limit and is not visible to @CancelQuery.
+  private void begin(TxnHeader header, Invocation invocation, boolean readOnly) {
+    final boolean interruptible = site.limits().interruptible(readOnly);
+    site.runningCall().begin(interruptible ? invocation : null);
+    budget = TimeBudget.startingNow(site.limits().timeoutFor(invocation.timeoutMillis(), readOnly));
     timestamp = header.timestampMicros();
     appStatus = 0;
     appStatusMessage = "";

@@ -53,7 +53,7 @@ final class DurableStart {
     }
     final SwitchablePipeline pipeline = new SwitchablePipeline();
     final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
-        Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits(), epoch);
+        Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits().withWritesUninterrupted(), epoch);
     try {
       final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint);
       final CommandLog log = CommandLog.open(dataDir, logOptions, epoch, options.sites(), fingerprint,
