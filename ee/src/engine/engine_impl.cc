@@ -103,7 +103,10 @@ Status EngineImpl::RunCompiled(CompiledStatement& stmt, std::span<const Value> p
     ctx.execution = ++executions_;
     ctx.guard = &guard_;
     guard_.BeginStatement();
-    s = guard_.Check();
+    // A statement counts as a row toward the next look at the clock and the
+    // cancel flag: reading the clock before every statement cost about 5% of
+    // a server's CPU under Voter, whose statements touch a row or two.
+    s = guard_.Tick();
     if (s.ok()) s = stmt.root->Open(&ctx);
     writer_.BeginTable(stmt.result_header);
     while (s.ok()) {

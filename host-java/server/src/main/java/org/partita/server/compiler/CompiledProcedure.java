@@ -14,6 +14,7 @@ import org.partita.server.procedure.Procedure;
  * @param run the class's run method, or null
  * @param statements by SqlStmt field name (the SQL procedure's one is "SQL")
  * @param parameterTypes the run method's parameter types (SQL: from the statement)
+ * @param readOnly true iff none of its statements writes (a Java procedure writes only through them)
  */
 public record CompiledProcedure(
     String name,
@@ -21,9 +22,17 @@ public record CompiledProcedure(
     Class<? extends Procedure> procedureClass,
     Method run,
     Map<String, CompiledStatement> statements,
-    List<Class<?>> parameterTypes) {
+    List<Class<?>> parameterTypes,
+    boolean readOnly) {
 
   public static final String SQL_STATEMENT = "SQL";
+
+  /** A procedure whose read-only flag follows from its statements (computed once, not per call). */
+  public CompiledProcedure(String name, ProcedurePartition partition, Class<? extends Procedure> procedureClass,
+      Method run, Map<String, CompiledStatement> statements, List<Class<?>> parameterTypes) {
+    this(name, partition, procedureClass, run, statements, parameterTypes,
+        statements.values().stream().allMatch(s -> s.planned().readOnly()));
+  }
 
   public boolean singlePartition() {
     return partition != null;
@@ -33,8 +42,4 @@ public record CompiledProcedure(
     return procedureClass == null;
   }
 
-  /** True iff none of its statements writes (a Java procedure writes only through them). */
-  public boolean readOnly() {
-    return statements.values().stream().allMatch(s -> s.planned().readOnly());
-  }
 }
