@@ -123,11 +123,21 @@ class DurabilityTest {
     try (ServerProcess server = ServerProcess.start(List.of("--sites", "1"))) {
       assertTrue(server.output().contains("COMMAND LOG OFF"), server.output());
       assertTrue(server.output().contains("command log off"), server.output());
+      try (PartitaClient client = Clients.connect(server, "off")) {
+        assertEquals(List.of(List.of("OFF", 0L, 0L, 0L, 0L, 0L, 0L)),
+            Clients.rows(client.call("@Statistics", "COMMANDLOG").results().get(0)));
+      }
     }
     try (ServerProcess server = startEmpty()) {
       assertTrue(server.output().contains("command log sync"), server.output());
       try (PartitaClient client = Clients.connect(server, "one")) {
         ok(Clients.adHoc(client, "CREATE TABLE t (id BIGINT NOT NULL)"));
+        ok(Clients.adHoc(client, "INSERT INTO t VALUES (1)"));
+        // Sync: both answers came after their records were synced, so the log has counted them.
+        final List<Object> log = Clients.rows(client.call("@Statistics", "COMMANDLOG").results().get(0)).get(0);
+        assertEquals("SYNC", log.get(0));
+        assertTrue((Long) log.get(1) >= 2, "records: " + log);
+        assertTrue((Long) log.get(2) > 0 && (Long) log.get(3) >= 1, "bytes and syncs: " + log);
       }
     }
     try (ServerProcess refused = ServerProcess.spawn(List.of("--sites", "2", "--data-dir", data.toString(),

@@ -20,6 +20,7 @@ import org.partita.server.compiler.SourceFile;
 import org.partita.server.compiler.ddl.DdlException;
 import org.partita.server.database.Database;
 import org.partita.server.durability.CommandLog;
+import org.partita.server.sysproc.LogFigures;
 import org.partita.server.http.HttpApiServer;
 import org.partita.server.network.ClientProtocolServer;
 import org.partita.server.network.Transports;
@@ -58,6 +59,16 @@ public final class PartitaServer implements AutoCloseable {
   private int clientPort;
   private int httpPort = -1;
 
+  /** The command log's figures for {@code @Statistics COMMANDLOG} (any thread). */
+  private LogFigures logFigures() {
+    if (commandLog == null) {
+      return LogFigures.OFF;
+    }
+    final CommandLog.Figures f = commandLog.figures();
+    return new LogFigures(commandLog.options().mode().name(), f.records(), f.bytes(), f.syncs(), f.largestBatch(),
+        f.longestSyncNanos(), f.throttledNanos());
+  }
+
   private PartitaServer(ServerOptions options, Database database, CommandLog commandLog) {
     this.options = options;
     this.database = database;
@@ -67,7 +78,7 @@ public final class PartitaServer implements AutoCloseable {
     final ProcedureStatistics statistics = new ProcedureStatistics();
     final ClientProtocolServer[] network = new ClientProtocolServer[1];
     final SystemProcedures systemProcedures = new SystemProcedures(database, statistics,
-        () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground);
+        () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground, this::logFigures);
     this.dispatcher = new ServerDispatcher(database, systemProcedures, statistics);
     this.clientServer = new ClientProtocolServer(dispatcher, identity, options.limits());
     network[0] = clientServer;

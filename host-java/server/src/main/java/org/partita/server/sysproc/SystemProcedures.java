@@ -42,6 +42,16 @@ public final class SystemProcedures {
    */
   public SystemProcedures(Database database, ProcedureStatistics statistics,
       Supplier<List<ConnectionSnapshot>> connections, Supplier<ServerIdentity> identity, Runnable shutdown) {
+    this(database, statistics, connections, identity, shutdown, () -> LogFigures.OFF);
+  }
+
+  /**
+   * As the other constructor, with the command log's figures for
+   * {@code @Statistics COMMANDLOG} (any thread).
+   */
+  public SystemProcedures(Database database, ProcedureStatistics statistics,
+      Supplier<List<ConnectionSnapshot>> connections, Supplier<ServerIdentity> identity, Runnable shutdown,
+      Supplier<LogFigures> commandLog) {
     final Choices<StatisticsSelector> statisticsSelectors = new Choices<StatisticsSelector>()
         .add("PROCEDURE", new StatsProcedures(statistics))
         .add("LATENCY", new StatsLatency(statistics))
@@ -49,7 +59,8 @@ public final class SystemProcedures {
         .add("PARTITION", new StatsPartitions(database, System::nanoTime))
         .add("MEMORY", new StatsMemory(database))
         .add("CONNECTIONS", new StatsConnections(connections))
-        .add("TOPO", new StatsTopology(database, identity));
+        .add("TOPO", new StatsTopology(database, identity))
+        .add("COMMANDLOG", new StatsCommandLog(commandLog));
     final Choices<CatalogSelector> catalogSelectors = new Choices<CatalogSelector>()
         .add("TABLES", new CatalogTables())
         .add("COLUMNS", new CatalogColumns())

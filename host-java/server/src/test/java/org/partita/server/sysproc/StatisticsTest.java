@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.client.ClientResponse;
 import org.partita.client.ClientResponse.Status;
 import org.partita.client.ResultTable;
+import org.partita.server.stats.ProcedureStatistics;
 import org.partita.server.stats.ConnectionSnapshot;
 
 @Timeout(60)
@@ -192,6 +193,21 @@ class StatisticsTest {
   }
 
   @Test
+  void shouldReportTheCommandLogOrThatThereIsNone() throws Exception {
+    f = new SysprocFixture(1);
+    final ResultTable off = f.table("@Statistics", "COMMANDLOG");
+    assertEquals(List.of("MODE", "RECORDS", "BYTES", "SYNCS", "LARGEST_BATCH", "LONGEST_SYNC_MICROS",
+        "THROTTLED_MICROS"), columns(off));
+    assertEquals(List.of("OFF|0|0|0|0|0|0"), rows(off));
+    final SystemProcedures logged = new SystemProcedures(f.db, new ProcedureStatistics(), List::of,
+        () -> SysprocFixture.IDENTITY, () -> { }, () -> new LogFigures("SYNC", 10, 4096, 3, 6, 2_500_000, 7_000));
+    final java.util.concurrent.CompletableFuture<org.partita.client.ClientResponse> answer =
+        new java.util.concurrent.CompletableFuture<>();
+    assertTrue(logged.call("@Statistics", new Object[] {"COMMANDLOG"}, answer::complete));
+    assertEquals(List.of("SYNC|10|4096|3|6|2500|7"), rows(answer.get().results().get(0)));
+  }
+
+  @Test
   void shouldListEveryConnection() throws Exception {
     f = new SysprocFixture(1);
     assertEquals(List.of(), rows(f.table("@Statistics", "CONNECTIONS")));
@@ -215,7 +231,7 @@ class StatisticsTest {
     assertEquals(Status.REJECTED, r.status());
     assertEquals("BAD_PARAMETER", r.errorName());
     assertEquals("@Statistics: unknown selector TABLES; selectors: PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY,"
-        + " CONNECTIONS, TOPO", r.message());
+        + " CONNECTIONS, TOPO, COMMANDLOG", r.message());
   }
 
   @Test

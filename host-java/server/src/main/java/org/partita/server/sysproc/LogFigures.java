@@ -1,0 +1,19 @@
+package org.partita.server.sysproc;
+
+/**
+ * What {@code @Statistics COMMANDLOG} reports of the host's command log
+ * (docs/durability.md): the mode, and figures since the log opened.
+ *
+ * @param mode SYNC, ASYNC or OFF
+ * @param records records written
+ * @param bytes bytes written
+ * @param syncs fdatasync calls
+ * @param largestBatch the most records one sync made durable
+ * @param longestSyncNanos the longest fdatasync
+ * @param throttledNanos async mode: time writes waited for the disk to catch up
+ */
+public record LogFigures(String mode, long records, long bytes, long syncs, long largestBatch, long longestSyncNanos,
+    long throttledNanos) {
+  /** A host without a command log. */
+  public static final LogFigures OFF = new LogFigures("OFF", 0, 0, 0, 0, 0, 0);
+}
