@@ -76,9 +76,9 @@ size_t HashIndex::Probe(const char* tuple, uint64_t hash) {
 
 void HashIndex::BeforeWrite() {
   if ((keys_ + 1) * 10 > slots_.size() * 7) {
-    // Not reached while growing with kMigrateSlots >= 2 (see its comment);
-    // should it be, the old table is drained at once first.
-    while (!old_.empty()) MigrateSlot(migrated_);
+    // A growth ends long before the new table reaches 70% (kMigrateSlots'
+    // comment), so there is never a third table.
+    PARTITA_ASSERT(old_.empty(), "a hash index filled its new table before draining the old one");
     old_ = std::move(slots_);
     old_mask_ = mask_;
     slots_ = Slots(old_.size() * 2);
