@@ -340,6 +340,7 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
     final Path path = directory.resolve(SegmentFiles.name(prepared.number()));
     Files.move(prepared.path(), path, StandardCopyOption.ATOMIC_MOVE);
     SegmentFiles.syncDirectory(directory);
+    CrashPoint.reach("log.segment-renamed");
     current = prepared.renamed(path);
     next = prepare(prepared.number() + 1, options.segmentBytes());
     LogFormat.writeSegmentHeader(batch, new LogFormat.SegmentHeader(current.number(), epoch, partitions,
