@@ -152,6 +152,11 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
   }
 
   @Override
+  public void aborted(TxnHeader header) {
+    queue.offer(new Pending(header, AbortMarker.INSTANCE));
+  }
+
+  @Override
   public void release(TxnHeader header, SequencedItem item, Runnable answer) {
     if (!sync) {
       answer.run();

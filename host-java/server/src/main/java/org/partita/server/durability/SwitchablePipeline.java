@@ -32,6 +32,11 @@ public final class SwitchablePipeline implements CommitPipeline {
   }
 
   @Override
+  public void aborted(TxnHeader header) {
+    target.aborted(header);
+  }
+
+  @Override
   public String refusal() {
     return target.refusal();
   }

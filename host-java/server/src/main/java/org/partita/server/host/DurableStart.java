@@ -54,7 +54,7 @@ final class DurableStart {
     }
     final SwitchablePipeline pipeline = new SwitchablePipeline();
     final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
-        Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits().withWritesUninterrupted(), epoch);
+        Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits(), epoch);
     try {
       final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint);
       CrashPoint.reach("recovery.replay-done");

@@ -24,6 +24,16 @@ public interface CommitPipeline {
   void release(TxnHeader header, SequencedItem item, Runnable answer);
 
   /**
+   * The transaction of {@code header}, sequenced before, was rolled back
+   * because of its time limit or a cancel: an outcome that depends on time,
+   * so a log records it for replay to skip the transaction. Called on the
+   * thread that ran it (a site, or the multi-partition coordinator for
+   * partition 65535) before its answer is released and before anything
+   * else of its partitions is sequenced. Implementations must not block.
+   */
+  default void aborted(TxnHeader header) {}
+
+  /**
    * Why new transactions must not be sequenced now (a command log whose
    * disk is full), or null when they may. Sites and the multi-partition
    * coordinator ask before sequencing a new item and refuse it with this
