@@ -79,6 +79,38 @@ class DurabilityTest {
     }
   }
 
+  /**
+   * The data directory keeps the procedure classes its log was written
+   * with: a restart without --classes replays with them, and one with other
+   * classes is refused, naming both.
+   */
+  @Test
+  void theLogReplaysWithTheProcedureClassesItWasWrittenWith() throws Exception {
+    final String voterDdl = ServerProcess.VOTER_DDL.toString();
+    try (ServerProcess server = startEmpty("--schema", voterDdl, "--classes", ServerProcess.VOTER_CLASSES.toString())) {
+      try (PartitaClient client = Clients.connect(server, "classes")) {
+        ok(client.callAsync("Initialize", 6, "A,B,C,D,E,F").join());
+        assertEquals(0, client.callAsync("Vote", 6175550001L, 2, 10L).join().firstLong());
+      }
+      server.kill();
+    }
+    final Path testClasses = Path.of(org.partita.integration.procs.VoteThenJoinForever.class.getProtectionDomain()
+        .getCodeSource().getLocation().toURI());
+    try (ServerProcess refused = ServerProcess.spawn(List.of("--sites", "2", "--data-dir", data.toString(), "--schema",
+        voterDdl, "--classes", ServerProcess.VOTER_CLASSES + "," + testClasses))) {
+      assertEquals(1, refused.awaitExit(120), refused.output());
+      assertTrue(refused.output().contains("differ from those the command log in " + data + " was written with"),
+          refused.output());
+    }
+    try (ServerProcess server = startEmpty("--schema", voterDdl)) {
+      try (PartitaClient client = Clients.connect(server, "kept")) {
+        assertEquals(1, Clients.queryLong(client, "SELECT COUNT(*) FROM votes"));
+        assertEquals(0, client.callAsync("Vote", 6175550002L, 3, 10L).join().firstLong(), "Vote runs from the copy");
+      }
+      assertTrue(server.output().contains("the classes the command log was written with"), server.output());
+    }
+  }
+
   @Test
   void schemaChangesAndWritesReplayAgainstTheCatalogTheyRanWith() throws Exception {
     final List<List<Object>> before;

@@ -93,7 +93,7 @@ public final class PartitaServer implements AutoCloseable {
   /** Compiles the schema, opens the database and binds every listener. */
   public static PartitaServer start(ServerOptions options) throws StartupException, InterruptedException {
     final long begin = System.nanoTime();
-    final CompiledCatalog catalog = compile(options);
+    final CompiledCatalog catalog = compile(options, DurableStart.procedureClasses(options));
     final DurableStart.Opened opened = DurableStart.open(options, catalog);
     final PartitaServer server = new PartitaServer(options, opened.database(), opened.log());
     try {
@@ -106,7 +106,7 @@ public final class PartitaServer implements AutoCloseable {
     return server;
   }
 
-  private static CompiledCatalog compile(ServerOptions options) throws StartupException {
+  private static CompiledCatalog compile(ServerOptions options, List<Path> classes) throws StartupException {
     final List<SourceFile> files = new ArrayList<>();
     for (Path p : options.schema()) {
       try {
@@ -116,7 +116,7 @@ public final class PartitaServer implements AutoCloseable {
       }
     }
     try {
-      final URLClassLoader loader = new URLClassLoader(classUrls(options.classes()), PartitaServer.class.getClassLoader());
+      final URLClassLoader loader = new URLClassLoader(classUrls(classes), PartitaServer.class.getClassLoader());
       return new CatalogCompiler(loader).compile(files);
     } catch (DdlException e) {
       throw new StartupException(e.getMessage(), e);
