@@ -87,7 +87,7 @@ final class SecurityTest {
   @Test
   void shouldLogInAndNameTheUser() {
     try (PartitaClient alice = login("alice", SecurityFixture.ALICE_PASSWORD)) {
-      assertEquals("pong", alice.call("@Ping").results().get(0).fetchRow(0).getString(0));
+      assertEquals("pong", Clients.rows(alice.call("@Ping").results().get(0)).get(0).get(0));
     }
     assertTrue(server.output().contains("audit: login accepted: user=alice peer=127.0.0.1:"), server.output());
   }
@@ -155,8 +155,7 @@ final class SecurityTest {
   @Test
   void shouldKeepAUserToSqlAndGrantedProcedures() {
     try (PartitaClient alice = login("alice", SecurityFixture.ALICE_PASSWORD)) {
-      assertEquals(1, Clients.adHoc(alice, "SELECT COUNT(*) FROM accounts WHERE id = 1").results().get(0)
-          .fetchRow(0).getLong(0));
+      assertEquals(1, Clients.queryLong(alice, "SELECT COUNT(*) FROM accounts WHERE id = 1"));
       assertTrue(Clients.adHoc(alice, "UPDATE accounts SET balance = balance WHERE id = 1").ok());
       assertDenied(Clients.adHoc(alice, "CREATE TABLE intruder (id INTEGER)"), "ADMIN");
       assertDenied(Clients.adHoc(alice, "DROP TABLE accounts"), "ADMIN");
@@ -272,8 +271,12 @@ final class SecurityTest {
     }
     for (byte[] frame : frames) {
       try (RawConnection c = new RawConnection(server.clientPort())) {
-        c.frame(frame);
-        c.invoke(1, "Deposit", 1000L, 1L);
+        try {
+          c.frame(frame);
+          c.invoke(1, "Deposit", 1000L, 1L);
+        } catch (java.net.SocketException e) {
+          // Closed already, before the invocation was written: as good.
+        }
         assertTrue(c.closedByServer(), "the server must close a connection whose login failed");
       }
     }
