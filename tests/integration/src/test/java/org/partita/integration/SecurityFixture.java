@@ -51,12 +51,14 @@ final class SecurityFixture {
 
   /**
    * A PKCS#12 key store {@code name}.p12 with a self-signed certificate for
-   * 127.0.0.1 and localhost, and that certificate as {@code name}.pem.
+   * the host name localhost (not the address 127.0.0.1, so that a client
+   * connecting by address sees a name mismatch), and that certificate as
+   * {@code name}.pem.
    */
   static Path keyStore(Path dir, String name) throws IOException, InterruptedException {
     final Path store = dir.resolve(name + ".p12");
     keytool("-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-        "-dname", "CN=" + name, "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+        "-dname", "CN=" + name, "-ext", "SAN=dns:localhost", "-storetype", "PKCS12",
         "-keystore", store.toString(), "-storepass", STORE_PASSWORD);
     keytool("-exportcert", "-rfc", "-alias", name, "-keystore", store.toString(), "-storepass", STORE_PASSWORD,
         "-file", dir.resolve(name + ".pem").toString());

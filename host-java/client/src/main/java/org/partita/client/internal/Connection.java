@@ -355,7 +355,8 @@ public final class Connection {
     state = State.DOWN;
     if (!loggedInOnce) {
       firstLogin.completeExceptionally(new PartitaClientException("connection to " + address
-          + " closed before login: " + reason));
+          + " closed before login: " + reason + (tls == null && downReason == null
+              ? " (a server that requires TLS closes plaintext connections: see ClientConfig.Builder.tls)" : "")));
       return;
     }
     if (wasUp) {
