@@ -100,7 +100,7 @@ final class SecurityTest {
     final String unknown = assertThrows(LoginRefusedException.class, () -> login("mallory", "nope")).getMessage();
     assertEquals(wrong, unknown);
     assertTrue(wrong.contains("authentication failed"), wrong);
-    assertFalse(wrong.contains("alice") || wrong.contains("password") && !wrong.contains("user and password"), wrong);
+    assertFalse(wrong.contains("alice") || wrong.contains("unknown user") || wrong.contains("wrong proof"), wrong);
     assertTrue(wrongMillis >= 900, "answered after " + wrongMillis + " ms");
     final String log = server.output();
     assertTrue(log.contains("audit: login refused: user=alice peer=127.0.0.1:"), log);
@@ -291,5 +291,25 @@ final class SecurityTest {
     try (PartitaClient alice = login("alice", SecurityFixture.ALICE_PASSWORD)) {
       assertNotEquals(null, alice.call("@Ping"));
     }
+  }
+
+  @Test
+  void shouldLogInThroughJdbcAndMapDenialsToSqlStates() throws Exception {
+    final String url = "jdbc:partita://" + server.address() + "?reconnect=false";
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "alice", SecurityFixture.ALICE_PASSWORD);
+        java.sql.Statement s = c.createStatement()) {
+      try (java.sql.ResultSet r = s.executeQuery("SELECT COUNT(*) FROM accounts")) {
+        assertTrue(r.next());
+      }
+      final java.sql.SQLException denied = assertThrows(java.sql.SQLException.class,
+          () -> s.execute("CREATE TABLE intruder (id INTEGER)"));
+      assertEquals("42501", denied.getSQLState(), denied.getMessage());
+    }
+    final java.sql.SQLException refused = assertThrows(java.sql.SQLException.class,
+        () -> java.sql.DriverManager.getConnection(url, "alice", "wrong").close());
+    assertEquals("28000", refused.getSQLState(), refused.getMessage());
+    final java.sql.SQLException anonymous = assertThrows(java.sql.SQLException.class,
+        () -> java.sql.DriverManager.getConnection(url).close());
+    assertTrue(anonymous.getMessage().contains("requires a user and password"), anonymous.getMessage());
   }
 }

@@ -298,7 +298,7 @@ public final class Connection {
       case LOGIN_STATUS_AUTHENTICATION_REQUIRED:
         return "the server requires a user and password (ClientConfig.Builder.credentials): " + login.getMessage();
       case LOGIN_STATUS_AUTHENTICATION_FAILED:
-        return "authentication failed: " + login.getMessage();
+        return "authentication failed (the user name or the password is wrong)";
       default:
         return login.getStatus() + (login.getMessage().isEmpty() ? "" : ": " + login.getMessage());
     }
