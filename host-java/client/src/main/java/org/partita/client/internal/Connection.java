@@ -296,7 +296,7 @@ public final class Connection {
   private static String refusal(LoginResponse login) {
     switch (login.getStatus()) {
       case LOGIN_STATUS_AUTHENTICATION_REQUIRED:
-        return "the server requires a user and password (ClientConfig.Builder.credentials): " + login.getMessage();
+        return "authentication required: " + login.getMessage();
       case LOGIN_STATUS_AUTHENTICATION_FAILED:
         return "authentication failed (the user name or the password is wrong)";
       default:
