@@ -79,6 +79,8 @@ final class SqlStates {
         return new SQLSyntaxErrorException(message, SYNTAX_ERROR, vendor);
       case ERROR_CODE_PERMISSION_DENIED:
         return new SQLInvalidAuthorizationSpecException(message, "42501", vendor);
+      case ERROR_CODE_AUTHENTICATION_FAILED:
+        return new SQLInvalidAuthorizationSpecException(message, "28000", vendor);
       case ERROR_CODE_USER_ABORT:
         return new SQLTransactionRollbackException(message, "40000", vendor);
       case ERROR_CODE_CATALOG_CHANGED:
