@@ -1,9 +1,11 @@
 #include "connection.h"
 
 #include <cstring>
+#include <memory>
 
 #include "client.pb.h"
 #include "frame_codec.h"
+#include "scram_client.h"
 
 namespace partita::client {
 
@@ -39,6 +41,9 @@ struct Connection::Session {
   tcp::socket socket;
   asio::steady_timer login_timer;
   std::string login_frame;
+  std::string continue_frame;           // the SCRAM client-final, while it is written
+  std::unique_ptr<ScramClient> scram;   // the SCRAM exchange, when the config names a user
+  bool scram_continued = false;
   std::string write_buffer;  // the frames of the write under way
   std::vector<char> read_buffer;
   size_t read_begin = 0;  // first byte not yet decoded
@@ -106,7 +111,12 @@ void Connection::Dial() {
 void Connection::OnConnected(const std::shared_ptr<Session>& s) {
   boost::system::error_code ignored;
   s->socket.set_option(tcp::no_delay(true), ignored);
-  s->login_frame = FrameCodec::LoginFrame(config_.client_name);
+  if (config_.user.empty()) {
+    s->login_frame = FrameCodec::LoginFrame(config_.client_name);
+  } else {
+    s->scram = std::make_unique<ScramClient>(config_.user, config_.password);
+    s->login_frame = FrameCodec::LoginFrame(config_.client_name, ScramClient::kMechanism, s->scram->ClientFirst());
+  }
   asio::async_write(s->socket, asio::buffer(s->login_frame),
                     [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
     if (ec && s == self->session_) self->SessionFailed(s, "cannot send the login: " + ec.message());
@@ -114,7 +124,31 @@ void Connection::OnConnected(const std::shared_ptr<Session>& s) {
   ReadMore(s);
 }
 
+void Connection::ContinueLogin(const std::shared_ptr<Session>& s, const LoginResponse& login) {
+  if (!s->scram || s->scram_continued) {
+    return RefuseLogin(s, "server " + address_text_ + " sent an unexpected authentication step");
+  }
+  s->scram_continued = true;
+  const Status st = s->scram->ClientFinal(login.sasl_data(), &s->continue_frame);
+  if (!st.ok()) return RefuseLogin(s, "server " + address_text_ + ": " + st.message());
+  s->continue_frame = FrameCodec::LoginContinueFrame(s->continue_frame);
+  asio::async_write(s->socket, asio::buffer(s->continue_frame),
+                    [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
+    if (ec && s == self->session_) self->SessionFailed(s, "cannot send the login: " + ec.message());
+  });
+}
+
+void Connection::RefuseLogin(const std::shared_ptr<Session>& s, const std::string& why) {
+  SetLoginResult(Status(Status::Code::kLoginRefused, why));
+  SessionFailed(s, why);
+}
+
 void Connection::OnLogin(const std::shared_ptr<Session>& s, const LoginResponse& login) {
+  if (login.status() == LOGIN_STATUS_CONTINUE) return ContinueLogin(s, login);
+  if (login.status() == LOGIN_STATUS_OK && s->scram_continued && !s->scram->VerifyServerFinal(login.sasl_data())) {
+    return RefuseLogin(s, "server " + address_text_ + " did not prove it knows user " + config_.user +
+                              "'s keys (wrong SCRAM server signature); not trusting it");
+  }
   if (login.status() != LOGIN_STATUS_OK) {
     const std::string why = "server " + address_text_ + " refused the login: " + LoginStatus_Name(login.status()) +
                             (login.message().empty() ? "" : ": " + login.message());

@@ -85,6 +85,10 @@ class Connection final : public std::enable_shared_from_this<Connection> {
   bool DecodeFrames(Session& s);
   bool HandleFrame(const std::shared_ptr<Session>& s, const char* data, uint32_t length);
   void OnLogin(const std::shared_ptr<Session>& s, const LoginResponse& login);
+  // Answers a SCRAM server-first message with the client-final one.
+  void ContinueLogin(const std::shared_ptr<Session>& s, const LoginResponse& login);
+  // Fails the login with `why` (kLoginRefused) and ends the session.
+  void RefuseLogin(const std::shared_ptr<Session>& s, const std::string& why);
   void OnResponse(InvocationResponse* r);
   void StartWrite();
   void SessionFailed(const std::shared_ptr<Session>& s, const std::string& reason);

@@ -24,6 +24,11 @@ struct ClientConfig {
 
   // Sent at login; shown in the server's logs and connection statistics.
   std::string client_name = "partita-cpp";
+  // The user to log in as with SCRAM-SHA-256 (docs/security.md); empty: no
+  // authentication (a server with security refuses the login). The password
+  // never leaves the client.
+  std::string user;
+  std::string password;
   // How long Connect() waits for the TCP connection and the login answer.
   Millis connect_timeout{10'000};
   // How long a call waits for its answer before failing with kTimeout.
