@@ -36,6 +36,10 @@ export interface ClientOptions {
   servers: string | readonly string[];
   /** Sent at login; the server shows it in its logs and connection statistics. Default 'partita-node'. */
   clientName?: string;
+  /** Log in as this user with SCRAM-SHA-256 (a server started with --users; docs/security.md). */
+  user?: string;
+  /** The user's password; never sent (SCRAM proves it). */
+  password?: string;
   /** TCP connect plus login answer, for connect() and each reconnection. Default 10,000 ms. */
   connectTimeoutMs?: number;
   /** Timeout of calls made without their own. Default 120,000 ms. */
@@ -138,6 +142,7 @@ export class Client extends EventEmitter {
     });
     this.settings = {
       clientName: options.clientName ?? 'partita-node',
+      ...(options.user !== undefined ? { user: options.user, password: options.password ?? '' } : {}),
       connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
       maxInFlight: Math.floor(positive('maxInFlight', options.maxInFlight, 4096)),
       backpressureTimeoutMs: positive('backpressureTimeoutMs', options.backpressureTimeoutMs, 10_000, true),
