@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 DEFAULT_PORT = 21212
 
@@ -33,6 +33,11 @@ class ClientConfig:
     reconnect_max_backoff: float = 5.0
     #: The largest frame accepted from a server; a larger one closes the connection.
     max_response_frame_bytes: int = 1 << 30
+    #: Log in as this user with SCRAM-SHA-256 (a server started with ``--users``,
+    #: docs/security.md); None logs in without authentication.
+    user: str | None = None
+    #: The user's password; never sent (SCRAM proves it).
+    password: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("connect_timeout", "call_timeout", "sweep_interval", "reconnect_initial_backoff",
