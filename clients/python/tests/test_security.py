@@ -4,6 +4,7 @@ permission denial, and refusals for a wrong password and no credentials."""
 
 from __future__ import annotations
 
+import ssl
 import subprocess
 from pathlib import Path
 from typing import Iterator
@@ -64,3 +65,33 @@ def test_should_refuse_a_wrong_password_and_no_credentials(secured: ServerProces
         partita.connect(secured.address, user="alice", password="wrong", reconnect=False)
     with pytest.raises(partita.LoginRefusedError, match="AUTHENTICATION_REQUIRED"):
         partita.connect(secured.address, reconnect=False)
+
+
+@pytest.fixture(scope="module")
+def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, Path]]:
+    _need_build()
+    directory = tmp_path_factory.mktemp("tls")
+    store = directory / "server.p12"
+    for args in (["-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                  "-dname", "CN=localhost", "-ext", "SAN=dns:localhost", "-storetype", "PKCS12"],
+                 ["-exportcert", "-rfc", "-alias", "server", "-file", str(directory / "server.pem")]):
+        subprocess.run(["keytool", *args, "-keystore", str(store), "-storepass", "py-store"], check=True,
+                       capture_output=True, timeout=60)
+    process = ServerProcess("--tls-keystore", str(store), "--tls-keystore-password", "py-store", sites=1)
+    try:
+        process.start()
+        yield process, directory / "server.pem"
+    finally:
+        process.stop()
+
+
+def test_should_speak_tls_to_a_server_it_trusts(tls_server: tuple[ServerProcess, Path]) -> None:
+    process, pem = tls_server
+    port = process.address.rsplit(":", 1)[1]
+    context = ssl.create_default_context(cafile=str(pem))
+    with partita.connect(f"localhost:{port}", tls=context, reconnect=False) as client:
+        assert client.call("@Ping").ok
+    with pytest.raises(partita.PartitaError):
+        partita.connect(f"localhost:{port}", tls=ssl.create_default_context(), reconnect=False)
+    with pytest.raises(partita.PartitaError):
+        partita.connect(f"localhost:{port}", reconnect=False, connect_timeout=5)

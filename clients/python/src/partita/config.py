@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass, field
 
 DEFAULT_PORT = 21212
@@ -38,6 +39,10 @@ class ClientConfig:
     user: str | None = None
     #: The user's password; never sent (SCRAM proves it).
     password: str | None = field(default=None, repr=False)
+    #: Speak TLS with this context (a server started with ``--tls-*``), e.g.
+    #: ``ssl.create_default_context(cafile="server.pem")``, which verifies the
+    #: server's certificate and host name; None for plain TCP.
+    tls: ssl.SSLContext | None = None
 
     def __post_init__(self) -> None:
         for name in ("connect_timeout", "call_timeout", "sweep_interval", "reconnect_initial_backoff",
