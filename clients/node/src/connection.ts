@@ -13,6 +13,7 @@
 // Thread model: JavaScript's single thread.
 
 import * as net from 'node:net';
+import * as tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { partita } from './gen/proto.js';
 import {
@@ -46,6 +47,8 @@ export interface ConnectionSettings {
   /** SCRAM-SHA-256 credentials (docs/security.md), or undefined to log in without. */
   user?: string;
   password?: string;
+  /** TLS options (node:tls: ca, cert, key...), or undefined for plain TCP. */
+  tls?: tls.ConnectionOptions;
   connectTimeoutMs: number;
   maxInFlight: number;
   backpressureTimeoutMs: number;
@@ -118,7 +121,10 @@ export class Connection {
     hooks: ConnectionHooks): Promise<Connection> {
     return new Promise((resolve, reject) => {
       const reader = new FrameReader(settings.maxResponseFrameBytes);
-      const socket = net.connect({ host, port, noDelay: true });
+      const socket = settings.tls
+        ? tls.connect({ ...settings.tls, host, port, servername: net.isIP(host) ? undefined : host })
+        : net.connect({ host, port, noDelay: true });
+      socket.setNoDelay(true);
       const scram = settings.user !== undefined ? new ScramClient(settings.user, settings.password ?? '') : undefined;
       let continued = false;
       let done = false;
@@ -189,7 +195,7 @@ export class Connection {
       socket.on('data', onData);
       socket.on('error', onError);
       socket.on('close', onClose);
-      socket.on('connect', () => {
+      socket.on(settings.tls ? 'secureConnect' : 'connect', () => {
         send({ login: { protocolVersion: PROTOCOL_VERSION, clientName: settings.clientName,
           ...(scram ? { saslMechanism: SCRAM_MECHANISM, saslData: Buffer.from(scram.clientFirst(), 'utf8') } : {}) } });
       });

@@ -2,7 +2,8 @@
 // the SCRAM-SHA-256 login against RFC 7677's example and the server, a
 // permission denial, and refusals for a wrong password and no credentials.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -54,4 +55,30 @@ test('a wrong password and no credentials are refused clearly', async () => {
     (e) => e instanceof LoginRefusedError && /AUTHENTICATION_FAILED/.test(e.message));
   await assert.rejects(connect({ servers: server.address, reconnect: false }),
     (e) => e instanceof LoginRefusedError && /AUTHENTICATION_REQUIRED/.test(e.message));
+});
+
+test('speaks TLS to a server it trusts, and refuses one it does not', async () => {
+  const store = join(dir, 'server.p12');
+  const pem = join(dir, 'server.pem');
+  execFileSync('keytool', ['-genkeypair', '-alias', 'server', '-keyalg', 'EC', '-groupname', 'secp256r1', '-validity',
+    '2', '-dname', 'CN=localhost', '-ext', 'SAN=dns:localhost', '-storetype', 'PKCS12', '-keystore', store,
+    '-storepass', 'node-store'], { stdio: 'ignore' });
+  execFileSync('keytool', ['-exportcert', '-rfc', '-alias', 'server', '-keystore', store, '-storepass', 'node-store',
+    '-file', pem], { stdio: 'ignore' });
+  const tlsServer = await startServer({ sites: 1, extraArgs: ['--tls-keystore', store, '--tls-keystore-password',
+    'node-store'] });
+  try {
+    const port = tlsServer.address.split(':').pop();
+    const client = await connect({ servers: `localhost:${port}`, tls: { ca: readFileSync(pem) }, reconnect: false });
+    try {
+      assert.equal((await client.call('@Ping')).ok, true);
+    } finally {
+      await client.close();
+    }
+    await assert.rejects(connect({ servers: `localhost:${port}`, tls: {}, reconnect: false }),
+      /self-signed|certificate/);
+    await assert.rejects(connect({ servers: `localhost:${port}`, reconnect: false, connectTimeoutMs: 5000 }));
+  } finally {
+    await tlsServer.stop();
+  }
 });
