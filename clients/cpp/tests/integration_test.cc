@@ -165,6 +165,51 @@ TEST(CppClientIntegrationTest, LogsInWithScramToASecuredServer) {
   EXPECT_NE(required.message().find("AUTHENTICATION_REQUIRED"), std::string::npos) << required.ToString();
 }
 
+TEST(CppClientIntegrationTest, SpeaksTlsToAServerItTrusts) {
+  const fs::path root = Root();
+  for (const char* needed : {"host-java/server/target/classpath.txt", "bench/voter/target/classes"}) {
+    if (!fs::exists(root / needed)) GTEST_SKIP() << "needs a built server: " << (root / needed) << " is missing";
+  }
+  const fs::path dir = fs::temp_directory_path() / ("partita-cpp-tls-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string store = (dir / "server.p12").string();
+  const std::string pem = (dir / "server.pem").string();
+  const std::string keytool = "keytool -keystore " + store + " -storepass cpp-store ";
+  ASSERT_EQ(std::system((keytool + "-genkeypair -alias server -keyalg EC -groupname secp256r1 -validity 2 "
+                         "-dname CN=localhost -ext SAN=dns:localhost -storetype PKCS12 > /dev/null 2>&1").c_str()), 0);
+  ASSERT_EQ(std::system((keytool + "-exportcert -rfc -alias server -file " + pem + " > /dev/null 2>&1").c_str()), 0);
+  ServerProcess server(root, {"--tls-keystore", store, "--tls-keystore-password", "cpp-store"});
+  const std::string address = server.AwaitReady(120s);
+  ASSERT_FALSE(address.empty()) << "the server did not become ready:\n" << server.output();
+  const std::string by_name = "localhost:" + address.substr(address.rfind(':') + 1);
+
+  ClientConfig config;
+  config.reconnect = false;
+  config.connect_timeout = 10s;
+  config.tls = true;
+  config.tls_ca_file = pem;
+  Client trusting(config);
+  ASSERT_TRUE(trusting.Connect(by_name).ok());
+  const Result<Response> ping = trusting.Call("@Ping", {});
+  EXPECT_TRUE(ping.ok() && ping->ok());
+
+  Client by_address(config);  // the certificate names localhost, not 127.0.0.1
+  EXPECT_NE(by_address.Connect(address).message().find("TLS handshake failed"), std::string::npos);
+
+  config.tls_ca_file.clear();  // the system's authorities do not know this certificate
+  Client untrusting(config);
+  const Status refused = untrusting.Connect(by_name);
+  EXPECT_NE(refused.message().find("TLS handshake failed"), std::string::npos) << refused.ToString();
+
+  ClientConfig plain;
+  plain.reconnect = false;
+  plain.connect_timeout = 5s;
+  Client plaintext(plain);
+  EXPECT_FALSE(plaintext.Connect(by_name).ok());
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+}
+
 TEST(CppClientIntegrationTest, VotesThroughARealServerAndResultsAgree) {
   const fs::path root = Root();
   for (const char* needed : {"host-java/server/target/classpath.txt", "bench/voter/target/classes"}) {
