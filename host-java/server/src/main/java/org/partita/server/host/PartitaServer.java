@@ -110,7 +110,7 @@ public final class PartitaServer implements AutoCloseable {
       throws StartupException, InterruptedException {
     final long begin = System.nanoTime();
     final ServerSecurity security = ServerSecurity.open(securityOptions, options.bindAddress(), options.httpPort());
-    final CompiledCatalog catalog = compile(options);
+    final CompiledCatalog catalog = compile(options, DurableStart.procedureClasses(options));
     final DurableStart.Opened opened = DurableStart.open(options, catalog);
     final PartitaServer server = new PartitaServer(options, opened.database(), opened.log(), security);
     try {
@@ -123,7 +123,7 @@ public final class PartitaServer implements AutoCloseable {
     return server;
   }
 
-  private static CompiledCatalog compile(ServerOptions options) throws StartupException {
+  private static CompiledCatalog compile(ServerOptions options, List<Path> classes) throws StartupException {
     final List<SourceFile> files = new ArrayList<>();
     for (Path p : options.schema()) {
       try {
@@ -133,7 +133,7 @@ public final class PartitaServer implements AutoCloseable {
       }
     }
     try {
-      final URLClassLoader loader = new URLClassLoader(classUrls(options.classes()), PartitaServer.class.getClassLoader());
+      final URLClassLoader loader = new URLClassLoader(classUrls(classes), PartitaServer.class.getClassLoader());
       return new CatalogCompiler(loader).compile(files);
     } catch (DdlException e) {
       throw new StartupException(e.getMessage(), e);
