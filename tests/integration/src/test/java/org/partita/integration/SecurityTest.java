@@ -294,6 +294,18 @@ final class SecurityTest {
   }
 
   @Test
+  void shouldCloseAConnectionThatNeverLogsIn() throws Exception {
+    try (RawConnection idle = new RawConnection(server.clientPort())) {
+      final long start = System.nanoTime();
+      idle.setReadTimeoutMillis(45_000);
+      assertTrue(idle.closedByServer(), "a connection that never logs in must be closed");
+      final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+      assertTrue(seconds >= 25 && seconds <= 40, "closed after " + seconds + " s");
+    }
+    assertTrue(server.output().contains("reason=no login within"), server.output());
+  }
+
+  @Test
   void shouldLogInThroughJdbcAndMapDenialsToSqlStates() throws Exception {
     final String url = "jdbc:partita://" + server.address() + "?reconnect=false";
     try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "alice", SecurityFixture.ALICE_PASSWORD);

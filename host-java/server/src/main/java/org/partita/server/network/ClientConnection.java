@@ -62,6 +62,8 @@ import org.partita.server.txn.Invocation;
 final class ClientConnection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = Logger.getLogger(ClientConnection.class.getName());
   private static final long RETRY_DELAY_MICROS = 100;
+  /** With security on: how long a connection may take to log in (TLS handshake included). */
+  static final long LOGIN_TIMEOUT_MILLIS = 30_000;
 
   private final long id;
   private final Dispatcher dispatcher;
@@ -143,7 +145,23 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     channel = ctx.channel();
     remote = hostAndPort(channel.remoteAddress());
     registry.opened(this);
+    if (authenticator != null) {
+      channel.eventLoop().schedule(this::requireLogin, LOGIN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+    }
     ctx.fireChannelActive();
+  }
+
+  /**
+   * With security on, a connection that has not logged in after
+   * {@link #LOGIN_TIMEOUT_MILLIS} is closed, so that connections that never
+   * finish a login (or a TLS handshake) cannot pile up. Event loop.
+   */
+  private void requireLogin() {
+    if (!loggedIn && channel.isActive()) {
+      AuditLog.loginRefused(exchange == null ? "" : exchange.claimedName(), remote, "binary",
+          "no login within " + LOGIN_TIMEOUT_MILLIS + " ms");
+      channel.close();
+    }
   }
 
   /** "127.0.0.1:5000", "[::1]:5000"; anything else as the address prints itself. */

@@ -27,9 +27,4 @@ public record Principal(String user, List<String> roles, String peer) {
   public boolean unchecked() {
     return this == UNCHECKED;
   }
-
-  /** This principal as seen from {@code peerAddress}. */
-  public Principal at(String peerAddress) {
-    return unchecked() ? this : new Principal(user, roles, peerAddress);
-  }
 }

@@ -48,11 +48,6 @@ public final class UserDirectory {
     return Optional.ofNullable(users.get(name));
   }
 
-  /** Every user, by name. */
-  public List<UserEntry> all() {
-    return List.copyOf(users.values());
-  }
-
   public int size() {
     return users.size();
   }
