@@ -88,6 +88,8 @@ final class SqlStates {
         return new SQLTimeoutException(message, "57014", vendor);
       case ERROR_CODE_SERVER_BUSY:
         return new SQLTransientException(message, "53000", vendor);
+      case ERROR_CODE_DISK_FULL:
+        return new SQLTransientException(message, "53100", vendor);
       case ERROR_CODE_QUERY_MEMORY_LIMIT:
         return new SQLException(message, "53200", vendor);
       case ERROR_CODE_RESULT_TOO_LARGE:

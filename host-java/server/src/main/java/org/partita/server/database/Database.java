@@ -124,7 +124,7 @@ public final class Database implements AutoCloseable {
       throw e;
     }
     db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
-        next -> db.catalog = next, limits, epoch);
+        next -> db.catalog = next, limits, epoch, pipeline);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;

@@ -24,6 +24,7 @@ import org.partita.server.engine.PartitionEngine;
 import org.partita.server.error.ErrorTable;
 import org.partita.server.error.ServerException;
 import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.Initiator;
 import org.partita.server.txn.Invocation;
@@ -90,6 +91,8 @@ final class MpCoordinator implements AutoCloseable {
   private final AdHocPlans adHocPlans;
   private final Consumer<CatalogSnapshot> publish;
   private final QueryLimits limits;
+  /** The partitions' commit pipeline, asked only whether new transactions are refused. */
+  private final CommitPipeline pipeline;
   // Set once the merge engine is open; read by any thread (@CancelQuery).
   private volatile RunningCall runningCall;
   // Coordinator-confined.
@@ -103,8 +106,9 @@ final class MpCoordinator implements AutoCloseable {
    *     after every partition has taken it
    */
   MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog, AdHocPlans adHocPlans,
-      Consumer<CatalogSnapshot> publish, QueryLimits limits, long epoch) {
+      Consumer<CatalogSnapshot> publish, QueryLimits limits, long epoch, CommitPipeline pipeline) {
     this.limits = limits;
+    this.pipeline = pipeline;
     this.initiator = Initiator.forPartition(TxnId.MULTI_PARTITION, epoch, ImmediateCommitPipeline.INSTANCE);
     this.capacity = capacity;
     this.sites = sites;
@@ -156,8 +160,11 @@ final class MpCoordinator implements AutoCloseable {
 
   private void run(Request request) {
     ClientResponse response;
+    final String refusal = request instanceof Replay ? null : pipeline.refusal();
     try {
-      if (request instanceof Call c) {
+      if (refusal != null) {
+        response = ErrorTable.response(ErrorCode.ERROR_CODE_DISK_FULL, refusal);
+      } else if (request instanceof Call c) {
         response = call(c.invocation(), null);
       } else if (request instanceof Statement s) {
         response = statement(s.invocation(), s.sql(), s.statement(), s.parameters(), s.admittedVersion(), null);

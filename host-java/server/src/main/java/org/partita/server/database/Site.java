@@ -348,6 +348,13 @@ final class Site implements Runnable {
 
   private void runOne(WorkItem item) {
     try {
+      if (item instanceof SequencedItem && !(item instanceof MultiPartitionJoin)) {
+        final String refusal = initiator.pipeline().refusal();
+        if (refusal != null) {
+          item.refuse(ErrorTable.response(ErrorCode.ERROR_CODE_DISK_FULL, refusal));
+          return;
+        }
+      }
       final TxnHeader header = item instanceof SequencedItem s ? initiator.sequence(s, catalog.version()) : null;
       item.run(this, header);
     } catch (RuntimeException e) {

@@ -173,8 +173,10 @@ public final class CommandLogRecovery {
         }
         LOG.warning("command log: cut a torn tail from " + file + " at offset " + offset + " (" + e.getMessage()
             + "; the host stopped while writing it, and nothing after it was acknowledged)");
+        CrashPoint.reach("recovery.cutting-torn-tail");
         channel.truncate(offset);
         channel.force(true);
+        CrashPoint.reach("recovery.cut-torn-tail");
         return count;
       }
       if (frame == null) {

@@ -30,4 +30,9 @@ public final class SwitchablePipeline implements CommitPipeline {
   public void release(TxnHeader header, SequencedItem item, Runnable answer) {
     target.release(header, item, answer);
   }
+
+  @Override
+  public String refusal() {
+    return target.refusal();
+  }
 }

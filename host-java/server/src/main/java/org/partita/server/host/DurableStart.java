@@ -14,6 +14,7 @@ import org.partita.server.durability.CommandLog;
 import org.partita.server.durability.CommandLogMode;
 import org.partita.server.durability.CommandLogOptions;
 import org.partita.server.durability.CommandLogRecovery;
+import org.partita.server.durability.CrashPoint;
 import org.partita.server.durability.DiskFailure;
 import org.partita.server.durability.LogCorruptException;
 import org.partita.server.durability.SwitchablePipeline;
@@ -56,6 +57,7 @@ final class DurableStart {
         Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits().withWritesUninterrupted(), epoch);
     try {
       final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint);
+      CrashPoint.reach("recovery.replay-done");
       final CommandLog log = CommandLog.open(dataDir, logOptions, epoch, options.sites(), fingerprint,
           recovered.nextSegment(), DiskFailure.HALT);
       pipeline.switchTo(log);
@@ -92,6 +94,7 @@ final class DurableStart {
     try {
       result = CommandLogRecovery.read(dataDir, sites, fingerprint, record -> {
         replay.replay(record);
+        CrashPoint.reach("recovery.replayed");
         if (replay.replayed() % PROGRESS_EVERY == 0 && replay.replayed() > 0) {
           LOG.info("recovery: " + replay.replayed() + " transaction(s) replayed");
         }

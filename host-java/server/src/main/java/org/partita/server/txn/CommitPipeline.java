@@ -22,4 +22,16 @@ public interface CommitPipeline {
    * seen.
    */
   void release(TxnHeader header, SequencedItem item, Runnable answer);
+
+  /**
+   * Why new transactions must not be sequenced now (a command log whose
+   * disk is full), or null when they may. Sites and the multi-partition
+   * coordinator ask before sequencing a new item and refuse it with this
+   * reason; an item sequenced anyway (the answer changed in between) is
+   * still handled, in room the pipeline keeps for it. Any thread; as cheap
+   * as a volatile read.
+   */
+  default String refusal() {
+    return null;
+  }
 }
