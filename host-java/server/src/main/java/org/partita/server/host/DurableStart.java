@@ -56,7 +56,9 @@ final class DurableStart {
     final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
         Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits().withWritesUninterrupted(), epoch);
     try {
-      final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint);
+      final List<TxnId> snapshotCuts = SnapshotRecovery.load(database, dataDir, catalog);
+      final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint,
+          snapshotCuts);
       CrashPoint.reach("recovery.replay-done");
       final CommandLog log = CommandLog.open(dataDir, logOptions, epoch, options.sites(), fingerprint,
           recovered.nextSegment(), DiskFailure.HALT);
@@ -86,10 +88,13 @@ final class DurableStart {
     }
   }
 
-  private static CommandLogRecovery.Result replay(Database database, Path dataDir, int sites, int fingerprint)
-      throws StartupException, IOException {
+  private static CommandLogRecovery.Result replay(Database database, Path dataDir, int sites, int fingerprint,
+      List<TxnId> snapshotCuts) throws StartupException, IOException {
     final long begin = System.nanoTime();
     final LogReplay replay = database.replayer();
+    if (snapshotCuts != null) {
+      replay.skipThrough(snapshotCuts);
+    }
     final CommandLogRecovery.Result result;
     try {
       result = CommandLogRecovery.read(dataDir, sites, fingerprint, record -> {
@@ -114,7 +119,7 @@ final class DurableStart {
     }
     if (result.records() > 0 || result.segments() > 0) {
       LOG.info("recovery: replayed " + replay.replayed() + " transaction(s) (" + replay.multiPartition()
-          + " multi-partition) from " + result.records() + " record(s) in " + result.segments() + " segment(s) in "
+          + " multi-partition; " + replay.skipped() + " record(s) skipped as in the snapshot) from " + result.records() + " record(s) in " + result.segments() + " segment(s) in "
           + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms");
     }
     return result;

@@ -26,6 +26,7 @@ import org.partita.server.network.ClientProtocolServer;
 import org.partita.server.network.Transports;
 import org.partita.server.stats.ProcedureStatistics;
 import org.partita.server.sysproc.ServerIdentity;
+import org.partita.server.sysproc.Snapshots;
 import org.partita.server.sysproc.SystemProcedures;
 import org.partita.server.txn.ImmediateCommitPipeline;
 
@@ -48,6 +49,8 @@ public final class PartitaServer implements AutoCloseable {
   /** The command log, or null when off; closed after the database. */
   private final CommandLog commandLog;
   private final ServerDispatcher dispatcher;
+  /** The snapshots ({@link Snapshots#NONE} without a command log). */
+  private final Snapshots snapshots;
   private final ClientProtocolServer clientServer;
   private final HttpApiServer httpServer;
   private final long startedAtMillis = System.currentTimeMillis();
@@ -77,8 +80,10 @@ public final class PartitaServer implements AutoCloseable {
     this.identity = new HostIdentity(database, options.bindAddress(), options.limits().maxFrameBytes());
     final ProcedureStatistics statistics = new ProcedureStatistics();
     final ClientProtocolServer[] network = new ClientProtocolServer[1];
+    this.snapshots = commandLog == null ? Snapshots.NONE : new SnapshotService(database, options.dataDir());
     final SystemProcedures systemProcedures = new SystemProcedures(database, statistics,
-        () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground, this::logFigures);
+        () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground, this::logFigures,
+        snapshots);
     this.dispatcher = new ServerDispatcher(database, systemProcedures, statistics);
     this.clientServer = new ClientProtocolServer(dispatcher, identity, options.limits());
     network[0] = clientServer;
