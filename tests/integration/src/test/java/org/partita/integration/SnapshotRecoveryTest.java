@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.partita.client.ClientConfig;
 import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClient;
 import org.partita.client.ResultTable;
@@ -46,10 +48,69 @@ class SnapshotRecoveryTest {
 
   private long nextPhone = AREA * 10_000_000L;
 
-  private ServerProcess start(Map<String, String> environment) throws Exception {
-    return ServerProcess.start(List.of("--schema", ServerProcess.VOTER_DDL.toString(), "--classes",
+  private ServerProcess start(Map<String, String> environment, String... extra) throws Exception {
+    final List<String> args = new ArrayList<>(List.of("--schema", ServerProcess.VOTER_DDL.toString(), "--classes",
         ServerProcess.VOTER_CLASSES.toString(), "--sites", "2", "--data-dir", data.toString(), "--log-segment-mb",
-        "1"), environment);
+        "1"));
+    args.addAll(List.of(extra));
+    return ServerProcess.start(args, environment);
+  }
+
+  /**
+   * Automatic snapshots every MB of log delete the segments they hold (the
+   * first segment goes); a crash right after the truncation mark and one
+   * between two deletions are harmless; recovery after kill -9 loads the
+   * snapshot, begins the log at the mark's segment and loses nothing.
+   */
+  @Test
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void automaticSnapshotsTruncateTheLogAndACrashWhileTruncatingIsHarmless() throws Exception {
+    List<List<Object>> expected = List.of();
+    for (String point : List.of("truncation.marked", "truncation.segment-deleted", "")) {
+      try (ServerProcess server = start(point.isEmpty() ? Map.of() : Map.of(CRASH_AT, point), "--snapshot-log-size",
+          "1")) {
+        try (PartitaClient client = crashable(server, "truncation")) {
+          if (expected.isEmpty()) {
+            assertEquals(6, client.callAsync("Initialize", 6, NAMES).join().firstLong());
+          }
+          long completed = 0;
+          for (int round = 0; round < 20 && server.isAlive() && completed < 2; round++) {
+            vote(client, 2_500);
+            try {
+              final List<List<Object>> now = contents(client);
+              completed = single(client.callAsync("@SnapshotStatus").join()).getLong(7);
+              expected = now;
+            } catch (RuntimeException e) {
+              if (point.isEmpty() || server.awaitExit(60) != CRASH_EXIT) {
+                throw e;
+              }
+            }
+          }
+          if (point.isEmpty()) {
+            assertTrue(completed >= 2, "automatic snapshots: " + completed);
+          }
+        }
+        if (point.isEmpty()) {
+          server.kill();
+        } else {
+          assertEquals(CRASH_EXIT, server.awaitExit(60), point + ":\n" + server.output());
+          assertTrue(server.output().contains("crash point " + point + " reached"), server.output());
+        }
+      }
+      final Path log = data.resolve("commandlog");
+      assertTrue(Files.exists(log.resolve("TRUNCATED")), "the truncation mark: " + point);
+      try (ServerProcess server = start(Map.of());
+          PartitaClient client = Clients.connect(server, "truncation-check")) {
+        assertFalse(Files.exists(log.resolve("segment-0000000001.log")), "the first segment is deleted");
+        assertTrue(server.output().contains("recovery: loading snapshot"), server.output());
+        final List<List<Object>> now = contents(client);
+        assertTrue(now.containsAll(expected), "every vote answered before " + (point.isEmpty() ? "kill -9" : point)
+            + " is present");
+        checkViews(client);
+        expected = now;
+        assertEquals(0, server.terminate(60));
+      }
+    }
   }
 
   @Test
@@ -95,16 +156,16 @@ class SnapshotRecoveryTest {
   @Timeout(value = 8, unit = TimeUnit.MINUTES)
   void aCrashAtEachStepOfASnapshotIsHarmless() throws Exception {
     List<List<Object>> expected = List.of();
-    final List<String> points = List.of("snapshot.chunk-written:2", "snapshot.files-synced",
-        "snapshot.manifest-written", "snapshot.manifest-renamed");
+    final List<String> points = List.of("snapshot.chunk-written:2", "snapshot.manifest-written",
+        "snapshot.manifest-renamed");
     for (int i = 0; i < points.size(); i++) {
       final String point = points.get(i);
       try (ServerProcess server = start(Map.of(CRASH_AT, point))) {
-        try (PartitaClient client = Clients.connect(server, "snapshot-crash")) {
+        try (PartitaClient client = crashable(server, "snapshot-crash")) {
           if (i == 0) {
             assertEquals(6, client.callAsync("Initialize", 6, NAMES).join().firstLong());
           }
-          vote(client, 3_000);
+          vote(client, 1_500);
           expected = contents(client);
           client.callAsync("@SnapshotSave");
           assertEquals(CRASH_EXIT, server.awaitExit(60), point + ":\n" + server.output());
@@ -188,6 +249,12 @@ class SnapshotRecoveryTest {
       assertFalse(again.ok());
       assertTrue(again.message().contains("cannot create the snapshot directory"), again.message());
     }
+  }
+
+  /** A client that fails its calls at once when the server dies (no reconnection). */
+  private static PartitaClient crashable(ServerProcess server, String name) {
+    return Clients.connect(server, ClientConfig.builder().clientName(name).callTimeout(Duration.ofSeconds(30))
+        .reconnect(false).build());
   }
 
   private static ResultTable save(PartitaClient client) {

@@ -44,6 +44,7 @@ public final class CommandLogRecovery {
   private final int partitions;
   private final int schemaFingerprint;
   private final CRC32C crc = new CRC32C();
+  private long firstSegment = 1;
 
   private CommandLogRecovery(Path dataDir, int partitions, int schemaFingerprint) {
     this.directory = SegmentFiles.directory(dataDir);
@@ -84,7 +85,19 @@ public final class CommandLogRecovery {
    */
   public static Result read(Path dataDir, int partitions, int schemaFingerprint, Consumer<WorkItem> sink)
       throws IOException, LogCorruptException {
-    return new CommandLogRecovery(dataDir, partitions, schemaFingerprint).read(sink);
+    return read(dataDir, partitions, schemaFingerprint, 1, sink);
+  }
+
+  /**
+   * As {@link #read(Path, int, int, Consumer)} for a log that begins at
+   * segment {@code firstSegment} (the segments before it were deleted after a
+   * snapshot held their records: {@link LogTruncation}).
+   */
+  public static Result read(Path dataDir, int partitions, int schemaFingerprint, long firstSegment,
+      Consumer<WorkItem> sink) throws IOException, LogCorruptException {
+    final CommandLogRecovery recovery = new CommandLogRecovery(dataDir, partitions, schemaFingerprint);
+    recovery.firstSegment = firstSegment;
+    return recovery.read(sink);
   }
 
   private Result read(Consumer<WorkItem> sink) throws IOException, LogCorruptException {
@@ -115,13 +128,13 @@ public final class CommandLogRecovery {
         read++;
       }
     }
-    final long next = segments.isEmpty() ? 1 : SegmentFiles.number(segments.get(segments.size() - 1)) + 1;
+    final long next = segments.isEmpty() ? firstSegment : SegmentFiles.number(segments.get(segments.size() - 1)) + 1;
     return new Result(records, read, lastEpoch, next);
   }
 
   private void checkNumbering(List<Path> segments) throws LogCorruptException {
     for (int i = 0; i < segments.size(); i++) {
-      final long expected = i + 1;
+      final long expected = firstSegment + i;
       final long found = SegmentFiles.number(segments.get(i));
       if (found != expected) {
         throw new LogCorruptException(directory.resolve(SegmentFiles.name(expected)), -1, "this segment is missing"

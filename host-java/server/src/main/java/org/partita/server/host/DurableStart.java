@@ -17,6 +17,7 @@ import org.partita.server.durability.CommandLogRecovery;
 import org.partita.server.durability.CrashPoint;
 import org.partita.server.durability.DiskFailure;
 import org.partita.server.durability.LogCorruptException;
+import org.partita.server.durability.LogTruncation;
 import org.partita.server.durability.SwitchablePipeline;
 import org.partita.server.txn.TxnId;
 
@@ -56,9 +57,10 @@ final class DurableStart {
     final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
         Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits().withWritesUninterrupted(), epoch);
     try {
-      final List<TxnId> snapshotCuts = SnapshotRecovery.load(database, dataDir, catalog);
+      final SnapshotRecovery.Loaded loaded = SnapshotRecovery.load(database, dataDir, catalog);
+      final long firstSegment = checkTruncation(dataDir, loaded);
       final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint,
-          snapshotCuts);
+          loaded.cuts(), firstSegment);
       CrashPoint.reach("recovery.replay-done");
       final CommandLog log = CommandLog.open(dataDir, logOptions, epoch, options.sites(), fingerprint,
           recovered.nextSegment(), DiskFailure.HALT);
@@ -88,8 +90,30 @@ final class DurableStart {
     }
   }
 
+  /**
+   * The segment the log begins at: 1, or after a truncation the mark's,
+   * provided the loaded snapshot holds everything before it (finishing a
+   * truncation a crash interrupted); else recovery refuses to start.
+   */
+  private static long checkTruncation(Path dataDir, SnapshotRecovery.Loaded loaded)
+      throws StartupException, IOException {
+    final LogTruncation.Mark mark = LogTruncation.readMark(dataDir);
+    if (mark == null) {
+      return 1;
+    }
+    if (!LogTruncation.covers(loaded.cuts(), mark.cut())) {
+      throw new StartupException("the command log in " + dataDir + " begins at segment " + mark.firstSegment()
+          + " (the segments before it were deleted because a snapshot held their records), but no complete, intact"
+          + " snapshot taken with this schema holds them: " + (loaded.passedOver().isEmpty() ? "there is none"
+          : String.join("; ", loaded.passedOver())) + ". Put back an intact copy of that snapshot's directory"
+          + " under " + dataDir.resolve("snapshots") + ", or start from an empty --data-dir", null);
+    }
+    LogTruncation.finish(dataDir, mark);
+    return mark.firstSegment();
+  }
+
   private static CommandLogRecovery.Result replay(Database database, Path dataDir, int sites, int fingerprint,
-      List<TxnId> snapshotCuts) throws StartupException, IOException {
+      List<TxnId> snapshotCuts, long firstSegment) throws StartupException, IOException {
     final long begin = System.nanoTime();
     final LogReplay replay = database.replayer();
     if (snapshotCuts != null) {
@@ -97,7 +121,7 @@ final class DurableStart {
     }
     final CommandLogRecovery.Result result;
     try {
-      result = CommandLogRecovery.read(dataDir, sites, fingerprint, record -> {
+      result = CommandLogRecovery.read(dataDir, sites, fingerprint, firstSegment, record -> {
         replay.replay(record);
         CrashPoint.reach("recovery.replayed");
         if (replay.replayed() % PROGRESS_EVERY == 0 && replay.replayed() > 0) {

@@ -30,6 +30,12 @@ import org.partita.server.txn.TxnId;
 final class SnapshotRecovery {
   private static final Logger LOG = Logger.getLogger(SnapshotRecovery.class.getName());
 
+  /**
+   * What recovery loaded: the cuts by partition (null when no snapshot was
+   * loaded) and, for each snapshot passed over, why.
+   */
+  record Loaded(List<TxnId> cuts, List<String> passedOver) {}
+
   private SnapshotRecovery() {}
 
   /**
@@ -39,7 +45,7 @@ final class SnapshotRecovery {
    *
    * @throws StartupException when a snapshot that passed every check fails to load (the database is then unusable)
    */
-  static List<TxnId> load(Database database, Path dataDir, CompiledCatalog catalog) throws StartupException {
+  static Loaded load(Database database, Path dataDir, CompiledCatalog catalog) throws StartupException {
     final Path snapshots = SnapshotStore.directory(dataDir);
     final List<Path> candidates;
     try {
@@ -48,38 +54,42 @@ final class SnapshotRecovery {
     } catch (IOException e) {
       throw new StartupException("cannot read the snapshots in " + snapshots + ": " + e.getMessage(), e);
     }
+    final List<String> passedOver = new ArrayList<>();
     for (Path snapshot : candidates) {
-      final SnapshotManifest manifest = usable(snapshot, database, catalog);
+      final SnapshotManifest manifest = usable(snapshot, database, catalog, passedOver);
       if (manifest != null) {
         loadInto(database, snapshot, manifest);
-        return manifest.cuts();
+        return new Loaded(manifest.cuts(), passedOver);
       }
     }
-    return null;
+    return new Loaded(null, passedOver);
   }
 
   /** The manifest of {@code snapshot} when it is intact and fits this start; else null, said in the log. */
-  private static SnapshotManifest usable(Path snapshot, Database database, CompiledCatalog catalog) {
+  private static SnapshotManifest usable(Path snapshot, Database database, CompiledCatalog catalog,
+      List<String> passedOver) {
     try {
       final SnapshotManifest manifest = SnapshotManifest.read(snapshot);
       SnapshotStore.verify(snapshot, manifest);
       if (manifest.cuts().size() != database.partitionCount()) {
-        LOG.warning("recovery: snapshot " + snapshot + " has " + manifest.cuts().size() + " partition(s), this start "
-            + database.partitionCount() + "; not using it (the command log replays instead)");
-        return null;
+        return passOver(passedOver, snapshot + " has " + manifest.cuts().size() + " partition(s), this start "
+            + database.partitionCount());
       }
       final byte[] taken = Files.readAllBytes(snapshot.resolve(SnapshotManifest.CATALOG_FILE));
       if (manifest.catalogVersion() != 1 || !Arrays.equals(taken, catalog.engineCatalog().toByteArray())) {
-        LOG.warning("recovery: snapshot " + snapshot + " was taken with catalog version " + manifest.catalogVersion()
-            + ", not the starting schema; not using it (the command log replays the schema changes instead)");
-        return null;
+        return passOver(passedOver, snapshot + " was taken with catalog version " + manifest.catalogVersion()
+            + ", not the starting schema (its schema changes are replayed from the log instead)");
       }
       return manifest;
     } catch (IOException | SnapshotCorruptException e) {
-      LOG.warning("recovery: snapshot " + snapshot + " cannot be used: " + e.getMessage()
-          + "; trying the one before it (the command log covers what it held)");
-      return null;
+      return passOver(passedOver, "snapshot " + snapshot + " cannot be used: " + e.getMessage());
     }
+  }
+
+  private static SnapshotManifest passOver(List<String> passedOver, String why) {
+    LOG.warning("recovery: " + why + "; not using it (trying the one before it, then the command log)");
+    passedOver.add(why);
+    return null;
   }
 
   private static void loadInto(Database database, Path snapshot, SnapshotManifest manifest) throws StartupException {

@@ -5,10 +5,16 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.partita.proto.ErrorCode;
 import org.partita.server.database.Database;
 import org.partita.server.database.SnapshotSink;
+import org.partita.server.durability.CommandLog;
+import org.partita.server.durability.LogTruncation;
+import org.partita.server.durability.SnapshotCorruptException;
 import org.partita.server.durability.SnapshotManifest;
 import org.partita.server.durability.SnapshotStore;
 import org.partita.server.durability.SnapshotWriter;
@@ -22,25 +28,67 @@ import org.partita.server.txn.TxnId;
  * each a {@link Database#beginSnapshot} cut streamed by the partitions into
  * a {@link SnapshotWriter}; keeps the figures of the latest for
  * {@code @SnapshotStatus}, and after each completed one into the data
- * directory removes all but the {@link #KEEP} newest there.
+ * directory removes all but the {@link #KEEP} newest there, then deletes the
+ * command log segments the oldest kept one holds ({@link LogTruncation}).
+ * Takes one by itself whenever {@code --snapshot-log-size} of log was
+ * written since the last one began.
  *
  * <p>Thread-safe: {@link #save} from any thread; the state changes under
  * this object's lock.
  */
-final class SnapshotService implements Snapshots {
+final class SnapshotService implements Snapshots, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(SnapshotService.class.getName());
   /** Complete snapshots kept in the data directory: the newest, and one to fall back on. */
   static final int KEEP = 2;
 
+  /** How often the log written since the last snapshot is looked at. */
+  private static final long AUTOMATIC_CHECK_MILLIS = 250;
+
   private final Database database;
   private final Path dataDir;
+  private final CommandLog log;
+  private final long snapshotLogBytes;
+  private final ScheduledExecutorService automatic;
+  private long logBytesAtLastStart;
   private Session running;
   private SnapshotFigures last = SnapshotFigures.NONE;
   private long completed;
 
-  SnapshotService(Database database, Path dataDir) {
+  /**
+   * @param log the command log, whose bytes written start automatic snapshots
+   * @param snapshotLogBytes log bytes since the last snapshot that start one (0: never)
+   */
+  SnapshotService(Database database, Path dataDir, CommandLog log, long snapshotLogBytes) {
     this.database = database;
     this.dataDir = dataDir;
+    this.log = log;
+    this.snapshotLogBytes = snapshotLogBytes;
+    this.automatic = Executors.newSingleThreadScheduledExecutor(r -> {
+      final Thread t = new Thread(r, "partita-snapshot-trigger");
+      t.setDaemon(true);
+      return t;
+    });
+    if (snapshotLogBytes > 0) {
+      automatic.scheduleWithFixedDelay(this::maybeSnapshot, AUTOMATIC_CHECK_MILLIS, AUTOMATIC_CHECK_MILLIS,
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Starts a snapshot when the log written since the last one began passes the size. */
+  private void maybeSnapshot() {
+    synchronized (this) {
+      if (running != null || log.figures().bytes() - logBytesAtLastStart < snapshotLogBytes) {
+        return;
+      }
+    }
+    LOG.info("snapshot: " + (snapshotLogBytes >> 20) + " MB of command log since the last one; taking one");
+    save(null).exceptionally(e -> null);  // the failure is logged and in @SnapshotStatus
+  }
+
+  /** Stops taking automatic snapshots. */
+  @Override
+  public void close() {
+    automatic.shutdownNow();
   }
 
   @Override
@@ -59,6 +107,7 @@ final class SnapshotService implements Snapshots {
             "cannot create the snapshot directory " + target + ": " + e));
       }
       running = session;
+      logBytesAtLastStart = log.figures().bytes();
     }
     LOG.info("snapshot: cutting every partition; writing into " + target);
     database.beginSnapshot(session).whenComplete((cut, error) -> {
@@ -105,15 +154,21 @@ final class SnapshotService implements Snapshots {
           + " failed (nothing else was touched; its directory was removed): " + figures.error()));
     }
     LOG.info("snapshot " + path + " complete: " + figures.bytes() + " bytes in " + millis + " ms, cut " + figures.cut());
-    removeOld(session.writer.directory());
+    if (removeOld(session.writer.directory())) {
+      truncateLog();
+    }
     return figures;
   }
 
-  /** After {@code done} completed in the data directory, removes the older snapshots beyond the {@link #KEEP} newest. */
-  private void removeOld(Path done) {
+  /**
+   * After {@code done} completed, removes the older snapshots of the data
+   * directory beyond the {@link #KEEP} newest. Returns whether {@code done}
+   * is in the data directory.
+   */
+  private boolean removeOld(Path done) {
     final Path snapshots = SnapshotStore.directory(dataDir);
     if (!snapshots.equals(done.getParent())) {
-      return;
+      return false;
     }
     try {
       final List<Path> complete = SnapshotStore.completeSnapshots(snapshots);
@@ -123,6 +178,27 @@ final class SnapshotService implements Snapshots {
       }
     } catch (IOException e) {
       LOG.warning("snapshot: could not list " + snapshots + " to remove old snapshots: " + e.getMessage());
+    }
+    return true;
+  }
+
+  /**
+   * Deletes the log segments the oldest kept snapshot holds, so that recovery
+   * can still fall back to it when the newest is damaged. Only a snapshot
+   * taken with the starting schema counts (recovery loads no other).
+   */
+  private void truncateLog() {
+    try {
+      final List<Path> complete = SnapshotStore.completeSnapshots(SnapshotStore.directory(dataDir));
+      if (complete.isEmpty()) {
+        return;
+      }
+      final SnapshotManifest oldest = SnapshotManifest.read(complete.get(complete.size() - 1));
+      if (oldest.catalogVersion() == 1) {
+        LogTruncation.truncate(dataDir, oldest.cuts());
+      }
+    } catch (IOException | SnapshotCorruptException e) {
+      LOG.warning("snapshot: the command log was not truncated: " + e.getMessage());
     }
   }
 
