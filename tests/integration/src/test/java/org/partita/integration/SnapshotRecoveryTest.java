@@ -111,6 +111,20 @@ class SnapshotRecoveryTest {
         assertEquals(0, server.terminate(60));
       }
     }
+    for (Path snapshot : snapshots()) {  // now no snapshot holds the deleted segments
+      final Path file = snapshot.resolve("partition-1.snap");
+      final byte[] bytes = Files.readAllBytes(file);
+      bytes[bytes.length - 2] ^= 0x01;
+      Files.write(file, bytes);
+    }
+    final List<String> args = new ArrayList<>(List.of("--schema", ServerProcess.VOTER_DDL.toString(), "--classes",
+        ServerProcess.VOTER_CLASSES.toString(), "--sites", "2", "--data-dir", data.toString()));
+    try (ServerProcess refused = ServerProcess.spawn(args)) {
+      final int exit = refused.awaitExit(120);
+      assertTrue(exit != 0 && exit != -1, "recovery refuses to start: " + exit + "\n" + refused.output());
+      assertTrue(refused.output().contains("begins at segment") && refused.output().contains("partition-1.snap: its"
+          + " checksum does not match"), refused.output());
+    }
   }
 
   @Test
