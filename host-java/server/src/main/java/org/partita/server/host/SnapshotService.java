@@ -31,7 +31,8 @@ import org.partita.server.txn.TxnId;
  * directory removes all but the {@link #KEEP} newest there, then deletes the
  * command log segments the oldest kept one holds ({@link LogTruncation}).
  * Takes one by itself whenever {@code --snapshot-log-size} of log was
- * written since the last one began.
+ * written since the last one began; with that size 0 it takes none by
+ * itself and deletes no log segment (the whole log is kept).
  *
  * <p>Thread-safe: {@link #save} from any thread; the state changes under
  * this object's lock.
@@ -154,7 +155,7 @@ final class SnapshotService implements Snapshots, AutoCloseable {
           + " failed (nothing else was touched; its directory was removed): " + figures.error()));
     }
     LOG.info("snapshot " + path + " complete: " + figures.bytes() + " bytes in " + millis + " ms, cut " + figures.cut());
-    if (removeOld(session.writer.directory())) {
+    if (removeOld(session.writer.directory()) && snapshotLogBytes > 0) {
       truncateLog();
     }
     return figures;
