@@ -151,6 +151,35 @@ class Engine {
 
   virtual std::vector<TableStats> GetTableStats() const = 0;
 
+  // Online snapshots (docs/engine.md, "Snapshots"). BeginSnapshot fixes a
+  // cut of every table now; NextSnapshotChunk then serializes the rows as of
+  // that cut, one chunk of about `max_bytes` per call
+  // (docs/engine-formats.md, "Snapshot stream"), while transactions run
+  // between the calls: a row they change before the stream reaches it has
+  // its cut image kept (extra memory: those rows only), rows they insert are
+  // not in the stream. Materialized views are not streamed; loading their
+  // sources rebuilds them.
+  //
+  // BeginSnapshot: BAD_REQUEST when a transaction is open or a snapshot is
+  // already active.
+  virtual Status BeginSnapshot() = 0;
+  // Replaces `*chunk` with the next chunk. Returns true iff one was written;
+  // false when the stream is over, which ends the snapshot. BAD_REQUEST
+  // without an active snapshot or while a transaction is open.
+  virtual Result<bool> NextSnapshotChunk(size_t max_bytes, std::string* chunk) = 0;
+  // Abandons the active snapshot and frees its kept images; no-op without one.
+  virtual void AbortSnapshot() = 0;
+  virtual bool snapshot_active() const = 0;
+  // Bytes of cut images the active snapshot keeps now (0 without one).
+  virtual int64_t snapshot_kept_bytes() const = 0;
+  // Loads one chunk of a stream taken with the same catalog into this
+  // engine's tables (each table's chunks in order, the first into an empty
+  // table), rebuilding indexes and views as rows arrive. The chunk loads
+  // whole or not at all; errors are BAD_REQUEST naming the table and the
+  // fault, or the failing insert's code. BAD_REQUEST while a transaction is
+  // open or a snapshot is active.
+  virtual Status LoadSnapshotChunk(std::span<const uint8_t> chunk) = 0;
+
   // Asks the batch running now to stop: it fails with CANCELLED within a few
   // thousand rows and the transaction rolls back. A request made while no
   // batch runs is forgotten when the next batch starts.

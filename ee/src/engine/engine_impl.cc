@@ -184,12 +184,16 @@ Status EngineImpl::UpdateCatalog(const proto::Catalog& catalog) {
   if (in_transaction_) {
     return Status(proto::ERROR_CODE_BAD_REQUEST, "UpdateCatalog: a transaction is open; commit or roll it back first");
   }
+  if (snapshot_ != nullptr) {
+    return Status(proto::ERROR_CODE_BAD_REQUEST, "UpdateCatalog: a snapshot is being taken; finish or abort it first");
+  }
   Result<std::unique_ptr<LoadedCatalog>> next = LoadedCatalog::Load(catalog, &view_arena_);
   if (!next.ok()) return next.status();
   Status s = CopyData(next.value().get());
   view_arena_.Reset();
   if (!s.ok()) return Status(s.code(), "UpdateCatalog: " + s.message());  // `next` dies; nothing changed
   catalog_ = std::move(next).value();
+  loader_.reset();  // a load in progress addressed the old tables
   return Status::OK();
 }
 

@@ -9,6 +9,8 @@
 
 #include "catalog/loaded_catalog.h"
 #include "engine/batch_request.h"
+#include "engine/snapshot_loader.h"
+#include "engine/snapshot_stream.h"
 #include "exec/query_guard.h"
 #include "exec/result_writer.h"
 #include "partita/engine.h"
@@ -29,6 +31,12 @@ class EngineImpl final : public Engine {
   void Rollback() override;
   bool in_transaction() const override { return in_transaction_; }
   std::vector<TableStats> GetTableStats() const override;
+  Status BeginSnapshot() override;
+  Result<bool> NextSnapshotChunk(size_t max_bytes, std::string* chunk) override;
+  void AbortSnapshot() override;
+  bool snapshot_active() const override { return snapshot_ != nullptr; }
+  int64_t snapshot_kept_bytes() const override;
+  Status LoadSnapshotChunk(std::span<const uint8_t> chunk) override;
   void RequestCancel() override { cancel_.store(true, std::memory_order_relaxed); }
 
  private:
@@ -52,6 +60,8 @@ class EngineImpl final : public Engine {
   Arena view_arena_;
   std::unique_ptr<LoadedCatalog> catalog_;
   UndoLog undo_;  // after catalog_: rolled back before the tables die
+  std::unique_ptr<SnapshotStream> snapshot_;  // the active snapshot; after catalog_ (holds its tables)
+  std::unique_ptr<SnapshotLoader> loader_;    // the load under way, if any
   ResultWriter writer_;
   BatchRequest request_;
   std::vector<Value> params_;

@@ -204,6 +204,53 @@ JNIEXPORT jbyteArray JNICALL Java_org_partita_server_engine_NativeEngine_tableSt
   });
 }
 
+JNIEXPORT void JNICALL Java_org_partita_server_engine_NativeEngine_beginSnapshot(JNIEnv* env, jclass, jlong handle) {
+  JniEngineCallVoid(env, handle, [&](EngineHandle& h) -> Status { return h.engine->BeginSnapshot(); });
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_partita_server_engine_NativeEngine_nextSnapshotChunk(JNIEnv* env, jclass,
+                                                                                           jlong handle,
+                                                                                           jint max_bytes) {
+  return JniEngineCall<jbyteArray>(env, handle, nullptr, [&](EngineHandle& h) -> Result<jbyteArray> {
+    if (max_bytes <= 0) return partita::jni::BadRequest("chunk size " + std::to_string(max_bytes) + " is not positive");
+    std::string chunk;
+    Result<bool> more = h.engine->NextSnapshotChunk(static_cast<size_t>(max_bytes), &chunk);
+    if (!more.ok()) return more.status();
+    if (!more.value()) return static_cast<jbyteArray>(nullptr);
+    jbyteArray array = env->NewByteArray(static_cast<jsize>(chunk.size()));
+    if (array == nullptr) {
+      h.engine->AbortSnapshot();
+      return Status(partita::proto::ERROR_CODE_INTERNAL, "out of Java heap for a snapshot chunk; snapshot abandoned");
+    }
+    env->SetByteArrayRegion(array, 0, static_cast<jsize>(chunk.size()), reinterpret_cast<const jbyte*>(chunk.data()));
+    return array;
+  });
+}
+
+JNIEXPORT void JNICALL Java_org_partita_server_engine_NativeEngine_abortSnapshot(JNIEnv* env, jclass, jlong handle) {
+  JniEngineCallVoid(env, handle, [&](EngineHandle& h) -> Status {
+    h.engine->AbortSnapshot();
+    return Status::OK();
+  });
+}
+
+JNIEXPORT jlong JNICALL Java_org_partita_server_engine_NativeEngine_snapshotKeptBytes(JNIEnv* env, jclass,
+                                                                                      jlong handle) {
+  return JniEngineCall<jlong>(env, handle, 0, [&](EngineHandle& h) -> Result<jlong> {
+    return static_cast<jlong>(h.engine->snapshot_kept_bytes());
+  });
+}
+
+JNIEXPORT void JNICALL Java_org_partita_server_engine_NativeEngine_loadSnapshotChunk(JNIEnv* env, jclass,
+                                                                                     jlong handle, jbyteArray chunk) {
+  JniEngineCallVoid(env, handle, [&](EngineHandle& h) -> Status {
+    Result<std::string> bytes = partita::jni::ReadBytes(env, chunk, "snapshot chunk");
+    if (!bytes.ok()) return bytes.status();
+    const std::string& b = bytes.value();
+    return h.engine->LoadSnapshotChunk({reinterpret_cast<const uint8_t*>(b.data()), b.size()});
+  });
+}
+
 JNIEXPORT void JNICALL Java_org_partita_server_engine_NativeEngine_close(JNIEnv* env, jclass, jlong handle) {
   JniCall<jboolean>(env, JNI_FALSE, [&]() -> Result<jboolean> {
     Result<std::unique_ptr<EngineHandle>> removed = HandleTable::Instance().Remove(handle);

@@ -281,6 +281,7 @@ Status Table::InsertRow(const Value* row, RowId row_id, UndoLog* undo, const cha
 Status Table::Delete(const char* const_tuple, UndoLog* undo) {
   char* tuple = const_cast<char*>(const_tuple);
   PARTITA_ASSERT(TupleSchema::IsLive(tuple), "deleting a tuple that is not live");
+  if (snapshot_ != nullptr) snapshot_->BeforeChange(tuple);
   schema_.AddImage(tuple, &undo->RecordWrite(name_hash_, WriteKind::kDelete));
   RemoveFromIndexes(tuple, all_indexes());
   TupleSchema::SetLive(tuple, false);
@@ -304,6 +305,7 @@ Status Table::Update(const char* const_tuple, const Value* row, UndoLog* undo) {
     changed = true;
   }
   if (!changed) return Status::OK();
+  if (snapshot_ != nullptr) snapshot_->BeforeChange(tuple);
   blob_bytes_ += new_blob_bytes;
 
   const uint64_t mask = ChangedIndexes(tuple, next);
@@ -328,6 +330,17 @@ Status Table::Update(const char* const_tuple, const Value* row, UndoLog* undo) {
   schema_.AddImage(tuple, &undo->RecordWrite(name_hash_, WriteKind::kUpdate));
   for (TableListener* l : listeners_) PARTITA_RETURN_IF_ERROR(l->OnUpdate(old_image, tuple, undo));
   return Status::OK();
+}
+
+void Table::AdvanceNextRowId(RowId id) {
+  PARTITA_ASSERT(id >= next_row_id_, "row ids never go back");
+  next_row_id_ = id;
+}
+
+TableSnapshot* Table::BeginSnapshot() {
+  PARTITA_ASSERT(snapshot_ == nullptr, "one snapshot of a table at a time");
+  snapshot_ = std::make_unique<TableSnapshot>(this);
+  return snapshot_.get();
 }
 
 const char* Table::Iterator::Next() {

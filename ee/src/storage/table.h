@@ -15,9 +15,13 @@
 // and a free slot is reused lowest position first, so scan order follows
 // from the table's history of writes alone.
 //
-// Ownership: the Table owns its blocks, strings and indexes; listeners are
-// owned elsewhere (the Engine) and outlive it. Thread model:
-// partition-confined.
+// Snapshots: while a TableSnapshot is active (BeginSnapshot .. EndSnapshot),
+// every update and delete first lets it keep the row's image as of the cut
+// (table_snapshot.h); without one that check is a null pointer test.
+//
+// Ownership: the Table owns its blocks, strings, indexes and active
+// snapshot; listeners are owned elsewhere (the Engine) and outlive it.
+// Thread model: partition-confined.
 #ifndef PARTITA_STORAGE_TABLE_H_
 #define PARTITA_STORAGE_TABLE_H_
 
@@ -29,6 +33,7 @@
 #include "index/table_index.h"
 #include "partita/status.h"
 #include "storage/table_listener.h"
+#include "storage/table_snapshot.h"
 #include "tuple/tuple_schema.h"
 #include "txn/undo_log.h"
 
@@ -50,6 +55,13 @@ class Table {
   const TupleSchema& schema() const { return schema_; }
   int visible_column_count() const { return visible_columns_; }
   int64_t row_count() const { return live_rows_; }
+  // Whether this table holds a materialized view (it has hidden columns).
+  bool is_view() const { return visible_columns_ != schema_.column_count(); }
+  // The row id the next Insert takes.
+  RowId next_row_id() const { return next_row_id_; }
+  // Raises the next row id to `id` (restoring a table whose rows were
+  // deleted: ids are never reused). REQUIRES: id >= next_row_id().
+  void AdvanceNextRowId(RowId id);
 
   // Setup, before any row exists. REQUIRES: fewer than kMaxIndexes indexes.
   void AddIndex(std::unique_ptr<TableIndex> index);
@@ -89,6 +101,14 @@ class Table {
   };
   Iterator Scan() const { return Iterator(this); }
 
+  // Fixes a snapshot cut of this table now and returns it (owned by the
+  // table until EndSnapshot). REQUIRES: no open transaction wrote this
+  // table, and no snapshot is active.
+  TableSnapshot* BeginSnapshot();
+  // Drops the active snapshot (finished or abandoned); no-op without one.
+  void EndSnapshot() { snapshot_.reset(); }
+  TableSnapshot* snapshot() const { return snapshot_.get(); }
+
   // Memory accounting (TableStats).
   int64_t bytes_used() const;
   int64_t bytes_allocated() const;
@@ -98,6 +118,7 @@ class Table {
   friend class InsertUndo;
   friend class DeleteUndo;
   friend class UpdateUndo;
+  friend class TableSnapshot;
 
   struct Block {
     std::unique_ptr<char[]> data;
@@ -138,6 +159,7 @@ class Table {
   std::vector<char> scratch_image_;  // new image during Update
   RowId next_row_id_ = 1;
   uint64_t name_hash_;  // the table's identity in write hashes
+  std::unique_ptr<TableSnapshot> snapshot_;  // the active snapshot, or null
 };
 
 }  // namespace partita

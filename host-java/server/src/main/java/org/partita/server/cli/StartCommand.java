@@ -72,6 +72,11 @@ final class StartCommand implements Callable<Integer> {
       + "preallocated to (default: ${DEFAULT-VALUE})")
   private int logSegmentMb = (int) (CommandLogOptions.DEFAULT_SEGMENT_BYTES >> 20);
 
+  @Option(names = "--snapshot-log-size", paramLabel = "MB", description = "take a snapshot automatically once "
+      + "this much command log was written since the last one, then delete the log segments the snapshots make "
+      + "unneeded; 0 = never (default: ${DEFAULT-VALUE}; docs/durability.md)")
+  private long snapshotLogMb = CommandLogOptions.DEFAULT_SNAPSHOT_LOG_BYTES >> 20;
+
   @Option(names = "--web-root", paramLabel = "DIR", description = "static files served at / on the HTTP port")
   private Path webRoot;
 
@@ -109,7 +114,7 @@ final class StartCommand implements Callable<Integer> {
   private CommandLogOptions commandLogOptions() {
     final CommandLogMode mode = commandLog != null ? CommandLogMode.parse(commandLog)
         : dataDir != null ? CommandLogMode.SYNC : CommandLogMode.OFF;
-    return new CommandLogOptions(mode, logInterval, logMaxLag, (long) logSegmentMb << 20);
+    return new CommandLogOptions(mode, logInterval, logMaxLag, (long) logSegmentMb << 20, snapshotLogMb << 20);
   }
 
   @Override

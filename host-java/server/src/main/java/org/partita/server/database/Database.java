@@ -1,8 +1,11 @@
 package org.partita.server.database;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +14,7 @@ import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
 import org.partita.proto.TableStatsList;
+import org.partita.server.catalog.TableDef;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.CompiledProcedure;
@@ -24,6 +28,7 @@ import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.Invocation;
+import org.partita.server.txn.TxnId;
 
 /**
  * An in-process Partita database: the partitions of one host, each a site
@@ -455,6 +460,66 @@ public final class Database implements AutoCloseable {
       return true;
     }
     return coordinator.offer(request);
+  }
+
+  /**
+   * Takes a snapshot: a marker run by the multi-partition coordinator fixes
+   * one transaction-consistent cut on every partition, then each partition
+   * streams its rows as of the cut to {@code sink} between its transactions
+   * (docs/durability.md, "Snapshots"). Returns the cut once every partition
+   * has fixed it; the streams go on after. Any thread.
+   */
+  public CompletableFuture<SnapshotCut> beginSnapshot(SnapshotSink sink) {
+    final CompletableFuture<SnapshotCut> cut = new CompletableFuture<>();
+    coordinator.submit(new MpCoordinator.Snapshot(sink, cut, response -> {}));
+    return cut;
+  }
+
+  /**
+   * Loads a snapshot into this database, which holds no rows yet and whose
+   * catalog is the snapshot's: partition p's chunks from {@code sources.get(p)},
+   * all partitions in parallel (indexes and views built as rows arrive), the
+   * replicated tables' copy on the coordinator from partition 0's; then each
+   * partition continues after its cut ({@code cuts.get(p)}, null for none),
+   * so the log replayed next must follow it. Returns the chunks loaded.
+   * Recovery's thread, before the database serves anyone.
+   *
+   * @throws RuntimeException the first partition's failure (the database is then unusable)
+   */
+  public long loadSnapshot(List<SnapshotSource> sources, List<TxnId> cuts) {
+    if (sources.size() != sites.size() || cuts.size() != sites.size()) {
+      throw new IllegalArgumentException("a snapshot of " + sources.size() + " partition(s) for a database of "
+          + sites.size());
+    }
+    final Set<String> replicatedTables = new HashSet<>();
+    for (TableDef table : catalog.catalog().schema().tables()) {
+      if (table.isReplicated() && !table.isView()) {
+        replicatedTables.add(table.name());
+      }
+    }
+    final List<byte[]> replicated = Collections.synchronizedList(new ArrayList<>());
+    final List<CompletableFuture<Long>> loads = new ArrayList<>();
+    for (Site site : sites) {
+      final CompletableFuture<Long> done = new CompletableFuture<>();
+      final Consumer<byte[]> copy = site.partition() != 0 ? null : chunk -> {
+        if (replicatedTables.contains(SnapshotChunks.table(chunk))) {
+          replicated.add(chunk);
+        }
+      };
+      site.submit(new SnapshotLoad(sources.get(site.partition()), cuts.get(site.partition()), copy, done));
+      loads.add(done);
+    }
+    long chunks = 0;
+    for (CompletableFuture<Long> load : loads) {
+      chunks += load.join();
+    }
+    final CompletableFuture<ClientResponse> copied = new CompletableFuture<>();
+    coordinator.submit(new MpCoordinator.LoadReplicated(List.copyOf(replicated), copied::complete));
+    final ClientResponse response = copied.join();
+    if (!response.ok()) {
+      throw new IllegalStateException("loading the replicated tables on the coordinator: " + response.message());
+    }
+    return chunks;
   }
 
   /** Queue depth, capacity, busy time and items run of one partition's site; any thread. */

@@ -47,12 +47,30 @@ public final class LogReplay {
   private final CompletableFuture<?>[] lastOfPartition;
   private final AtomicLong replayed = new AtomicLong();
   private long multiPartition;
+  // By partition: the last transaction in the snapshot recovery loaded (its records are skipped); null entries: none.
+  private TxnId[] snapshotCut;
+  private long skipped;
 
   LogReplay(Database database, List<Site> sites, MpCoordinator coordinator) {
     this.database = database;
     this.sites = sites;
     this.coordinator = coordinator;
     this.lastOfPartition = new CompletableFuture<?>[sites.size()];
+  }
+
+  /**
+   * Skips, from now on, every record of partition p up to {@code cuts.get(p)}
+   * (null: none): they are in the snapshot recovery loaded. A multi-partition
+   * transaction is in a snapshot on every partition or on none (the cut is
+   * consistent), so its joins are skipped together.
+   */
+  public void skipThrough(List<TxnId> cuts) {
+    snapshotCut = cuts.toArray(new TxnId[0]);
+  }
+
+  /** Records skipped as already in the loaded snapshot. */
+  public long skipped() {
+    return skipped;
   }
 
   /** Runs {@code record} again (or, for a multi-partition join, counts it until every partition's has come). */
@@ -62,6 +80,10 @@ public final class LogReplay {
     if (partition >= sites.size()) {
       fail(new IllegalStateException(header.id() + " belongs to partition " + partition + " but this host has "
           + sites.size()));
+      return;
+    }
+    if (snapshotCut != null && snapshotCut[partition] != null && header.id().compareTo(snapshotCut[partition]) <= 0) {
+      skipped++;
       return;
     }
     if (record.getKindCase() == KindCase.MULTI_PARTITION) {

@@ -1,6 +1,7 @@
 package org.partita.server.database;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ import org.partita.server.txn.TxnId;
  */
 final class MpCoordinator implements AutoCloseable {
   /** A unit of the coordinator's inbox. */
-  sealed interface Request permits Call, Statement, Ddl, Replay {
+  sealed interface Request permits Call, Statement, Ddl, Replay, Snapshot, LoadReplicated {
     Consumer<ClientResponse> done();
   }
 
@@ -76,6 +77,17 @@ final class MpCoordinator implements AutoCloseable {
       return TxnHeader.fromProto(join.getCoordinator());
     }
   }
+
+  /**
+   * The snapshot marker: every partition fixes its cut at one point of its order, between two
+   * multi-partition transactions (the coordinator runs one thing at a time), so the cuts form one
+   * transaction-consistent state; {@code cut} completes with them.
+   */
+  record Snapshot(SnapshotSink sink, CompletableFuture<SnapshotCut> cut, Consumer<ClientResponse> done)
+      implements Request {}
+
+  /** Recovery: the snapshot chunks of replicated tables, for the merge engine's copy of them. */
+  record LoadReplicated(List<byte[]> chunks, Consumer<ClientResponse> done) implements Request {}
 
   /** The body of a multi-partition transaction: its result tables. */
   private interface TransactionBody {
@@ -170,6 +182,11 @@ final class MpCoordinator implements AutoCloseable {
         response = statement(s.invocation(), s.sql(), s.statement(), s.parameters(), s.admittedVersion(), null);
       } else if (request instanceof Ddl d) {
         response = changeSchema(d.ddl(), null);
+      } else if (request instanceof Snapshot s) {
+        response = snapshot(s);
+      } else if (request instanceof LoadReplicated l) {
+        l.chunks().forEach(mergeEngine()::loadSnapshotChunk);
+        response = ClientResponse.success(List.of());
       } else {
         response = replay((Replay) request);
       }
@@ -304,6 +321,28 @@ final class MpCoordinator implements AutoCloseable {
       released.add(participant.release());
     }
     MultiPartitionContext.joinAll(released);
+  }
+
+  /** Fixes the snapshot cut on every partition (each then streams between its transactions). */
+  private ClientResponse snapshot(Snapshot s) {
+    final List<CompletableFuture<TxnId>> begun = new ArrayList<>(sites.size());
+    for (Site site : sites) {
+      final CompletableFuture<TxnId> cut = new CompletableFuture<>();
+      site.submit(new SnapshotBegin(s.sink(), cut));
+      begun.add(cut);
+    }
+    final List<TxnId> lastRun = new ArrayList<>(sites.size());
+    try {
+      for (CompletableFuture<TxnId> cut : begun) {
+        lastRun.add(cut.join());
+      }
+    } catch (RuntimeException e) {
+      s.cut().completeExceptionally(e);
+      return Failures.response(e);
+    }
+    s.cut().complete(new SnapshotCut(Collections.unmodifiableList(lastRun), catalog.version(),
+        catalog.catalog().engineCatalog().toByteArray()));
+    return ClientResponse.success(List.of());
   }
 
   /** Applies DDL to every partition at one point of their orders, or to none. */

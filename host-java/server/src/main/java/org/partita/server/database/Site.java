@@ -42,6 +42,10 @@ import org.partita.server.txn.TxnHeader;
  * (a multi-partition transaction joining). An idle site spins briefly, then
  * parks; a producer unparks it (see {@link #wake} for why that cannot be
  * missed).
+ *
+ * <p>While a snapshot is being taken ({@link #beginSnapshot}) the site makes
+ * one chunk of it after each item it runs, and keeps making them while idle,
+ * as fast as the sink takes them.
  */
 final class Site implements Runnable {
   private static final Logger LOG = Logger.getLogger(Site.class.getName());
@@ -59,6 +63,8 @@ final class Site implements Runnable {
    * most calls, and the statistics cost a JNI call).
    */
   static final long IDLE_STATS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+  /** Rows per snapshot chunk, in bytes: one chunk is made between two transactions (docs/durability.md). */
+  static final int SNAPSHOT_CHUNK_BYTES = 512 * 1024;
 
   private final int partition;
   private final PartitionMap partitionMap;
@@ -87,6 +93,8 @@ final class Site implements Runnable {
   private PartitionEngine engine;
   private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
   private SinglePartitionContext context;
+  // The sink of the snapshot being streamed, or null.
+  private SnapshotSink snapshotSink;
 
   Site(int partition, PartitionMap partitionMap, CatalogSnapshot catalog, AdHocPlans adHocPlans, int queueCapacity,
       CommitPipeline pipeline, QueryLimits limits, long epoch) {
@@ -307,6 +315,55 @@ final class Site implements Runnable {
     instances.clear();
   }
 
+  /**
+   * Fixes this partition's snapshot cut now, between two transactions, and
+   * streams it to {@code sink} between the next ones. REQUIRES: on the site
+   * thread.
+   *
+   * @throws IllegalStateException when a snapshot is already being taken
+   */
+  void beginSnapshot(SnapshotSink sink) {
+    if (snapshotSink != null && snapshotSink.cancelled()) {
+      snapshotSink = null;
+      engine.abortSnapshot();
+    }
+    if (snapshotSink != null) {
+      throw new IllegalStateException("partition " + partition + " is already taking a snapshot");
+    }
+    engine.beginSnapshot();
+    snapshotSink = sink;
+  }
+
+  /**
+   * Makes the next chunk of the snapshot and gives it to the sink, if it
+   * takes one now. Returns true iff a chunk was made or the stream ended.
+   */
+  private boolean pumpSnapshot() {
+    final SnapshotSink sink = snapshotSink;
+    if (sink.cancelled()) {
+      snapshotSink = null;
+      engine.abortSnapshot();
+      return true;
+    }
+    if (!sink.ready(partition)) {
+      return false;
+    }
+    try {
+      final byte[] chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES);
+      if (chunk == null) {
+        snapshotSink = null;
+        sink.finished(partition);
+      } else {
+        sink.chunk(partition, chunk);
+      }
+    } catch (RuntimeException e) {
+      snapshotSink = null;
+      engine.abortSnapshot();
+      sink.failed(partition, e);
+    }
+    return true;
+  }
+
   /** Stops after the items already queued; waits for the thread. */
   void stop() throws InterruptedException {
     stopping = true;
@@ -334,6 +391,10 @@ final class Site implements Runnable {
       runItems();
     } finally {
       refuseWaiting();
+      if (snapshotSink != null) {
+        snapshotSink.failed(partition, new IllegalStateException("partition " + partition + " stopped"));
+        snapshotSink = null;
+      }
       engine.close();
     }
   }
@@ -350,6 +411,9 @@ final class Site implements Runnable {
       for (; item != null; item = queue.relaxedPoll()) {
         runOne(item);
         ran++;
+        if (snapshotSink != null) {
+          pumpSnapshot();
+        }
       }
       final long now = System.nanoTime();
       busyNanos.addAndGet(now - busyStart);
@@ -395,6 +459,10 @@ final class Site implements Runnable {
       }
       if (stopping && queue.isEmpty()) {
         return null;
+      }
+      if (snapshotSink != null && pumpSnapshot()) {
+        spins = 0;
+        continue;
       }
       if (spins < IDLE_SPINS) {
         Thread.onSpinWait();

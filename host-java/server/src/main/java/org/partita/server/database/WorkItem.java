@@ -11,7 +11,8 @@ import org.partita.server.txn.TxnHeader;
  * the partition's initiator as they leave the queue; the others (reads of
  * statistics) change nothing and get none.
  */
-sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed {
+sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed, SnapshotBegin,
+    SnapshotLoad {
   /**
    * Runs the item on {@code site}'s thread. {@code header} is the item's
    * header when it is sequenced, else null. Answers its caller (through the

@@ -7,8 +7,10 @@ package org.partita.server.durability;
  * @param intervalMillis async mode: how often records are written and synced
  * @param maxLagMillis async mode: how far the disk may fall behind before new writes wait
  * @param segmentBytes the size each segment file is preallocated to
+ * @param snapshotLogBytes log bytes written since the last snapshot that start an automatic one (0: never)
  */
-public record CommandLogOptions(CommandLogMode mode, int intervalMillis, int maxLagMillis, long segmentBytes) {
+public record CommandLogOptions(CommandLogMode mode, int intervalMillis, int maxLagMillis, long segmentBytes,
+    long snapshotLogBytes) {
   public static final int DEFAULT_INTERVAL_MILLIS = 100;
   public static final int DEFAULT_MAX_LAG_MILLIS = 1000;
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
@@ -16,6 +18,8 @@ public record CommandLogOptions(CommandLogMode mode, int intervalMillis, int max
   public static final long MIN_SEGMENT_BYTES = 64L << 10;
   /** The largest segment (recovery maps a segment whole). */
   public static final long MAX_SEGMENT_BYTES = 1L << 30;
+  /** Log written since the last snapshot that starts the next one, by default (--snapshot-log-size, MB). */
+  public static final long DEFAULT_SNAPSHOT_LOG_BYTES = 512L << 20;
 
   public CommandLogOptions {
     if (intervalMillis < 1 || intervalMillis > 5000) {
@@ -28,6 +32,14 @@ public record CommandLogOptions(CommandLogMode mode, int intervalMillis, int max
       throw new IllegalArgumentException("--log-segment-mb: a segment must hold " + MIN_SEGMENT_BYTES + " to "
           + MAX_SEGMENT_BYTES + " bytes, got " + segmentBytes);
     }
+    if (snapshotLogBytes < 0) {
+      throw new IllegalArgumentException("--snapshot-log-size must be 0 (never) or positive, got " + snapshotLogBytes);
+    }
+  }
+
+  /** Options with the default automatic snapshots. */
+  public CommandLogOptions(CommandLogMode mode, int intervalMillis, int maxLagMillis, long segmentBytes) {
+    this(mode, intervalMillis, maxLagMillis, segmentBytes, DEFAULT_SNAPSHOT_LOG_BYTES);
   }
 
   /** The defaults for {@code mode}. */

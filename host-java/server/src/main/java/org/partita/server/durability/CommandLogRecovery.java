@@ -56,6 +56,7 @@ public final class CommandLogRecovery {
   /** Transactions rolled back by time or cancel: skipped. */
   private final Set<TxnId> aborted = new HashSet<>();
   private long skipped;
+  private long firstSegment = 1;
 
   private CommandLogRecovery(Path dataDir, int partitions, int schemaFingerprint) {
     this.directory = SegmentFiles.directory(dataDir);
@@ -96,7 +97,19 @@ public final class CommandLogRecovery {
    */
   public static Result read(Path dataDir, int partitions, int schemaFingerprint, Consumer<WorkItem> sink)
       throws IOException, LogCorruptException {
-    return new CommandLogRecovery(dataDir, partitions, schemaFingerprint).read(sink);
+    return read(dataDir, partitions, schemaFingerprint, 1, sink);
+  }
+
+  /**
+   * As {@link #read(Path, int, int, Consumer)} for a log that begins at
+   * segment {@code firstSegment} (the segments before it were deleted after a
+   * snapshot held their records: {@link LogTruncation}).
+   */
+  public static Result read(Path dataDir, int partitions, int schemaFingerprint, long firstSegment,
+      Consumer<WorkItem> sink) throws IOException, LogCorruptException {
+    final CommandLogRecovery recovery = new CommandLogRecovery(dataDir, partitions, schemaFingerprint);
+    recovery.firstSegment = firstSegment;
+    return recovery.read(sink);
   }
 
   private Result read(Consumer<WorkItem> sink) throws IOException, LogCorruptException {
@@ -128,7 +141,7 @@ public final class CommandLogRecovery {
         read++;
       }
     }
-    final long next = segments.isEmpty() ? 1 : SegmentFiles.number(segments.get(segments.size() - 1)) + 1;
+    final long next = segments.isEmpty() ? firstSegment : SegmentFiles.number(segments.get(segments.size() - 1)) + 1;
     if (!aborted.isEmpty()) {
       LOG.info("command log: skipped " + skipped + " record(s) of " + aborted.size() + " transaction(s) rolled back"
           + " by a time limit or a cancel");
@@ -159,7 +172,7 @@ public final class CommandLogRecovery {
 
   private void checkNumbering(List<Path> segments) throws LogCorruptException {
     for (int i = 0; i < segments.size(); i++) {
-      final long expected = i + 1;
+      final long expected = firstSegment + i;
       final long found = SegmentFiles.number(segments.get(i));
       if (found != expected) {
         throw new LogCorruptException(directory.resolve(SegmentFiles.name(expected)), -1, "this segment is missing"

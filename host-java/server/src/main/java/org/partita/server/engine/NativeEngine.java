@@ -61,6 +61,21 @@ final class NativeEngine {
   /** A serialized {@code partita.proto.TableStatsList}. */
   static native byte[] tableStats(long handle);
 
+  /** Fixes a snapshot cut of every table (Engine::BeginSnapshot); no open transaction. */
+  static native void beginSnapshot(long handle);
+
+  /** The next chunk of the active snapshot, about maxBytes of rows; null when the stream is over. */
+  static native byte[] nextSnapshotChunk(long handle, int maxBytes);
+
+  /** Abandons the active snapshot; no-op without one. */
+  static native void abortSnapshot(long handle);
+
+  /** Bytes of cut images the active snapshot keeps (rows changed ahead of its scan). */
+  static native long snapshotKeptBytes(long handle);
+
+  /** Loads one chunk of a snapshot stream into this engine's tables (Engine::LoadSnapshotChunk). */
+  static native void loadSnapshotChunk(long handle, byte[] chunk);
+
   /** Rolls back any open transaction and frees the engine; the handle is dead afterwards. */
   static native void close(long handle);
 }

@@ -144,6 +144,45 @@ public final class PartitionEngine implements AutoCloseable {
     return NativeEngine.inTransaction(handle);
   }
 
+  /**
+   * Fixes a snapshot cut of every table now (docs/engine.md "Snapshots"): afterwards
+   * {@link #nextSnapshotChunk(int)} yields the rows as of this moment while transactions go on.
+   * REQUIRES: no open transaction (else EngineException BAD_REQUEST), no snapshot active.
+   */
+  public void beginSnapshot() {
+    NativeEngine.beginSnapshot(handle);
+  }
+
+  /**
+   * The next chunk of the active snapshot (docs/engine-formats.md "Snapshot stream"), holding about
+   * {@code maxBytes} of rows; call it between transactions.
+   *
+   * @return the chunk, or null once the stream is over (the snapshot has then ended)
+   */
+  public byte[] nextSnapshotChunk(int maxBytes) {
+    return NativeEngine.nextSnapshotChunk(handle, maxBytes);
+  }
+
+  /** Abandons the active snapshot, freeing what it kept; no-op without one. */
+  public void abortSnapshot() {
+    NativeEngine.abortSnapshot(handle);
+  }
+
+  /** Bytes the active snapshot keeps for rows changed ahead of its scan (0 without one). */
+  public long snapshotKeptBytes() {
+    return NativeEngine.snapshotKeptBytes(handle);
+  }
+
+  /**
+   * Loads one chunk of a snapshot stream taken with the same catalog into this engine's tables,
+   * building indexes and views; each table's chunks in order, the first into an empty table.
+   *
+   * @throws EngineException BAD_REQUEST naming the table and fault; the chunk loaded nothing
+   */
+  public void loadSnapshotChunk(byte[] chunk) {
+    NativeEngine.loadSnapshotChunk(handle, chunk);
+  }
+
   /** Rows and memory of every table of this partition. */
   public TableStatsList tableStats() {
     try {

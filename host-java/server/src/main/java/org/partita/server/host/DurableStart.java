@@ -17,6 +17,7 @@ import org.partita.server.durability.CommandLogRecovery;
 import org.partita.server.durability.CrashPoint;
 import org.partita.server.durability.DiskFailure;
 import org.partita.server.durability.LogCorruptException;
+import org.partita.server.durability.LogTruncation;
 import org.partita.server.durability.ProcedureClasses;
 import org.partita.server.durability.SwitchablePipeline;
 import org.partita.server.txn.TxnId;
@@ -57,7 +58,10 @@ final class DurableStart {
     final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
         Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits(), epoch);
     try {
-      final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint);
+      final SnapshotRecovery.Loaded loaded = SnapshotRecovery.load(database, dataDir, catalog);
+      final long firstSegment = checkTruncation(dataDir, loaded);
+      final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint,
+          loaded.cuts(), firstSegment);
       CrashPoint.reach("recovery.replay-done");
       final CommandLog log = CommandLog.open(dataDir, logOptions, epoch, options.sites(), fingerprint,
           recovered.nextSegment(), DiskFailure.HALT);
@@ -127,13 +131,38 @@ final class DurableStart {
     }
   }
 
-  private static CommandLogRecovery.Result replay(Database database, Path dataDir, int sites, int fingerprint)
+  /**
+   * The segment the log begins at: 1, or after a truncation the mark's,
+   * provided the loaded snapshot holds everything before it (finishing a
+   * truncation a crash interrupted); else recovery refuses to start.
+   */
+  private static long checkTruncation(Path dataDir, SnapshotRecovery.Loaded loaded)
       throws StartupException, IOException {
+    final LogTruncation.Mark mark = LogTruncation.readMark(dataDir);
+    if (mark == null) {
+      return 1;
+    }
+    if (!LogTruncation.covers(loaded.cuts(), mark.cut())) {
+      throw new StartupException("the command log in " + dataDir + " begins at segment " + mark.firstSegment()
+          + " (the segments before it were deleted because a snapshot held their records), but no complete, intact"
+          + " snapshot taken with this schema holds them: " + (loaded.passedOver().isEmpty() ? "there is none"
+          : String.join("; ", loaded.passedOver())) + ". Put back an intact copy of that snapshot's directory"
+          + " under " + dataDir.resolve("snapshots") + ", or start from an empty --data-dir", null);
+    }
+    LogTruncation.finish(dataDir, mark);
+    return mark.firstSegment();
+  }
+
+  private static CommandLogRecovery.Result replay(Database database, Path dataDir, int sites, int fingerprint,
+      List<TxnId> snapshotCuts, long firstSegment) throws StartupException, IOException {
     final long begin = System.nanoTime();
     final LogReplay replay = database.replayer();
+    if (snapshotCuts != null) {
+      replay.skipThrough(snapshotCuts);
+    }
     final CommandLogRecovery.Result result;
     try {
-      result = CommandLogRecovery.read(dataDir, sites, fingerprint, record -> {
+      result = CommandLogRecovery.read(dataDir, sites, fingerprint, firstSegment, record -> {
         replay.replay(record);
         CrashPoint.reach("recovery.replayed");
         if (replay.replayed() % PROGRESS_EVERY == 0 && replay.replayed() > 0) {
@@ -155,7 +184,7 @@ final class DurableStart {
     }
     if (result.records() > 0 || result.segments() > 0) {
       LOG.info("recovery: replayed " + replay.replayed() + " transaction(s) (" + replay.multiPartition()
-          + " multi-partition) from " + result.records() + " record(s) in " + result.segments() + " segment(s) in "
+          + " multi-partition; " + replay.skipped() + " record(s) skipped as in the snapshot) from " + result.records() + " record(s) in " + result.segments() + " segment(s) in "
           + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms");
     }
     return result;

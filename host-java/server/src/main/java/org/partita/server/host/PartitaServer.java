@@ -28,6 +28,7 @@ import org.partita.server.network.ClientProtocolServer;
 import org.partita.server.network.Transports;
 import org.partita.server.stats.ProcedureStatistics;
 import org.partita.server.sysproc.ServerIdentity;
+import org.partita.server.sysproc.Snapshots;
 import org.partita.server.sysproc.SystemProcedures;
 import org.partita.server.txn.ImmediateCommitPipeline;
 
@@ -50,6 +51,8 @@ public final class PartitaServer implements AutoCloseable {
   /** The command log, or null when off; closed after the database. */
   private final CommandLog commandLog;
   private final ServerDispatcher dispatcher;
+  /** The snapshots; null without a command log. */
+  private final SnapshotService snapshotService;
   private final ClientProtocolServer clientServer;
   private final HttpApiServer httpServer;
   private final long startedAtMillis = System.currentTimeMillis();
@@ -79,8 +82,12 @@ public final class PartitaServer implements AutoCloseable {
     this.identity = new HostIdentity(database, options.bindAddress(), options.limits().maxFrameBytes());
     final ProcedureStatistics statistics = new ProcedureStatistics();
     final ClientProtocolServer[] network = new ClientProtocolServer[1];
+    this.snapshotService = commandLog == null ? null : new SnapshotService(database, options.dataDir(), commandLog,
+        options.commandLog().snapshotLogBytes());
+    final Snapshots snapshots = snapshotService == null ? Snapshots.NONE : snapshotService;
     final SystemProcedures systemProcedures = new SystemProcedures(database, statistics,
-        () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground, this::logFigures);
+        () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground, this::logFigures,
+        snapshots);
     if (security.authenticator() != null) {
       systemProcedures.enableUserAdministration(security.authenticator().users());
     }
@@ -228,6 +235,9 @@ public final class PartitaServer implements AutoCloseable {
         httpServer.setShuttingDown();
       }
       dispatcher.beginShutdown();
+      if (snapshotService != null) {
+        snapshotService.close();
+      }
       if (!clientServer.awaitQuiet(DRAIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         LOG.warning("shutting down with " + clientServer.unanswered() + " call(s) still unanswered after "
             + DRAIN_TIMEOUT_SECONDS + " s");

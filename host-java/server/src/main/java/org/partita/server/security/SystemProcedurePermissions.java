@@ -27,8 +27,7 @@ public final class SystemProcedurePermissions {
     TABLE.put("@DropUser", Permission.ADMIN);
     TABLE.put("@SnapshotSave", Permission.ADMIN);
     TABLE.put("@SnapshotRestore", Permission.ADMIN);
-    TABLE.put("@SnapshotScan", Permission.ADMIN);
-    TABLE.put("@SnapshotDelete", Permission.ADMIN);
+    TABLE.put("@SnapshotStatus", Permission.ADMIN);
   }
 
   private SystemProcedurePermissions() {}

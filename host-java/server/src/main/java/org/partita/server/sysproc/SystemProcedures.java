@@ -18,9 +18,11 @@ import org.partita.server.stats.ProcedureStatistics;
  * <ul>
  *   <li>{@code @AdHoc(sql [, parameters...])} — one SQL statement (query, DML or DDL) as its own transaction</li>
  *   <li>{@code @Explain(sql)}, {@code @ExplainProc(procedure)} — plans as text</li>
- *   <li>{@code @Statistics(selector [, interval])} — PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY, CONNECTIONS</li>
+ *   <li>{@code @Statistics(selector [, interval])} — PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY, CONNECTIONS,
+ *       TOPO, COMMANDLOG, SNAPSHOT</li>
  *   <li>{@code @SystemCatalog(selector)} — TABLES, COLUMNS, INDEXES, PROCEDURES, HOSTS, PARTITIONS</li>
  *   <li>{@code @CancelQuery([partition])} — stops the caller's running calls, or whatever a partition runs</li>
+ *   <li>{@code @SnapshotSave([path])}, {@code @SnapshotStatus()}, {@code @SnapshotRestore(path)} — snapshots</li>
  *   <li>{@code @Ping}, {@code @Shutdown}</li>
  * </ul>
  *
@@ -53,6 +55,17 @@ public final class SystemProcedures {
   public SystemProcedures(Database database, ProcedureStatistics statistics,
       Supplier<List<ConnectionSnapshot>> connections, Supplier<ServerIdentity> identity, Runnable shutdown,
       Supplier<LogFigures> commandLog) {
+    this(database, statistics, connections, identity, shutdown, commandLog, Snapshots.NONE);
+  }
+
+  /**
+   * As the other constructors, with the host's snapshots for
+   * {@code @SnapshotSave}, {@code @SnapshotStatus} and {@code @Statistics SNAPSHOT}.
+   */
+  public SystemProcedures(Database database, ProcedureStatistics statistics,
+      Supplier<List<ConnectionSnapshot>> connections, Supplier<ServerIdentity> identity, Runnable shutdown,
+      Supplier<LogFigures> commandLog, Snapshots snapshots) {
+    final SnapshotStatus snapshotStatus = new SnapshotStatus(snapshots);
     final Choices<StatisticsSelector> statisticsSelectors = new Choices<StatisticsSelector>()
         .add("PROCEDURE", new StatsProcedures(statistics))
         .add("LATENCY", new StatsLatency(statistics))
@@ -61,7 +74,8 @@ public final class SystemProcedures {
         .add("MEMORY", new StatsMemory(database))
         .add("CONNECTIONS", new StatsConnections(connections))
         .add("TOPO", new StatsTopology(database, identity))
-        .add("COMMANDLOG", new StatsCommandLog(commandLog));
+        .add("COMMANDLOG", new StatsCommandLog(commandLog))
+        .add("SNAPSHOT", snapshotStatus);
     final Choices<CatalogSelector> catalogSelectors = new Choices<CatalogSelector>()
         .add("TABLES", new CatalogTables())
         .add("COLUMNS", new CatalogColumns())
@@ -71,7 +85,8 @@ public final class SystemProcedures {
         .add("PARTITIONS", new CatalogPartitions(database, identity));
     for (SystemProcedure p : List.of(new AdHoc(database), new Explain(database), new ExplainProc(database),
         new Statistics(statisticsSelectors), new SystemCatalog(database, catalogSelectors), new Ping(identity),
-        new Shutdown(shutdown), new CancelQuery(database))) {
+        new Shutdown(shutdown), new CancelQuery(database), new SnapshotSave(snapshots), snapshotStatus,
+        new SnapshotRestore())) {
       procedures.add(p.name(), p);
     }
   }

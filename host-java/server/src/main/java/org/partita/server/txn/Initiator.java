@@ -98,6 +98,28 @@ public final class Initiator {
     lastTimestamp = Math.max(lastTimestamp, header.timestampMicros());
   }
 
+  /**
+   * The id of the last item this partition ran: the last one sequenced in this epoch, else the last
+   * adopted from an earlier one (replayed, or the cut of a restored snapshot); null when none. A
+   * snapshot taken now holds exactly the items up to it.
+   */
+  public TxnId lastRun() {
+    return lastSequence > 0 ? new TxnId(partition, epoch, lastSequence) : lastAdopted;
+  }
+
+  /**
+   * Takes {@code cut}, the last id of this partition in a snapshot that recovery loaded, as the last
+   * one run: the log records replayed next must follow it. REQUIRES: before anything was adopted or
+   * sequenced; {@code cut} of this partition and an earlier epoch.
+   */
+  public void restoreCut(TxnId cut) {
+    if (cut.partition() != partition || cut.epoch() >= epoch || lastAdopted != null || lastSequence > 0) {
+      throw new IllegalStateException("partition " + partition + " (epoch " + epoch + ") cannot start from the"
+          + " snapshot cut " + cut);
+    }
+    lastAdopted = cut;
+  }
+
   /** A well-mixed seed determined by the id (MurmurHash3's finalizer over its fields). */
   static long seed(TxnId id) {
     long h = id.sequence() * 0x9E3779B97F4A7C15L ^ ((long) id.partition() << 48) ^ id.epoch();

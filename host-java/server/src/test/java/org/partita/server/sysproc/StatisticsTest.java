@@ -231,7 +231,7 @@ class StatisticsTest {
     assertEquals(Status.REJECTED, r.status());
     assertEquals("BAD_PARAMETER", r.errorName());
     assertEquals("@Statistics: unknown selector TABLES; selectors: PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY,"
-        + " CONNECTIONS, TOPO, COMMANDLOG", r.message());
+        + " CONNECTIONS, TOPO, COMMANDLOG, SNAPSHOT", r.message());
   }
 
   @Test

@@ -1,0 +1,51 @@
+// SnapshotChunk: the header of one chunk of a partition's snapshot stream
+// (docs/engine-formats.md, "Snapshot stream"), written and checked.
+//
+// A chunk holds rows of one table:
+//   [u8 format = 1][u16 table name length][name bytes]
+//   [u16 column count][u8 ValueType per column]
+//   [u64 next row id of the table at the cut]
+//   [u32 chunk index within the table: 0, 1, ...][u8 last: 1 on the table's last chunk, else 0]
+//   [u32 row count][rows, RowCodec format (storage/row_codec.h)]
+// Numbers are little-endian. A stream is every base table's chunks, table
+// after table, each table's in index order; materialized views are not in
+// it (loading the rows of their sources rebuilds them).
+//
+// Thread model: plain values.
+#ifndef PARTITA_ENGINE_SNAPSHOT_CHUNK_H_
+#define PARTITA_ENGINE_SNAPSHOT_CHUNK_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "partita/status.h"
+#include "partita/value_type.h"
+
+namespace partita {
+
+struct SnapshotChunk {
+  static constexpr uint8_t kFormat = 1;
+
+  std::string table;
+  std::vector<ValueType> column_types;
+  uint64_t next_row_id = 0;
+  uint32_t index = 0;
+  bool last = false;
+  uint32_t row_count = 0;
+
+  // Appends the header to `out`.
+  void AppendTo(std::string* out) const;
+  // Byte offset of row_count in a header AppendTo wrote (to patch it once
+  // the rows are counted).
+  size_t RowCountOffset() const;
+  // Reads a header from the front of `*in`, advancing it to the rows.
+  // Returns BAD_REQUEST naming the field when the bytes are short or the
+  // format unknown.
+  static Result<SnapshotChunk> Parse(std::string_view* in);
+};
+
+}  // namespace partita
+
+#endif  // PARTITA_ENGINE_SNAPSHOT_CHUNK_H_

@@ -1,0 +1,89 @@
+#include "engine/snapshot_loader.h"
+
+#include "errors.pb.h"
+#include "storage/row_codec.h"
+
+namespace partita {
+namespace {
+
+Status Bad(const std::string& table, const std::string& what) {
+  return Status(proto::ERROR_CODE_BAD_REQUEST, "snapshot chunk of table " + table + ": " + what);
+}
+
+}  // namespace
+
+Status SnapshotLoader::Load(std::string_view chunk, LoadedCatalog* catalog, Arena* view_arena) {
+  Result<SnapshotChunk> header = SnapshotChunk::Parse(&chunk);
+  if (!header.ok()) return header.status();
+  Table* table = catalog->FindTable(header->table);
+  if (table == nullptr) return Bad(header->table, "no such table in the catalog");
+  PARTITA_RETURN_IF_ERROR(CheckHeader(header.value(), table));
+  Status s = LoadRows(header.value(), chunk, table);
+  if (!s.ok()) {
+    undo_.Rollback();
+    view_arena->Reset();
+    return s;
+  }
+  undo_.Commit();
+  view_arena->Reset();
+  arena_.Reset();
+  if (header->last) {
+    if (header->next_row_id > table->next_row_id()) table->AdvanceNextRowId(header->next_row_id);
+    next_index_[header->table] = kTableDone;
+  } else {
+    next_index_[header->table] = header->index + 1;
+  }
+  return Status::OK();
+}
+
+Status SnapshotLoader::CheckHeader(const SnapshotChunk& header, const Table* table) {
+  if (table->is_view()) return Bad(header.table, "it is a materialized view (views are rebuilt, not loaded)");
+  const TupleSchema& schema = table->schema();
+  if (header.column_types.size() != static_cast<size_t>(schema.column_count())) {
+    return Bad(header.table, std::to_string(header.column_types.size()) + " columns, the table has " +
+                                 std::to_string(schema.column_count()));
+  }
+  for (int c = 0; c < schema.column_count(); ++c) {
+    if (header.column_types[c] != schema.column(c).type) {
+      return Bad(header.table, "column " + schema.column(c).name + " is " +
+                                   std::string(TypeName(header.column_types[c])) + " in the chunk, " +
+                                   std::string(TypeName(schema.column(c).type)) + " in the table");
+    }
+  }
+  const auto it = next_index_.find(header.table);
+  const uint32_t expected = it == next_index_.end() ? 0 : it->second;
+  if (expected == kTableDone) return Bad(header.table, "a chunk after the table's last one");
+  if (header.index != expected) {
+    return Bad(header.table, "chunk " + std::to_string(header.index) + " where chunk " + std::to_string(expected) +
+                                 " was expected");
+  }
+  if (expected == 0 && table->row_count() != 0) {
+    return Bad(header.table, "the table already holds " + std::to_string(table->row_count()) +
+                                 " rows (a snapshot loads into empty tables)");
+  }
+  if (header.next_row_id > TupleSchema::kMaxRowId + 1) return Bad(header.table, "next row id out of range");
+  return Status::OK();
+}
+
+Status SnapshotLoader::LoadRows(const SnapshotChunk& header, std::string_view rows, Table* table) {
+  const TupleSchema& schema = table->schema();
+  decoded_.resize(schema.column_count());
+  validated_.resize(schema.column_count());
+  const std::string what = "snapshot chunk " + std::to_string(header.index) + " of table " + header.table;
+  for (uint32_t i = 0; i < header.row_count; ++i) {
+    RowId id = 0;
+    PARTITA_RETURN_IF_ERROR(RowCodec::Decode(schema, &rows, &id, decoded_.data(), what));
+    if (id == 0 || id >= header.next_row_id) {
+      return Bad(header.table, "row id " + std::to_string(id) + " outside 1.." + std::to_string(header.next_row_id - 1));
+    }
+    PARTITA_RETURN_IF_ERROR(table->ValidateRow(decoded_.data(), validated_.data(), &arena_));
+    PARTITA_RETURN_IF_ERROR(table->InsertWithRowId(validated_.data(), id, &undo_));
+  }
+  if (!rows.empty()) {
+    return Bad(header.table, std::to_string(rows.size()) + " bytes after its " + std::to_string(header.row_count) +
+                                 " rows");
+  }
+  return Status::OK();
+}
+
+}  // namespace partita

@@ -1,0 +1,55 @@
+// SnapshotLoader: loads a snapshot stream's chunks (snapshot_chunk.h) into a
+// partition's empty tables, through Table's ordinary inserts so indexes are
+// built and materialized views fill in as their source rows arrive.
+//
+// Each chunk loads whole or not at all (its rows are rolled back on any
+// error). Chunks of one table must come in index order, the first into an
+// empty table, none after the last; tables may come in any order. Rows keep
+// their row ids, and after a table's last chunk its next row id is the cut's,
+// so the restored partition assigns the ids the original would have.
+//
+// Ownership: holds the state of one load. Thread model: partition-confined.
+#ifndef PARTITA_ENGINE_SNAPSHOT_LOADER_H_
+#define PARTITA_ENGINE_SNAPSHOT_LOADER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "catalog/loaded_catalog.h"
+#include "engine/snapshot_chunk.h"
+
+namespace partita {
+
+class SnapshotLoader {
+ public:
+  SnapshotLoader() = default;
+  SnapshotLoader(const SnapshotLoader&) = delete;
+  SnapshotLoader& operator=(const SnapshotLoader&) = delete;
+
+  // Loads `chunk` into its table of `catalog`. Returns BAD_REQUEST naming the
+  // table and what is wrong (unknown table, a view, other columns, a chunk
+  // out of order, a table not empty, malformed rows), or the insert's error
+  // (e.g. CONSTRAINT_VIOLATION); the table is then as before the call.
+  // `view_arena` is the engine's arena for view predicates, reset here.
+  Status Load(std::string_view chunk, LoadedCatalog* catalog, Arena* view_arena);
+
+ private:
+  static constexpr uint32_t kTableDone = UINT32_MAX;
+
+  Status CheckHeader(const SnapshotChunk& header, const Table* table);
+  Status LoadRows(const SnapshotChunk& header, std::string_view rows, Table* table);
+
+  // Per table: the index of the chunk expected next (kTableDone after the last).
+  absl::flat_hash_map<std::string, uint32_t> next_index_;
+  UndoLog undo_;
+  Arena arena_;
+  std::vector<Value> decoded_;
+  std::vector<Value> validated_;
+};
+
+}  // namespace partita
+
+#endif  // PARTITA_ENGINE_SNAPSHOT_LOADER_H_

@@ -1,0 +1,47 @@
+package org.partita.server.database;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.partita.client.ClientResponse;
+import org.partita.server.txn.TxnHeader;
+import org.partita.server.txn.TxnId;
+
+/**
+ * Recovery's load of one partition from a snapshot: every chunk of
+ * {@code source} into the site's empty engine (indexes and views built as
+ * rows arrive), then the cut taken as the partition's last transaction run.
+ * Chunks of replicated tables also go to {@code replicated} (the
+ * coordinator keeps a copy of those tables). Completes {@code done} with the
+ * chunks loaded. Not sequenced: it runs before any transaction.
+ */
+record SnapshotLoad(SnapshotSource source, TxnId cut, Consumer<byte[]> replicated, CompletableFuture<Long> done)
+    implements WorkItem {
+  @Override
+  public void run(Site site, TxnHeader header) {
+    try {
+      long chunks = 0;
+      for (byte[] chunk = source.next(); chunk != null; chunk = source.next()) {
+        site.engine().loadSnapshotChunk(chunk);
+        if (replicated != null) {
+          replicated.accept(chunk);
+        }
+        chunks++;
+      }
+      if (cut != null) {
+        site.initiator().restoreCut(cut);
+      }
+      done.complete(chunks);
+    } catch (IOException e) {
+      done.completeExceptionally(new UncheckedIOException(e));
+    } catch (RuntimeException e) {
+      done.completeExceptionally(e);
+    }
+  }
+
+  @Override
+  public void refuse(ClientResponse response) {
+    done.completeExceptionally(new IllegalStateException(response.message()));
+  }
+}

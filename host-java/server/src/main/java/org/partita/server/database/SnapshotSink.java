@@ -1,0 +1,27 @@
+package org.partita.server.database;
+
+/**
+ * Where the partitions' snapshot streams go (the host's snapshot writer).
+ * Each site calls it on its own thread, between its transactions, for its
+ * partition only: {@link #ready} before making a chunk, then {@link #chunk}
+ * with it; at the end {@link #finished} or {@link #failed}, exactly once.
+ *
+ * <p>Thread model: called by every site thread concurrently; implementations
+ * are thread-safe.
+ */
+public interface SnapshotSink {
+  /** Whether the snapshot was given up (failed elsewhere): the site then abandons its stream. */
+  boolean cancelled();
+
+  /** Whether the sink takes another chunk of {@code partition} now (false: the site tries again later). */
+  boolean ready(int partition);
+
+  /** The next chunk of {@code partition}'s stream (docs/engine-formats.md "Snapshot stream"); the sink owns it. */
+  void chunk(int partition, byte[] chunk);
+
+  /** Every chunk of {@code partition} was given. */
+  void finished(int partition);
+
+  /** {@code partition}'s stream stopped with {@code error}; no more chunks of it come. */
+  void failed(int partition, RuntimeException error);
+}

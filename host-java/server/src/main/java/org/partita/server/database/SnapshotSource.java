@@ -1,0 +1,14 @@
+package org.partita.server.database;
+
+import java.io.IOException;
+
+/**
+ * One partition's snapshot chunks as recovery reads them back (the host's
+ * snapshot reader): each chunk whole and checked, in the order written.
+ *
+ * <p>Thread model: used by one thread (the partition's site) at a time.
+ */
+public interface SnapshotSource {
+  /** The next chunk, or null after the last. */
+  byte[] next() throws IOException;
+}

@@ -1,0 +1,39 @@
+package org.partita.server.sysproc;
+
+import org.partita.client.ResultTable;
+import org.partita.client.ResultTableBuilder;
+import org.partita.client.ValueType;
+
+/**
+ * The state of the host's latest snapshot, as {@code @SnapshotStatus} and
+ * {@code @Statistics SNAPSHOT} report it (docs/system-procedures.md).
+ *
+ * @param state NONE (none taken since start), IN_PROGRESS, DONE or FAILED
+ * @param path the snapshot's directory ("" for NONE)
+ * @param bytes bytes written (so far, while in progress)
+ * @param durationMillis from the cut to completion (so far, while in progress)
+ * @param cut the cut, "p0=epoch:seq,p1=..." ("" until fixed)
+ * @param error why it failed ("" otherwise)
+ * @param completed snapshots completed since the host started
+ */
+public record SnapshotFigures(String state, String path, long bytes, long durationMillis, String cut, String error,
+    long completed) {
+  /** A host that has taken no snapshot. */
+  public static final SnapshotFigures NONE = new SnapshotFigures("NONE", "", 0, 0, "", "", 0);
+
+  /** One row: STATE, PATH, BYTES, DURATION_MILLIS, MB_PER_SECOND, CUT, ERROR, COMPLETED. */
+  ResultTable toTable() {
+    final double seconds = durationMillis / 1000.0;
+    return new ResultTableBuilder()
+        .column("STATE", ValueType.VARCHAR)
+        .column("PATH", ValueType.VARCHAR)
+        .column("BYTES", ValueType.BIGINT)
+        .column("DURATION_MILLIS", ValueType.BIGINT)
+        .column("MB_PER_SECOND", ValueType.FLOAT)
+        .column("CUT", ValueType.VARCHAR)
+        .column("ERROR", ValueType.VARCHAR)
+        .column("COMPLETED", ValueType.BIGINT)
+        .row(state, path, bytes, durationMillis, seconds > 0 ? bytes / 1e6 / seconds : 0.0, cut, error, completed)
+        .build();
+  }
+}

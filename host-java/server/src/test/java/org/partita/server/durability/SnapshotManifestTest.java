@@ -1,0 +1,75 @@
+package org.partita.server.durability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.server.txn.TxnId;
+
+class SnapshotManifestTest {
+  @TempDir
+  Path dir;
+
+  private static SnapshotManifest sample() {
+    return new SnapshotManifest(1_764_000_000_000L, 1, Arrays.asList(new TxnId(0, 2, 1733), null),
+        List.of(new SnapshotManifest.FileEntry("partition-0.snap", 52, 0x9a3b0c1d, 3),
+            new SnapshotManifest.FileEntry("partition-1.snap", 8, -7, 0)));
+  }
+
+  @Test
+  void shouldReadBackWhatItWrote() throws Exception {
+    sample().writeTo(dir);
+    assertEquals(sample(), SnapshotManifest.read(dir));
+    assertTrue(!Files.exists(dir.resolve("MANIFEST.tmp")));
+  }
+
+  @Test
+  void shouldRefuseAManifestWhoseChecksumDoesNotMatch() throws Exception {
+    sample().writeTo(dir);
+    final Path file = dir.resolve(SnapshotManifest.NAME);
+    Files.writeString(file, Files.readString(file).replace("1733", "1734"), StandardCharsets.UTF_8);
+    final SnapshotCorruptException e = assertThrows(SnapshotCorruptException.class, () -> SnapshotManifest.read(dir));
+    assertTrue(e.getMessage().contains("MANIFEST: its checksum does not match"), e.getMessage());
+  }
+
+  @Test
+  void shouldRefuseSomethingElse() throws Exception {
+    Files.writeString(dir.resolve(SnapshotManifest.NAME), "hello\n");
+    final SnapshotCorruptException e = assertThrows(SnapshotCorruptException.class, () -> SnapshotManifest.read(dir));
+    assertTrue(e.getMessage().contains("not a Partita snapshot manifest"), e.getMessage());
+  }
+
+  @Test
+  void shouldFindAFlippedByteInAChunk() throws Exception {
+    final Path snapshot = dir.resolve("snapshot-1");
+    final SnapshotWriter writer = SnapshotWriter.start(snapshot, 1);
+    writer.chunk(0, "first chunk".getBytes(StandardCharsets.UTF_8));
+    writer.chunk(0, "second chunk".getBytes(StandardCharsets.UTF_8));
+    writer.finished(0);
+    writer.cut(Arrays.asList((TxnId) null), 1, new byte[] {1, 2, 3});
+    final SnapshotManifest manifest = writer.done().get();
+    SnapshotStore.verify(snapshot, manifest);
+    final Path file = snapshot.resolve(SnapshotManifest.partitionFile(0));
+    try (SnapshotStore.ChunkReader reader = new SnapshotStore.ChunkReader(file)) {
+      assertEquals("first chunk", new String(reader.next(), StandardCharsets.UTF_8));
+      assertEquals("second chunk", new String(reader.next(), StandardCharsets.UTF_8));
+      assertEquals(null, reader.next());
+    }
+    final byte[] bytes = Files.readAllBytes(file);
+    bytes[bytes.length - 3] ^= 1;
+    Files.write(file, bytes);
+    assertThrows(SnapshotCorruptException.class, () -> SnapshotStore.verify(snapshot, manifest));
+    try (SnapshotStore.ChunkReader reader = new SnapshotStore.ChunkReader(file)) {
+      reader.next();
+      final Exception e = assertThrows(java.io.IOException.class, reader::next);
+      assertTrue(e.getMessage().contains("offset 27: a chunk whose checksum does not match"), e.getMessage());
+    }
+  }
+}
