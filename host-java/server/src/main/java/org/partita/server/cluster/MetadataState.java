@@ -10,6 +10,7 @@ import org.partita.client.proto.PartitionReplicas;
 import org.partita.client.proto.Topology;
 import org.partita.proto.cluster.ChangeLeader;
 import org.partita.proto.cluster.HostRecord;
+import org.partita.proto.cluster.HostServing;
 import org.partita.proto.cluster.HostState;
 import org.partita.proto.cluster.InstallMap;
 import org.partita.proto.cluster.MarkDead;
@@ -78,6 +79,7 @@ final class MetadataState {
       case CHANGE_LEADER -> changeLeader(command.getChangeLeader());
       case REGISTER_HOST -> register(command.getRegisterHost());
       case MARK_DEAD -> markDead(command.getMarkDead());
+      case HOST_SERVING -> serving(command.getHostServing());
       case COMMAND_NOT_SET -> refused("empty metadata command at log index " + logIndex);
     };
     return applied(logIndex, reply);
@@ -186,6 +188,22 @@ final class MetadataState {
     }
     final Map<Integer, HostRecord> next = new TreeMap<>(hosts);
     next.put(existing.getHostId(), existing.toBuilder().setState(HostState.HOST_STATE_DEAD).build());
+    hosts = Map.copyOf(next);
+    return withMap(MetadataReply.newBuilder().setApplied(true));
+  }
+
+  private MetadataReply serving(HostServing command) {
+    final HostRecord existing = hosts.get(command.getHostId());
+    final String who = "HostServing for host " + command.getHostId();
+    if (existing == null || existing.getIncarnation() != command.getIncarnation()) {
+      return refused(who + ": incarnation " + command.getIncarnation() + " is not registered");
+    }
+    if (existing.getState() != HostState.HOST_STATE_UP) {
+      return refused(who + ": incarnation " + command.getIncarnation() + " was declared dead");
+    }
+    final Map<Integer, HostRecord> next = new TreeMap<>(hosts);
+    next.put(existing.getHostId(), existing.toBuilder().setServing(true).setClientAddress(command.getClientAddress())
+        .setHttpAddress(command.getHttpAddress()).build());
     hosts = Map.copyOf(next);
     return withMap(MetadataReply.newBuilder().setApplied(true));
   }

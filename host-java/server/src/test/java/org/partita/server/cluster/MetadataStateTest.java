@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.partita.client.proto.Topology;
 import org.partita.proto.cluster.ChangeLeader;
 import org.partita.proto.cluster.HostRecord;
+import org.partita.proto.cluster.HostServing;
 import org.partita.proto.cluster.HostState;
 import org.partita.proto.cluster.MarkDead;
 import org.partita.proto.cluster.MetadataSnapshot;
@@ -224,5 +225,21 @@ class MetadataStateTest {
     assertEquals("ChangeLeader for partition 0 expected epoch 1, current is 2",
         restored.apply(changeLeader(0, 1, 0, List.of(0)).toByteArray(), 8).getRefusal());
     assertFalse(restored.apply(register(0, 99, 0xabc, "three").toByteArray(), 9).getApplied());
+  }
+
+  @Test
+  void shouldRecordThatARegisteredHostServes() {
+    apply(register(1, 11, 0xabc, "three"));
+    final MetadataCommand serving = MetadataCommand.newBuilder().setHostServing(HostServing.newBuilder()
+        .setHostId(1).setIncarnation(11).setClientAddress("127.0.0.2:40001").setHttpAddress("127.0.0.2:40002"))
+        .build();
+    final MetadataReply reply = apply(serving);
+    assertTrue(reply.getApplied(), reply.getRefusal());
+    assertTrue(reply.getState().getHosts(0).getServing());
+    assertEquals("127.0.0.2:40001", reply.getState().getHosts(0).getClientAddress());
+    assertEquals("HostServing for host 1: incarnation 12 is not registered", apply(serving.toBuilder()
+        .setHostServing(serving.getHostServing().toBuilder().setIncarnation(12)).build()).getRefusal());
+    apply(markDead(1, 11));
+    assertEquals("HostServing for host 1: incarnation 11 was declared dead", apply(serving).getRefusal());
   }
 }
