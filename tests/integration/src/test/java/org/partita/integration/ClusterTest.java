@@ -97,8 +97,12 @@ class ClusterTest {
   }
 
   private PartitaClient client(String... addresses) {
+    return client(true, addresses);
+  }
+
+  private PartitaClient client(boolean discoverHosts, String... addresses) {
     final PartitaClient client = new PartitaClient(ClientConfig.builder().clientName("cluster-test")
-        .callTimeout(Duration.ofSeconds(30)).build());
+        .callTimeout(Duration.ofSeconds(30)).discoverHosts(discoverHosts).build());
     clients.add(client);
     for (String address : addresses) {
       client.connect(address);
@@ -138,11 +142,22 @@ class ClusterTest {
           value(all.call("Get", "key" + k)), "key" + k);
     }
 
+    // One address is enough: the client connects to the other hosts the login listed, then routes to leaders.
+    final PartitaClient discovering = client(addresses.get(0));
+    final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (discovering.connectedServers().size() < 3 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(3, discovering.connectedServers().size(), discovering.connectedServers().toString());
+    for (int k = 0; k < 60; k++) {
+      assertArrayEquals(("value" + k).getBytes(StandardCharsets.UTF_8), value(discovering.call("Get", "key" + k)));
+    }
+
     // Each host alone: it serves its own partitions' keys and answers NOT_LEADER for the others'.
     int served = 0;
     int notLeader = 0;
     for (int i = 0; i < 3; i++) {
-      final PartitaClient one = client(addresses.get(i));
+      final PartitaClient one = client(false, addresses.get(i));
       for (int k = 0; k < 60; k++) {
         final ClientResponse answer = one.callAsync("Get", "key" + k).join();
         if (answer.ok()) {
