@@ -184,7 +184,8 @@ public final class ClusterMember implements AutoCloseable {
   private void awaitMap() throws ClusterException, InterruptedException {
     final long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
-      final MetadataSnapshot state = view.await(s -> s.hasMap() || allRegistered(s), POLL_MILLIS);
+      // Woken by the map; otherwise every POLL_MILLIS, to install it once this voter leads and all registered.
+      final MetadataSnapshot state = view.await(MetadataSnapshot::hasMap, POLL_MILLIS);
       if (state.hasMap()) {
         map = MetadataState.fromTopology(state.getMap(), state.getMap().getTopologyVersion());
         LOG.info("cluster: partition map installed: " + map.partitionCount() + " partition(s), host "
