@@ -24,8 +24,8 @@ import org.partita.client.PartitaClient;
 
 /**
  * {@code scripts/cluster} as its users (and the fault runner) drive it: start
- * three hosts, each listening on its own address only, status, kill one by
- * pid, status again, stop. The cluster directory is a temporary one; every
+ * three hosts, each listening on its own address only, status, pause and
+ * resume one, kill one by pid, status again, stop (with a host paused). The cluster directory is a temporary one; every
  * host is stopped after the test, even on failure.
  */
 @Timeout(300)
@@ -122,6 +122,13 @@ class ClusterLauncherTest {
     assertTrue(status.output().contains("host 2: running, pid "), status.output());
     assertTrue(status.output().contains("cluster: 3 of 3 host(s) running"), status.output());
 
+    assertEquals(0, cluster("pause", "2").exitCode());
+    final Run paused = cluster("status");
+    assertTrue(paused.output().contains("host 2: paused (SIGSTOP), pid "), paused.output());
+    assertEquals(0, cluster("resume", "2").exitCode());
+    assertTrue(cluster("status").output().contains("host 2: running, pid "));
+    assertEquals(2, cluster("restart", "2").exitCode(), "restart is rejoin, not built yet");
+
     final Run kill = cluster("kill", "1");
     assertEquals(0, kill.exitCode(), kill.output());
     final Run afterKill = cluster("status");
@@ -131,6 +138,8 @@ class ClusterLauncherTest {
     assertEquals(2, cluster("kill", "1").exitCode(), "killing a host that is not running is a usage error");
     assertEquals(2, cluster("kill", "7").exitCode(), "no such host");
 
+    // A paused host still stops: stop resumes it after its SIGTERM.
+    assertEquals(0, cluster("pause", "0").exitCode());
     final Run stop = cluster("stop");
     assertEquals(0, stop.exitCode(), stop.output());
     assertEquals(1, cluster("status").exitCode());
