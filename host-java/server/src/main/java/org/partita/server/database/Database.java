@@ -26,7 +26,8 @@ import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.Invocation;
 
 /**
- * An in-process Partita database: the partitions of one host, each a site
+ * An in-process Partita database: the partitions of one host (every
+ * partition, or on a cluster host the ones it leads: {@link #openHost}), each a site
  * thread owning its engine, its catalog snapshot and its initiator, and one
  * multi-partition coordinator. This class is the router in front of them
  * (docs/database.md, "A transaction's life"): it resolves each call's
@@ -134,7 +135,8 @@ public final class Database implements AutoCloseable {
    * NOT_LEADER; multi-partition work and schema changes, which would need
    * every partition, are refused with an error naming the limitation (there
    * is no coordinator across hosts yet), never run on this host's partitions
-   * alone.
+   * alone. A host that leads every partition (a cluster of one) runs them as
+   * a single host does.
    */
   public static Database openHost(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
       CommitPipeline pipeline, QueryLimits limits) throws InterruptedException {
@@ -146,6 +148,11 @@ public final class Database implements AutoCloseable {
     if (db.sites.isEmpty()) {
       db.close();
       throw new IllegalArgumentException("host " + hostId + " leads no partition of " + map);
+    }
+    if (db.sites.size() == map.partitionCount()) {
+      // A cluster of one host: every partition is here, so multi-partition work runs as on a single host.
+      db.coordinator = new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(db.sites), db.map, db.catalog,
+          db.adHocPlans, next -> db.catalog = next, limits, 1);
     }
     LOG.info("database open: partitions " + db.sites.stream().map(Site::partition).toList() + " of "
         + map.partitionCount() + " on host " + hostId + ", " + catalog.schema().tables().size() + " table(s), "

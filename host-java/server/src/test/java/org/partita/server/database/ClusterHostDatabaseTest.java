@@ -108,4 +108,16 @@ class ClusterHostDatabaseTest {
     }
     assertEquals(0, db.coordinatorBacklog());
   }
+
+  @Test
+  void shouldRunEverythingOnAClusterOfOneHost() throws Exception {
+    final CompiledCatalog catalog = new CatalogCompiler(getClass().getClassLoader())
+        .compile(List.of(new SourceFile("kv.sql", DDL)));
+    db = Database.openHost(catalog, PartitionMap.singleHost(2, 0), 0, 64, ImmediateCommitPipeline.INSTANCE,
+        QueryLimits.EMBEDDED);
+    assertTrue(db.callSync("Put", 1L, "one").ok());
+    assertTrue(db.callSync("Put", 2L, "two").ok());
+    assertEquals(List.of("2"), SqlRows.rows(db, "SELECT COUNT(*) FROM kv"));
+    assertTrue(db.adHocSync("INSERT INTO names VALUES (1, 'one')").ok());
+  }
 }
