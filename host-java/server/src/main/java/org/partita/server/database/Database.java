@@ -122,7 +122,7 @@ public final class Database implements AutoCloseable {
     final Database db = new Database(catalog, PartitionMap.singleHost(partitions, HOST_ID), HOST_ID);
     db.openSites(siteQueueCapacity, pipeline, limits, epoch);
     db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
-        next -> db.catalog = next, limits, epoch);
+        next -> db.catalog = next, limits, epoch, pipeline);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;
@@ -152,7 +152,7 @@ public final class Database implements AutoCloseable {
     if (db.sites.size() == map.partitionCount()) {
       // A cluster of one host: every partition is here, so multi-partition work runs as on a single host.
       db.coordinator = new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(db.sites), db.map, db.catalog,
-          db.adHocPlans, next -> db.catalog = next, limits, 1);
+          db.adHocPlans, next -> db.catalog = next, limits, 1, pipeline);
     }
     LOG.info("database open: partitions " + db.sites.stream().map(Site::partition).toList() + " of "
         + map.partitionCount() + " on host " + hostId + ", " + catalog.schema().tables().size() + " table(s), "
@@ -493,10 +493,26 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  private static boolean isDdl(String sql) {
+  /**
+   * Whether {@code sql} is a schema change (DDL, roles and grants included), which @AdHoc
+   * runs through the catalog compiler rather than the planner.
+   */
+  public static boolean isDdl(String sql) {
     final String head = sql.stripLeading().toUpperCase(Locale.ROOT);
     return head.startsWith("CREATE") || head.startsWith("DROP") || head.startsWith("PARTITION")
-        || head.startsWith("ALTER");
+        || head.startsWith("ALTER") || head.startsWith("GRANT") || head.startsWith("REVOKE");
+  }
+
+  /**
+   * Whether ad-hoc statement {@code sql} (not DDL) only reads, from its plan (cached for the run
+   * that follows). A statement that does not plan counts as a read: it fails the same way when run.
+   */
+  public boolean adHocReadOnly(String sql) {
+    try {
+      return adHocPlans.plan(sql, catalog.catalog()).planned().readOnly();
+    } catch (PlanningException e) {
+      return true;
+    }
   }
 
   private static boolean enqueue(Site site, WorkItem item, boolean mayWait) {

@@ -32,7 +32,7 @@ final class ClusterStart {
       throws StartupException, InterruptedException {
     final long begin = System.nanoTime();
     final ClusterConfig config = check(options, cluster);
-    final CompiledCatalog catalog = PartitaServer.compile(options);
+    final CompiledCatalog catalog = PartitaServer.compile(options, options.classes());
     LOG.info("cluster: host " + config.hostId() + " of " + config.hostCount() + " joining ("
         + config.voterCount() + " metadata voter(s); this host " + (config.isVoter() ? "is" : "is not") + " one)");
     final ClusterMember member;
