@@ -186,6 +186,8 @@ class ClusterTest {
         "--kfactor 1: K-safety needs replication between hosts, which Partita does not have yet");
     assertFails(launch(0, "127.0.0.1:5000,127.0.0.2:5000", KV_DDL, "--kfactor", "2"),
         "--kfactor 2 needs 3 hosts for the copies of each partition, but --cluster lists 2");
+    assertFails(launch(0, cluster, KV_DDL, "--users", KV_DDL.toString()),
+        "--users and the --tls options do not work with --cluster yet");
     final ServerProcess wrongBind = ServerProcess.launch(List.of("--schema", KV_DDL.toString(), "--cluster",
         cluster, "--host-id", "1", "--bind", "127.0.0.1", "--data-dir", dir.resolve("bind").toString()),
         dir.resolve("bind.log"));
