@@ -29,6 +29,7 @@ public final class ClientConfig {
   private final Duration backpressureTimeout;
   private final long rateLimitPerSecond;
   private final boolean reconnect;
+  private final boolean discoverHosts;
   private final Duration reconnectInitialBackoff;
   private final Duration reconnectMaxBackoff;
   private final boolean epoll;
@@ -50,6 +51,7 @@ public final class ClientConfig {
     this.backpressureTimeout = b.backpressureTimeout;
     this.rateLimitPerSecond = b.rateLimitPerSecond;
     this.reconnect = b.reconnect;
+    this.discoverHosts = b.discoverHosts;
     this.reconnectInitialBackoff = b.reconnectInitialBackoff;
     this.reconnectMaxBackoff = b.reconnectMaxBackoff;
     this.epoll = b.epoll;
@@ -113,6 +115,15 @@ public final class ClientConfig {
     return reconnect;
   }
 
+  /**
+   * Whether the client connects to every host a login's topology lists (a
+   * cluster's other hosts) besides the addresses given to connect. Default
+   * true.
+   */
+  public boolean discoverHosts() {
+    return discoverHosts;
+  }
+
   /** The first wait before reconnecting; doubled after each failure. Default 100 ms. */
   public Duration reconnectInitialBackoff() {
     return reconnectInitialBackoff;
@@ -158,8 +169,8 @@ public final class ClientConfig {
     return "ClientConfig{clientName=" + clientName + ", connectTimeout=" + connectTimeout + ", callTimeout="
         + callTimeout + ", queryTimeout=" + queryTimeout + ", maxInFlightPerConnection=" + maxInFlightPerConnection + ", backpressureTimeout="
         + backpressureTimeout + ", rateLimitPerSecond=" + rateLimitPerSecond + ", reconnect=" + reconnect
-        + ", epoll=" + epoll + ", ioThreads=" + ioThreads + ", maxResponseFrameBytes=" + maxResponseFrameBytes
-        + ", user=" + user + ", tls=" + tls + "}";
+        + ", discoverHosts=" + discoverHosts + ", epoll=" + epoll + ", ioThreads=" + ioThreads
+        + ", maxResponseFrameBytes=" + maxResponseFrameBytes + ", user=" + user + ", tls=" + tls + "}";
   }
 
   /** Builds a {@link ClientConfig}; each setter checks its argument. Not thread-safe. */
@@ -172,6 +183,7 @@ public final class ClientConfig {
     private Duration backpressureTimeout = Duration.ofSeconds(10);
     private long rateLimitPerSecond;
     private boolean reconnect = true;
+    private boolean discoverHosts = true;
     private Duration reconnectInitialBackoff = Duration.ofMillis(100);
     private Duration reconnectMaxBackoff = Duration.ofSeconds(5);
     private boolean epoll = true;
@@ -255,6 +267,12 @@ public final class ClientConfig {
 
     public Builder reconnect(boolean on) {
       this.reconnect = on;
+      return this;
+    }
+
+    /** Whether to connect to the hosts a login's topology lists; off = only the addresses given to connect. */
+    public Builder discoverHosts(boolean on) {
+      this.discoverHosts = on;
       return this;
     }
 

@@ -26,12 +26,15 @@ import org.partita.client.internal.Routes;
 import org.partita.client.internal.ServerAddress;
 import org.partita.client.internal.StatsRegistry;
 import org.partita.client.internal.Transport;
+import org.partita.client.proto.Host;
 import org.partita.client.proto.LoginResponse;
 
 /**
  * A client of one or more Partita servers (docs/java-client.md): one TCP
  * connection per server, calls routed to the partition's leader, answers
- * matched to calls in any order.
+ * matched to calls in any order. A server's login answer lists the hosts of
+ * its cluster; the client connects to each host it is not yet connected to,
+ * in the background, so one address of a cluster is enough.
  *
  * <pre>{@code
  * try (PartitaClient client = new PartitaClient(ClientConfig.defaults())) {
@@ -416,11 +419,50 @@ public final class PartitaClient implements AutoCloseable {
     }
   }
 
+  private boolean connectedToHost(int hostId) {
+    for (Connection c : connections.values()) {
+      if (c.hostId() == hostId) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Connects to each of {@code addresses} (hosts a login listed), logging the ones that cannot be reached. */
+  private void connectToHosts(List<String> addresses) {
+    for (String address : addresses) {
+      if (closed) {
+        return;
+      }
+      try {
+        connect(address);
+      } catch (RuntimeException e) {
+        LOG.warning("could not connect to " + address + ", a host of the cluster's topology: " + e.getMessage());
+      }
+    }
+  }
+
   /** What the connections report; runs on their event loops. */
   private final class Events implements ConnectionListener {
     @Override
     public void loggedIn(Connection connection, LoginResponse login) {
       router.loggedIn(login);
+      if (!config.discoverHosts()) {
+        return;
+      }
+      final List<String> unknown = new ArrayList<>();
+      for (Host host : login.getTopology().getHostsList()) {
+        final String address = host.getAddress() + ":" + host.getClientPort();
+        if (!connectedToHost(host.getHostId()) && !connections.containsKey(address)) {
+          unknown.add(address);
+        }
+      }
+      if (!unknown.isEmpty() && !closed) {
+        // connect() waits for the login: never on this event loop.
+        final Thread discovery = new Thread(() -> connectToHosts(unknown), "partita-client-discovery");
+        discovery.setDaemon(true);
+        discovery.start();
+      }
     }
 
     @Override

@@ -99,6 +99,24 @@ final class ServerProcess implements AutoCloseable {
     return new ServerProcess(builder.start(), log);
   }
 
+  /**
+   * Starts {@code partita start ARGS} exactly as given (no default port or
+   * bind: a cluster host binds its own address), writing its output to
+   * {@code log}, without waiting; {@link #awaitReadyLine} waits.
+   */
+  static ServerProcess launch(List<String> args, Path log) throws IOException {
+    final List<String> command = new ArrayList<>(partitaCommand());
+    command.add("start");
+    command.addAll(args);
+    return new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+        .start(), log);
+  }
+
+  /** Waits for the ready line of a {@link #launch}ed process; false if it ended or the time ran out. */
+  boolean awaitReadyLine() throws InterruptedException {
+    return awaitReady();
+  }
+
   /** Kills the process with SIGKILL (a crash: nothing runs on the way out) and waits for it to end. */
   void kill() throws InterruptedException {
     process.destroyForcibly();

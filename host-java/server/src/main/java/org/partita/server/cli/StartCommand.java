@@ -8,9 +8,11 @@ import org.partita.server.database.Database;
 import org.partita.server.database.QueryLimits;
 import org.partita.server.durability.CommandLogMode;
 import org.partita.server.durability.CommandLogOptions;
+import org.partita.server.host.ClusterOptions;
 import org.partita.server.host.PartitaServer;
 import org.partita.server.host.ServerOptions;
 import org.partita.server.host.StartupException;
+import org.partita.server.security.SecurityOptions;
 import org.partita.server.network.ConnectionLimits;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -111,9 +113,48 @@ final class StartCommand implements Callable<Integer> {
   @Mixin
   private SecurityArgs security = new SecurityArgs();
 
+  @Option(names = "--cluster", paramLabel = "HOST:PORT,...", description = "start this host as one of a cluster: "
+      + "every host's internal address and port, the same list on every host (a host's id is its position, from 0; "
+      + "its metadata port is the next port); needs --host-id, --data-dir and a --bind equal to its own address "
+      + "(docs/cluster.md)")
+  private String cluster;
+
+  @Option(names = "--host-id", paramLabel = "N", description = "with --cluster: this host's position in the list, "
+      + "from 0")
+  private Integer hostId;
+
+  @Option(names = "--kfactor", paramLabel = "K", description = "with --cluster: copies of each partition minus one "
+      + "(default: ${DEFAULT-VALUE}; K >= 1 needs replication, not built yet)")
+  private int kFactor;
+
+  @Option(names = "--sites-per-host", paramLabel = "S", description = "with --cluster: partitions (site threads) "
+      + "on each host (default: --sites)")
+  private Integer sitesPerHost;
+
+  @Option(names = "--join-timeout", paramLabel = "DURATION", description = "with --cluster: how long this host "
+      + "waits at start for the metadata group and every other host before it gives up (default: 60s)")
+  private String joinTimeout;
+
+  /** The cluster options, or null for a single host; IllegalArgumentException on options that need --cluster. */
+  private ClusterOptions clusterOptions() {
+    if (cluster == null) {
+      if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null) {
+        throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host and --join-timeout need --cluster");
+      }
+      return null;
+    }
+    if (hostId == null) {
+      throw new IllegalArgumentException("--cluster needs --host-id (this host's position in the list, from 0)");
+    }
+    return new ClusterOptions(cluster, hostId, kFactor, sitesPerHost != null ? sitesPerHost : sites,
+        joinTimeout == null ? ClusterOptions.DEFAULT_JOIN_TIMEOUT
+            : java.time.Duration.ofMillis(Sizes.millis("--join-timeout", joinTimeout)));
+  }
+
   private CommandLogOptions commandLogOptions() {
+    // A cluster host has no command log yet: off unless asked for (and then refused with the reason).
     final CommandLogMode mode = commandLog != null ? CommandLogMode.parse(commandLog)
-        : dataDir != null ? CommandLogMode.SYNC : CommandLogMode.OFF;
+        : dataDir != null && cluster == null ? CommandLogMode.SYNC : CommandLogMode.OFF;
     return new CommandLogOptions(mode, logInterval, logMaxLag, (long) logSegmentMb << 20, snapshotLogMb << 20);
   }
 
@@ -121,14 +162,22 @@ final class StartCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     final ServerOptions options;
     final PartitaServer server;
+    final ClusterOptions clusterOptions;
     try {
+      clusterOptions = clusterOptions();
+      final int sites = clusterOptions == null ? this.sites : clusterOptions.sitesPerHost();
       final QueryLimits queryLimits = new QueryLimits(Sizes.millis("--query-timeout", queryTimeout),
           queryMemory == null ? QueryLimits.machineMemoryBytes(QueryLimits.physicalMemoryBytes(), sites)
               : Sizes.bytes("--query-memory", queryMemory));
       options = new ServerOptions(schema, classes, sites, bind, port, httpPort, dataDir, webRoot,
           new ConnectionLimits(maxInFlight, maxFrameBytes), siteQueue, networkThreads, queryLimits,
           commandLogOptions());
-      server = PartitaServer.start(options, security.options());
+      if (clusterOptions != null && !security.options().equals(SecurityOptions.OFF)) {
+        throw new IllegalArgumentException("--users and the --tls options do not work with --cluster yet: the hosts of "
+            + "a cluster do not authenticate each other yet (docs/cluster.md)");
+      }
+      server = clusterOptions == null ? PartitaServer.start(options, security.options())
+          : PartitaServer.start(options, clusterOptions);
     } catch (StartupException | IllegalArgumentException e) {
       System.err.println("partita start: " + e.getMessage());
       return 1;
@@ -144,7 +193,9 @@ final class StartCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(shutdown, "partita-exit"));
     System.out.println("partita: ready: client port " + bind + ":" + server.clientPort()
         + (server.httpPort() >= 0 ? ", HTTP port " + bind + ":" + server.httpPort() : "")
-        + ", " + sites + " site(s), command log " + options.commandLog().mode());
+        + ", " + options.sites() + " site(s), command log " + options.commandLog().mode()
+        + (clusterOptions == null ? "" : ", cluster host " + clusterOptions.hostId() + " of "
+        + clusterOptions.hosts().split(",").length + ", every host serving"));
     System.out.flush();
     server.awaitStopped();
     return 0;

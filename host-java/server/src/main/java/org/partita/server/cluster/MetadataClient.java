@@ -12,6 +12,7 @@ import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.util.TimeDuration;
 import org.partita.proto.cluster.CurrentMap;
+import org.partita.proto.cluster.CurrentState;
 import org.partita.proto.cluster.MetadataCommand;
 import org.partita.proto.cluster.MetadataQuery;
 import org.partita.proto.cluster.MetadataReply;
@@ -52,6 +53,24 @@ public final class MetadataClient implements AutoCloseable {
   public MetadataReply currentMap() throws IOException {
     final MetadataQuery query = MetadataQuery.newBuilder().setCurrentMap(CurrentMap.getDefaultInstance()).build();
     return reply(client.io().sendReadOnly(MetadataStateMachine.toMessage(query)));
+  }
+
+  /** The whole metadata, read at the group's leader. */
+  public MetadataReply currentState() throws IOException {
+    final MetadataQuery query = MetadataQuery.newBuilder().setCurrentState(CurrentState.getDefaultInstance()).build();
+    return reply(client.io().sendReadOnly(MetadataStateMachine.toMessage(query)));
+  }
+
+  /**
+   * Asks the group's leader to take a snapshot now, however few entries came since the last (Ratis then
+   * purges the log up to it); returns its log index.
+   */
+  public long takeSnapshot() throws IOException {
+    final RaftClientReply reply = client.getSnapshotManagementApi().create(1, 30_000);
+    if (!reply.isSuccess()) {
+      throw new IOException("the metadata group did not take a snapshot", reply.getException());
+    }
+    return reply.getLogIndex();
   }
 
   private static MetadataReply reply(RaftClientReply reply) throws IOException {

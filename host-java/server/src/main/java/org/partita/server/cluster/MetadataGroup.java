@@ -29,6 +29,9 @@ public record MetadataGroup(List<MetadataPeer> peers, Duration electionTimeoutMi
   static final RaftGroupId GROUP_ID =
       RaftGroupId.valueOf(UUID.nameUUIDFromBytes("partita-metadata".getBytes(StandardCharsets.UTF_8)));
 
+  /** Log entries between two automatic snapshots of the metadata. */
+  static final long SNAPSHOT_EVERY = 1024;
+
   public MetadataGroup {
     peers = List.copyOf(peers);
     if (peers.isEmpty()) {
@@ -70,6 +73,11 @@ public record MetadataGroup(List<MetadataPeer> peers, Duration electionTimeoutMi
         TimeDuration.valueOf(electionTimeoutMin.toMillis(), TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Rpc.setTimeoutMax(properties,
         TimeDuration.valueOf(electionTimeoutMax.toMillis(), TimeUnit.MILLISECONDS));
+    // A snapshot every SNAPSHOT_EVERY entries; the log is purged up to it.
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, SNAPSHOT_EVERY);
+    RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
     return properties;
   }
 }

@@ -96,6 +96,19 @@ public final class MetadataServer implements AutoCloseable {
     }
   }
 
+  /** The whole metadata this voter has applied so far. */
+  public org.partita.proto.cluster.MetadataSnapshot appliedState() {
+    return stateMachine.state();
+  }
+
+  /**
+   * Calls {@code onChange} with the metadata after every command this voter
+   * applies (on Ratis's state-machine thread: it must not block).
+   */
+  public void listen(java.util.function.Consumer<org.partita.proto.cluster.MetadataSnapshot> onChange) {
+    stateMachine.listen(onChange);
+  }
+
   /** The partition map this voter has applied so far, or null before the first install. */
   public PartitionMap appliedMap() {
     return stateMachine.map();

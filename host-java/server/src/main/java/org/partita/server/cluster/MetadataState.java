@@ -3,30 +3,52 @@ package org.partita.server.cluster;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.partita.client.proto.PartitionReplicas;
 import org.partita.client.proto.Topology;
 import org.partita.proto.cluster.ChangeLeader;
+import org.partita.proto.cluster.HostRecord;
+import org.partita.proto.cluster.HostServing;
+import org.partita.proto.cluster.HostState;
 import org.partita.proto.cluster.InstallMap;
+import org.partita.proto.cluster.MarkDead;
 import org.partita.proto.cluster.MetadataCommand;
 import org.partita.proto.cluster.MetadataReply;
+import org.partita.proto.cluster.MetadataSnapshot;
+import org.partita.proto.cluster.RegisterHost;
 import org.partita.server.topology.PartitionMap;
 
 /**
  * The cluster's metadata and the rules that change it (docs/cluster.md,
- * "Control plane"): the current partition map, changed only by
- * {@link #apply} of a {@link MetadataCommand}, each a compare-and-set on the
- * map's version or a partition's epoch. Deterministic: the same commands in
+ * "Control plane"): the host registry (id, incarnation, addresses, UP or
+ * DEAD, and the schema and configuration every host must share) and the
+ * current partition map, changed only by {@link #apply} of a
+ * {@link MetadataCommand}, each a compare-and-set on the map's version, a
+ * partition's epoch or a host's incarnation. {@link #snapshot} and
+ * {@link #restore} carry the whole state as one {@link MetadataSnapshot}
+ * (Ratis snapshots, the watch). Deterministic: the same commands in
  * the same order give the same state on every voter, and a command that
  * does not hold is refused with a reason rather than thrown, so a bad
  * command never stops a voter.
  *
- * <p>Owned by one {@link MetadataStateMachine}. {@link #apply} is called by
- * Ratis on one thread at a time, in log order; {@link #map} may be read from
- * any thread (the map is immutable, the reference volatile).
+ * <p>Owned by one {@link MetadataStateMachine}. {@link #apply} and
+ * {@link #restore} are called by Ratis on one thread at a time, in log
+ * order; {@link #map} and {@link #snapshot} may be read from any thread
+ * (every field is an immutable value behind a volatile reference, and
+ * {@link #snapshot} reads the one {@code snapshot} field).
  */
 final class MetadataState {
   private volatile PartitionMap map;
+  // Host id -> record; replaced, never changed in place.
+  private volatile Map<Integer, HostRecord> hosts = Map.of();
+  private volatile int schemaFingerprint;
+  private volatile String configuration = "";
+  private volatile int hostCount;
+  private volatile long appliedIndex;
+  // The whole state as last applied, for readers on other threads.
+  private volatile MetadataSnapshot snapshot = MetadataSnapshot.getDefaultInstance();
 
   /** The current map, or null before the first {@code InstallMap}. */
   PartitionMap map() {
@@ -39,24 +61,155 @@ final class MetadataState {
     return current == null ? 0 : current.version();
   }
 
+  /** The whole metadata as last applied. */
+  MetadataSnapshot snapshot() {
+    return snapshot;
+  }
+
   /** Applies one committed command (the log entry's bytes, at {@code logIndex}). */
   MetadataReply apply(byte[] commandBytes, long logIndex) {
     final MetadataCommand command;
     try {
       command = MetadataCommand.parseFrom(commandBytes);
     } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      return refused("malformed metadata command at log index " + logIndex + ": " + e.getMessage());
+      return applied(logIndex, refused("malformed metadata command at log index " + logIndex + ": " + e.getMessage()));
     }
-    return switch (command.getCommandCase()) {
+    final MetadataReply reply = switch (command.getCommandCase()) {
       case INSTALL_MAP -> install(command.getInstallMap());
       case CHANGE_LEADER -> changeLeader(command.getChangeLeader());
+      case REGISTER_HOST -> register(command.getRegisterHost());
+      case MARK_DEAD -> markDead(command.getMarkDead());
+      case HOST_SERVING -> serving(command.getHostServing());
       case COMMAND_NOT_SET -> refused("empty metadata command at log index " + logIndex);
     };
+    return applied(logIndex, reply);
   }
 
-  /** The answer to a read: the current map. */
+  /** Records that the log up to {@code logIndex} is applied and returns {@code reply} with the new state. */
+  private MetadataReply applied(long logIndex, MetadataReply reply) {
+    appliedIndex = Math.max(appliedIndex, logIndex);
+    snapshot = buildSnapshot();
+    return reply.toBuilder().setState(snapshot).build();
+  }
+
+  /** The answer to a read: the current map and state. */
   MetadataReply current() {
+    return withMap(MetadataReply.newBuilder().setApplied(true)).toBuilder().setState(snapshot).build();
+  }
+
+  /**
+   * Replaces the whole state with {@code saved} (a Ratis snapshot being
+   * loaded). Throws IllegalArgumentException when its map is invalid: a
+   * snapshot this class wrote always holds a valid one.
+   */
+  void restore(MetadataSnapshot saved) {
+    final Map<Integer, HostRecord> restored = new TreeMap<>();
+    for (HostRecord h : saved.getHostsList()) {
+      restored.put(h.getHostId(), h);
+    }
+    map = saved.hasMap() ? fromTopology(saved.getMap(), saved.getMap().getTopologyVersion()) : null;
+    hosts = Map.copyOf(restored);
+    schemaFingerprint = saved.getSchemaFingerprint();
+    configuration = saved.getConfiguration();
+    hostCount = saved.getHostCount();
+    appliedIndex = saved.getAppliedIndex();
+    snapshot = buildSnapshot();
+  }
+
+  private MetadataSnapshot buildSnapshot() {
+    final MetadataSnapshot.Builder s = MetadataSnapshot.newBuilder().setAppliedIndex(appliedIndex)
+        .addAllHosts(new TreeMap<>(hosts).values()).setSchemaFingerprint(schemaFingerprint)
+        .setConfiguration(configuration).setHostCount(hostCount);
+    final PartitionMap current = map;
+    if (current != null) {
+      s.setMap(current.fill(Topology.newBuilder()));
+    }
+    return s.build();
+  }
+
+  private MetadataReply register(RegisterHost command) {
+    if (!command.hasHost()) {
+      return refused("RegisterHost without a host");
+    }
+    final HostRecord host = command.getHost();
+    final String who = "RegisterHost for host " + host.getHostId();
+    if (command.getHostCount() == 0 || host.getHostId() >= command.getHostCount()) {
+      return refused(who + ": the host id is not below the host count " + command.getHostCount());
+    }
+    if (host.getIncarnation() == 0) {
+      return refused(who + ": incarnation 0 is not a valid incarnation");
+    }
+    if (!configuration.isEmpty() && !configuration.equals(command.getConfiguration())) {
+      return refused(who + ": its cluster configuration (" + command.getConfiguration()
+          + ") differs from the cluster's (" + configuration + "): every host needs the same --cluster, "
+          + "--kfactor and --sites-per-host");
+    }
+    if (!configuration.isEmpty() && schemaFingerprint != command.getSchemaFingerprint()) {
+      return refused(who + ": its schema (fingerprint " + hex(command.getSchemaFingerprint())
+          + ") differs from the cluster's (fingerprint " + hex(schemaFingerprint)
+          + "): every host needs the same --schema and --classes");
+    }
+    final HostRecord existing = hosts.get(host.getHostId());
+    if (existing != null && existing.getIncarnation() == host.getIncarnation()) {
+      return withMap(MetadataReply.newBuilder().setApplied(true));
+    }
+    if (existing != null && existing.getState() == HostState.HOST_STATE_UP) {
+      return refused(who + ": host id " + host.getHostId() + " is already registered and up (incarnation "
+          + existing.getIncarnation() + ", internal address " + existing.getInternalAddress()
+          + "): two processes were started with --host-id " + host.getHostId());
+    }
+    if (existing != null) {
+      return refused(who + ": the host was declared dead; a host rejoins a running cluster only once rejoin "
+          + "exists (docs/cluster.md, milestone 5)");
+    }
+    if (configuration.isEmpty()) {
+      configuration = command.getConfiguration();
+      schemaFingerprint = command.getSchemaFingerprint();
+      hostCount = command.getHostCount();
+    }
+    final Map<Integer, HostRecord> next = new TreeMap<>(hosts);
+    next.put(host.getHostId(), host.toBuilder().setState(HostState.HOST_STATE_UP).build());
+    hosts = Map.copyOf(next);
     return withMap(MetadataReply.newBuilder().setApplied(true));
+  }
+
+  private MetadataReply markDead(MarkDead command) {
+    final HostRecord existing = hosts.get(command.getHostId());
+    final String who = "MarkDead for host " + command.getHostId();
+    if (existing == null) {
+      return refused(who + ": no such host is registered");
+    }
+    if (existing.getIncarnation() != command.getIncarnation()) {
+      return refused(who + " expected incarnation " + command.getIncarnation() + ", current is "
+          + existing.getIncarnation());
+    }
+    if (existing.getState() != HostState.HOST_STATE_UP) {
+      return refused(who + ": incarnation " + existing.getIncarnation() + " is already dead");
+    }
+    final Map<Integer, HostRecord> next = new TreeMap<>(hosts);
+    next.put(existing.getHostId(), existing.toBuilder().setState(HostState.HOST_STATE_DEAD).build());
+    hosts = Map.copyOf(next);
+    return withMap(MetadataReply.newBuilder().setApplied(true));
+  }
+
+  private MetadataReply serving(HostServing command) {
+    final HostRecord existing = hosts.get(command.getHostId());
+    final String who = "HostServing for host " + command.getHostId();
+    if (existing == null || existing.getIncarnation() != command.getIncarnation()) {
+      return refused(who + ": incarnation " + command.getIncarnation() + " is not registered");
+    }
+    if (existing.getState() != HostState.HOST_STATE_UP) {
+      return refused(who + ": incarnation " + command.getIncarnation() + " was declared dead");
+    }
+    final Map<Integer, HostRecord> next = new TreeMap<>(hosts);
+    next.put(existing.getHostId(), existing.toBuilder().setServing(true).setClientAddress(command.getClientAddress())
+        .setHttpAddress(command.getHttpAddress()).build());
+    hosts = Map.copyOf(next);
+    return withMap(MetadataReply.newBuilder().setApplied(true));
+  }
+
+  private static String hex(int fingerprint) {
+    return String.format("%08x", fingerprint);
   }
 
   private MetadataReply install(InstallMap install) {

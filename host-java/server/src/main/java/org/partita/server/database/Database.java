@@ -31,7 +31,8 @@ import org.partita.server.txn.Invocation;
 import org.partita.server.txn.TxnId;
 
 /**
- * An in-process Partita database: the partitions of one host, each a site
+ * An in-process Partita database: the partitions of one host (every
+ * partition, or on a cluster host the ones it leads: {@link #openHost}), each a site
  * thread owning its engine, its catalog snapshot and its initiator, and one
  * multi-partition coordinator. This class is the router in front of them
  * (docs/database.md, "A transaction's life"): it resolves each call's
@@ -57,16 +58,23 @@ public final class Database implements AutoCloseable {
 
   private final List<Site> sites = new ArrayList<>();
   private final PartitionMap map;
+  /** This host's id in {@link #map}. */
+  private final int hostId;
+  /** Partition id -> its site on this host, or null where another host leads the partition. */
+  private final Site[] sitesByPartition;
   private final AdHocPlans adHocPlans = new AdHocPlans(new RowCounts(sites));
   private final AtomicLong inProcessSequence = new AtomicLong();
   private final AtomicInteger nextAnyPartition = new AtomicInteger();
+  /** Null on a cluster host that holds only some partitions (multi-partition work is refused there). */
   private MpCoordinator coordinator;
   // Published by the coordinator after every partition took it; read by any caller.
   private volatile CatalogSnapshot catalog;
 
-  private Database(CompiledCatalog catalog, PartitionMap map) {
+  private Database(CompiledCatalog catalog, PartitionMap map, int hostId) {
     this.catalog = new CatalogSnapshot(catalog, 1);
     this.map = map;
+    this.hostId = hostId;
+    this.sitesByPartition = new Site[map.partitionCount()];
   }
 
   /** Opens {@code partitions} partitions of {@code catalog} (empty tables) with default queue bounds. */
@@ -116,23 +124,69 @@ public final class Database implements AutoCloseable {
       throw new IllegalArgumentException("queue capacities must be positive, got " + siteQueueCapacity + " and "
           + coordinatorCapacity);
     }
-    final Database db = new Database(catalog, PartitionMap.singleHost(partitions, HOST_ID));
-    try {
-      for (int p = 0; p < partitions; p++) {
-        final Site site = new Site(p, db.map, db.catalog, db.adHocPlans, siteQueueCapacity, pipeline,
-            limits, epoch);
-        site.start();
-        db.sites.add(site);
-      }
-    } catch (RuntimeException | InterruptedException e) {
-      db.close();
-      throw e;
-    }
+    final Database db = new Database(catalog, PartitionMap.singleHost(partitions, HOST_ID), HOST_ID);
+    db.openSites(siteQueueCapacity, pipeline, limits, epoch);
     db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
         next -> db.catalog = next, limits, epoch, pipeline);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;
+  }
+
+  /**
+   * Opens the partitions host {@code hostId} leads in {@code map}: one host
+   * of a cluster with K = 0 (docs/cluster.md, milestone 2). A single-partition
+   * call or statement whose partition another host leads is answered
+   * NOT_LEADER; multi-partition work and schema changes, which would need
+   * every partition, are refused with an error naming the limitation (there
+   * is no coordinator across hosts yet), never run on this host's partitions
+   * alone. A host that leads every partition (a cluster of one) runs them as
+   * a single host does.
+   */
+  public static Database openHost(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
+      CommitPipeline pipeline, QueryLimits limits) throws InterruptedException {
+    if (siteQueueCapacity < 2) {
+      throw new IllegalArgumentException("the site queue capacity must be at least 2, got " + siteQueueCapacity);
+    }
+    final Database db = new Database(catalog, map, hostId);
+    db.openSites(siteQueueCapacity, pipeline, limits, 1);
+    if (db.sites.isEmpty()) {
+      db.close();
+      throw new IllegalArgumentException("host " + hostId + " leads no partition of " + map);
+    }
+    if (db.sites.size() == map.partitionCount()) {
+      // A cluster of one host: every partition is here, so multi-partition work runs as on a single host.
+      db.coordinator = new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(db.sites), db.map, db.catalog,
+          db.adHocPlans, next -> db.catalog = next, limits, 1, pipeline);
+    }
+    LOG.info("database open: partitions " + db.sites.stream().map(Site::partition).toList() + " of "
+        + map.partitionCount() + " on host " + hostId + ", " + catalog.schema().tables().size() + " table(s), "
+        + catalog.procedures().size() + " procedure(s)");
+    return db;
+  }
+
+  /** Starts a site for every partition this host leads in the map. */
+  private void openSites(int siteQueueCapacity, CommitPipeline pipeline, QueryLimits limits, long epoch)
+      throws InterruptedException {
+    try {
+      for (int p = 0; p < map.partitionCount(); p++) {
+        if (map.leaderOf(p) != hostId) {
+          continue;
+        }
+        final Site site = new Site(p, map, catalog, adHocPlans, siteQueueCapacity, pipeline, limits, epoch);
+        site.start();
+        sites.add(site);
+        sitesByPartition[p] = site;
+      }
+    } catch (RuntimeException | InterruptedException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** True when this database holds every partition (a single host), so multi-partition work can run. */
+  private boolean holdsEveryPartition() {
+    return coordinator != null;
   }
 
   /** An empty database (no tables); build the schema with DDL through {@link #adHoc}. */
@@ -252,7 +306,22 @@ public final class Database implements AutoCloseable {
       done.accept(ErrorTable.response(e));
       return true;
     }
-    return enqueue(sites.get(partition), new ProcedureCall(invocation, procedure, snapshot.version(), done), mayWait);
+    final Site site = siteOf(partition, done);
+    return site == null || enqueue(site, new ProcedureCall(invocation, procedure, snapshot.version(), done), mayWait);
+  }
+
+  /**
+   * The site of {@code partition} on this host; null when another host leads
+   * it, after answering {@code done} NOT_LEADER.
+   */
+  private Site siteOf(int partition, Consumer<ClientResponse> done) {
+    final Site site = sitesByPartition[partition];
+    if (site == null) {
+      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "partition " + partition + " is led by host "
+          + map.leaderOf(partition) + ", not by this host (" + hostId + "); topology version " + map.version()
+          + "; the call was not run: send it to the leader"));
+    }
+    return site;
   }
 
   /** Answers BAD_PARAMETER iff the call asks for a time limit over the longest allowed; returns whether it did. */
@@ -278,7 +347,7 @@ public final class Database implements AutoCloseable {
     for (Site site : sites) {
       addIfCancelled(cancelled, site.runningCall(), clientId);
     }
-    final Invocation mp = coordinator.cancel(clientId);
+    final Invocation mp = coordinator == null ? null : coordinator.cancel(clientId);
     if (mp != null) {
       cancelled.add(mp);
     }
@@ -293,11 +362,15 @@ public final class Database implements AutoCloseable {
    * @throws IllegalArgumentException when there is no such partition
    */
   public Invocation cancelPartition(int partition) {
-    if (partition < 0 || partition >= sites.size()) {
+    if (partition < 0 || partition >= sitesByPartition.length) {
       throw new IllegalArgumentException("no partition " + partition + " (partitions are 0 to "
-          + (sites.size() - 1) + ")");
+          + (sitesByPartition.length - 1) + ")");
     }
-    final RunningCall running = sites.get(partition).runningCall();
+    if (sitesByPartition[partition] == null) {
+      throw new IllegalArgumentException("partition " + partition + " is led by host " + map.leaderOf(partition)
+          + ", not by this host (" + hostId + ")");
+    }
+    final RunningCall running = sitesByPartition[partition].runningCall();
     return running == null ? null : running.cancelAny();
   }
 
@@ -404,7 +477,8 @@ public final class Database implements AutoCloseable {
       return toCoordinator(new MpCoordinator.Statement(invocation, sql, statement, parameters, snapshot.version(),
           done), mayWait);
     }
-    return enqueue(sites.get(partition), new AdHocCall(invocation, sql, statement, parameters, snapshot.version(),
+    final Site site = siteOf(partition, done);
+    return site == null || enqueue(site, new AdHocCall(invocation, sql, statement, parameters, snapshot.version(),
         done), mayWait);
   }
 
@@ -416,7 +490,7 @@ public final class Database implements AutoCloseable {
   private int localPartition(PlannedStatement planned, Object[] parameters) {
     switch (planned.distribution()) {
       case ANY_PARTITION:
-        return Math.floorMod(nextAnyPartition.getAndIncrement(), map.partitionCount());
+        return sites.get(Math.floorMod(nextAnyPartition.getAndIncrement(), sites.size())).partition();
       case SINGLE_PARTITION:
         return StatementPartitions.partition(planned, parameters, "statement", map);
       default:
@@ -455,6 +529,13 @@ public final class Database implements AutoCloseable {
   }
 
   private boolean toCoordinator(MpCoordinator.Request request, boolean mayWait) {
+    if (!holdsEveryPartition()) {
+      request.done().accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "this host holds " + sites.size()
+          + " of the cluster's " + map.partitionCount() + " partitions, and multi-partition transactions, statements "
+          + "that need every partition and schema changes do not run across hosts yet (docs/cluster.md, "
+          + "milestone 6); the call was not run"));
+      return true;
+    }
     if (mayWait) {
       coordinator.submit(request);
       return true;
@@ -536,12 +617,12 @@ public final class Database implements AutoCloseable {
 
   /** The most multi-partition calls that may wait for the coordinator. */
   public int coordinatorCapacity() {
-    return coordinator.capacity();
+    return coordinator == null ? 0 : coordinator.capacity();
   }
 
   /** Multi-partition calls accepted and not yet finished. */
   public int coordinatorBacklog() {
-    return coordinator.backlog();
+    return coordinator == null ? 0 : coordinator.backlog();
   }
 
   /**

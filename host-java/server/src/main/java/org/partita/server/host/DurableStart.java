@@ -191,7 +191,7 @@ final class DurableStart {
   }
 
   /** The starting schema's fingerprint: CRC32C of its engine catalog. */
-  private static int fingerprint(CompiledCatalog catalog) {
+  static int fingerprint(CompiledCatalog catalog) {
     final CRC32C crc = new CRC32C();
     crc.update(catalog.engineCatalog().toByteArray());
     return (int) crc.getValue();

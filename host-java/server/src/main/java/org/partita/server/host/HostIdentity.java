@@ -1,5 +1,7 @@
 package org.partita.server.host;
 
+import java.util.List;
+import java.util.function.Supplier;
 import org.partita.client.PartitionHash;
 import org.partita.client.proto.HashSpecification;
 import org.partita.client.proto.Host;
@@ -15,9 +17,9 @@ import org.partita.server.network.LoginInfo;
 
 /**
  * This host as clients see it at login: one host (id 0) leading every
- * partition, the partition hash, and a route for each procedure of the
- * current catalog. The shape is the cluster's, so clients need no change
- * when partitions spread over hosts. Thread-safe.
+ * partition, or on a cluster host its own id and every host of the cluster
+ * with the partition map; the partition hash, and a route for each procedure
+ * of the current catalog. Thread-safe.
  */
 final class HostIdentity implements LoginInfo {
   static final String SERVER_VERSION = "Partita 0.1";
@@ -29,6 +31,10 @@ final class HostIdentity implements LoginInfo {
   private final int maxFrameBytes;
   private volatile int clientPort;
   private volatile int httpPort;
+  /** This host's id: 0 on a single host, its position in --cluster on a cluster host. */
+  private volatile int hostId = HOST_ID;
+  /** Every host of the cluster as clients reach it, or null on a single host. */
+  private volatile Supplier<List<Host>> clusterHosts;
 
   HostIdentity(Database database, String address, int maxFrameBytes) {
     this.database = database;
@@ -42,6 +48,17 @@ final class HostIdentity implements LoginInfo {
     this.httpPort = boundHttpPort;
   }
 
+  /** Makes this host host {@code id} of a cluster whose hosts {@code hosts} lists (at each login). */
+  void joinCluster(int id, Supplier<List<Host>> hosts) {
+    this.hostId = id;
+    this.clusterHosts = hosts;
+  }
+
+  /** This host's id. */
+  int hostId() {
+    return hostId;
+  }
+
   @Override
   public LoginResponse successfulLogin(long connectionId) {
     final long version = database.catalogVersion();
@@ -49,7 +66,7 @@ final class HostIdentity implements LoginInfo {
     final LoginResponse.Builder answer = LoginResponse.newBuilder()
         .setStatus(LoginStatus.LOGIN_STATUS_OK)
         .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE)
-        .setHostId(HOST_ID)
+        .setHostId(hostId)
         .setConnectionId(connectionId)
         .setTopology(topology())
         .setHash(HashSpecification.newBuilder().setAlgorithm(HASH_ALGORITHM).setBucketBits(PartitionHash.BUCKET_BITS))
@@ -63,9 +80,10 @@ final class HostIdentity implements LoginInfo {
   }
 
   private Topology topology() {
-    final Topology.Builder t = Topology.newBuilder()
-        .addHosts(Host.newBuilder().setHostId(HOST_ID).setAddress(address).setClientPort(clientPort)
-            .setHttpPort(Math.max(httpPort, 0)));
+    final Supplier<List<Host>> cluster = clusterHosts;
+    final Topology.Builder t = cluster != null ? Topology.newBuilder().addAllHosts(cluster.get())
+        : Topology.newBuilder().addHosts(Host.newBuilder().setHostId(HOST_ID).setAddress(address)
+            .setClientPort(clientPort).setHttpPort(Math.max(httpPort, 0)));
     return database.partitionMap().fill(t).build();
   }
 

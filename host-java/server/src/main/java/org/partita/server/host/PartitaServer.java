@@ -14,6 +14,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
+import java.util.function.Supplier;
+import org.partita.client.proto.Host;
+import org.partita.server.cluster.ClusterMember;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.SourceFile;
@@ -63,6 +66,8 @@ public final class PartitaServer implements AutoCloseable {
   private final HostIdentity identity;
   private int clientPort;
   private int httpPort = -1;
+  /** This host's part in its cluster, or null on a single host; closed after the database. */
+  private volatile ClusterMember cluster;
 
   /** The command log's figures for {@code @Statistics COMMANDLOG} (any thread). */
   private LogFigures logFigures() {
@@ -100,7 +105,7 @@ public final class PartitaServer implements AutoCloseable {
   }
 
   private ServerIdentity serverIdentity() {
-    return new ServerIdentity(HostIdentity.HOST_ID, options.bindAddress(), clientPort, httpPort, startedAtMillis,
+    return new ServerIdentity(identity.hostId(), options.bindAddress(), clientPort, httpPort, startedAtMillis,
         HostIdentity.SERVER_VERSION);
   }
 
@@ -130,7 +135,33 @@ public final class PartitaServer implements AutoCloseable {
     return server;
   }
 
-  private static CompiledCatalog compile(ServerOptions options, List<Path> classes) throws StartupException {
+  /**
+   * Starts one host of a cluster (docs/cluster.md, milestone 2): joins the
+   * cluster, opens the partitions this host leads, binds every listener and
+   * returns once every host of the cluster serves.
+   */
+  public static PartitaServer start(ServerOptions options, ClusterOptions cluster)
+      throws StartupException, InterruptedException {
+    return ClusterStart.start(options, cluster);
+  }
+
+  /** Binds the listeners of a cluster host whose partitions {@code database} holds. */
+  static PartitaServer bindClusterHost(ServerOptions options, Database database, ClusterMember member,
+      Supplier<List<Host>> hosts) throws StartupException, InterruptedException {
+    final PartitaServer server = new PartitaServer(options, database, null,
+        ServerSecurity.open(SecurityOptions.OFF, options.bindAddress(), options.httpPort()));
+    server.cluster = member;
+    server.identity.joinCluster(member.hostId(), hosts);
+    try {
+      server.bind();
+    } catch (RuntimeException | InterruptedException | IOException e) {
+      server.close();
+      throw new StartupException("cannot listen on " + options.bindAddress() + ": " + e.getMessage(), e);
+    }
+    return server;
+  }
+
+  static CompiledCatalog compile(ServerOptions options, List<Path> classes) throws StartupException {
     final List<SourceFile> files = new ArrayList<>();
     for (Path p : options.schema()) {
       try {
@@ -249,6 +280,9 @@ public final class PartitaServer implements AutoCloseable {
       database.close();
       if (commandLog != null) {
         commandLog.close();
+      }
+      if (cluster != null) {
+        cluster.close();
       }
       acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

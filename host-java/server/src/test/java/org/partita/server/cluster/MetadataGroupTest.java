@@ -17,6 +17,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.partita.proto.cluster.MetadataSnapshot;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.proto.cluster.MetadataReply;
 
@@ -101,6 +102,35 @@ class MetadataGroupTest {
     awaitOn(List.of(restarted), "map version 2 after restart", s -> s.appliedMap() != null
         && s.appliedMap().version() == 2);
     assertEquals(1, restarted.appliedMap().leaderOf(0));
+  }
+
+  @Test
+  void shouldRestartAVoterFromItsSnapshot() throws Exception {
+    final InetAddress address = InetAddress.getByName("127.0.0.1");
+    final MetadataPeer peer = new MetadataPeer("0", new InetSocketAddress(address, freePort(address)));
+    final MetadataGroup group = new MetadataGroup(List.of(peer), Duration.ofMillis(150), Duration.ofMillis(300));
+    final Path dir = storage.resolve("solo");
+    final MetadataServer first = MetadataServer.start(group, "0", dir.toFile());
+    servers.add(first);
+    client = new MetadataClient(group, WAIT);
+    assertTrue(client.send(MetadataStateTest.register(0, 5, 0x1234, "solo")).getApplied());
+    assertTrue(client.send(MetadataStateTest.install(0, MetadataStateTest.threeHostMap())).getApplied());
+    final long index = client.takeSnapshot();
+    assertTrue(index >= 2, "snapshot index " + index);
+    final MetadataSnapshot before = first.appliedState();
+    first.close();
+    servers.remove(first);
+    try (var files = Files.walk(dir)) {
+      assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("snapshot.")), "a snapshot file in " + dir);
+    }
+
+    final MetadataServer second = MetadataServer.start(group, "0", dir.toFile());
+    servers.add(second);
+    awaitOn(List.of(second), "the state after restart", s -> s.appliedState().getAppliedIndex()
+        >= before.getAppliedIndex());
+    assertEquals(before.getHostsList(), second.appliedState().getHostsList());
+    assertEquals(before.getMap(), second.appliedState().getMap());
+    assertEquals(0x1234, second.appliedState().getSchemaFingerprint());
   }
 
   /** Starts voters "0", "1", "2" on 127.0.0.1..3, each checked to listen on its own address. */

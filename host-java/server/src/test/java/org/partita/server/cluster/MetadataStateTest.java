@@ -9,6 +9,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.partita.client.proto.Topology;
 import org.partita.proto.cluster.ChangeLeader;
+import org.partita.proto.cluster.HostRecord;
+import org.partita.proto.cluster.HostServing;
+import org.partita.proto.cluster.HostState;
+import org.partita.proto.cluster.MarkDead;
+import org.partita.proto.cluster.MetadataSnapshot;
+import org.partita.proto.cluster.RegisterHost;
 import org.partita.proto.cluster.InstallMap;
 import org.partita.proto.cluster.MetadataCommand;
 import org.partita.proto.cluster.MetadataReply;
@@ -36,6 +42,19 @@ class MetadataStateTest {
   static MetadataCommand changeLeader(int partition, long expectedEpoch, int leader, List<Integer> replicas) {
     return MetadataCommand.newBuilder().setChangeLeader(ChangeLeader.newBuilder().setPartition(partition)
         .setExpectedEpoch(expectedEpoch).setLeaderHostId(leader).addAllReplicaHostIds(replicas)).build();
+  }
+
+  static MetadataCommand register(int hostId, long incarnation, int schema, String configuration) {
+    return MetadataCommand.newBuilder().setRegisterHost(RegisterHost.newBuilder()
+        .setHost(HostRecord.newBuilder().setHostId(hostId).setIncarnation(incarnation)
+            .setClientAddress("127.0.0." + (hostId + 1) + ":21212")
+            .setInternalAddress("127.0.0." + (hostId + 1) + ":21215"))
+        .setSchemaFingerprint(schema).setConfiguration(configuration).setHostCount(3)).build();
+  }
+
+  static MetadataCommand markDead(int hostId, long incarnation) {
+    return MetadataCommand.newBuilder().setMarkDead(MarkDead.newBuilder().setHostId(hostId)
+        .setIncarnation(incarnation)).build();
   }
 
   private final MetadataState state = new MetadataState();
@@ -129,5 +148,98 @@ class MetadataStateTest {
     assertTrue(malformed.getRefusal().startsWith("malformed metadata command at log index 42: "),
         malformed.getRefusal());
     assertEquals("empty metadata command at log index 9", state.apply(new byte[0], 9).getRefusal());
+  }
+
+  @Test
+  void shouldRegisterHostsAsUpAndRememberTheFirstSchemaAndConfiguration() {
+    assertTrue(apply(register(0, 11, 0xabc, "three")).getApplied());
+    final MetadataReply second = apply(register(2, 12, 0xabc, "three"));
+    assertTrue(second.getApplied(), second.getRefusal());
+    assertEquals(List.of(0, 2), second.getState().getHostsList().stream().map(HostRecord::getHostId).toList());
+    assertEquals(HostState.HOST_STATE_UP, second.getState().getHosts(1).getState());
+    assertEquals("127.0.0.3:21215", second.getState().getHosts(1).getInternalAddress());
+    assertEquals(0xabc, second.getState().getSchemaFingerprint());
+    assertEquals("three", second.getState().getConfiguration());
+    assertEquals(7, second.getState().getAppliedIndex());
+    // The same incarnation again (a retried send) changes nothing and is not an error.
+    assertTrue(apply(register(2, 12, 0xabc, "three")).getApplied());
+  }
+
+  @Test
+  void shouldRefuseASecondProcessWithTheSameHostId() {
+    apply(register(1, 11, 0xabc, "three"));
+    final MetadataReply duplicate = apply(register(1, 99, 0xabc, "three"));
+    assertFalse(duplicate.getApplied());
+    assertEquals("RegisterHost for host 1: host id 1 is already registered and up (incarnation 11, internal "
+        + "address 127.0.0.2:21215): two processes were started with --host-id 1", duplicate.getRefusal());
+    assertEquals(11, duplicate.getState().getHosts(0).getIncarnation());
+  }
+
+  @Test
+  void shouldRefuseAMismatchedSchemaOrConfiguration() {
+    apply(register(0, 11, 0xabc, "three"));
+    assertEquals("RegisterHost for host 1: its schema (fingerprint 00000def) differs from the cluster's "
+        + "(fingerprint 00000abc): every host needs the same --schema and --classes",
+        apply(register(1, 12, 0xdef, "three")).getRefusal());
+    assertEquals("RegisterHost for host 1: its cluster configuration (four) differs from the cluster's (three): "
+        + "every host needs the same --cluster, --kfactor and --sites-per-host",
+        apply(register(1, 12, 0xabc, "four")).getRefusal());
+    assertEquals(1, state.snapshot().getHostsCount());
+  }
+
+  @Test
+  void shouldRefuseMalformedRegistrations() {
+    assertEquals("RegisterHost for host 3: the host id is not below the host count 3",
+        apply(register(3, 12, 0xabc, "three")).getRefusal());
+    assertEquals("RegisterHost for host 0: incarnation 0 is not a valid incarnation",
+        apply(register(0, 0, 0xabc, "three")).getRefusal());
+    assertEquals("RegisterHost without a host", apply(MetadataCommand.newBuilder()
+        .setRegisterHost(RegisterHost.getDefaultInstance()).build()).getRefusal());
+  }
+
+  @Test
+  void shouldMarkAnIncarnationDeadOnceAndRefuseItsReturn() {
+    apply(register(1, 11, 0xabc, "three"));
+    assertEquals("MarkDead for host 1 expected incarnation 10, current is 11", apply(markDead(1, 10)).getRefusal());
+    assertEquals("MarkDead for host 2: no such host is registered", apply(markDead(2, 11)).getRefusal());
+    final MetadataReply dead = apply(markDead(1, 11));
+    assertTrue(dead.getApplied(), dead.getRefusal());
+    assertEquals(HostState.HOST_STATE_DEAD, dead.getState().getHosts(0).getState());
+    assertEquals("MarkDead for host 1: incarnation 11 is already dead", apply(markDead(1, 11)).getRefusal());
+    assertTrue(apply(register(1, 12, 0xabc, "three")).getRefusal().contains("the host was declared dead"));
+  }
+
+  @Test
+  void shouldRestoreEverythingFromASnapshot() {
+    apply(register(0, 11, 0xabc, "three"));
+    apply(install(0, threeHostMap()));
+    apply(changeLeader(0, 1, 1, List.of(1)));
+    final MetadataSnapshot saved = state.snapshot();
+
+    final MetadataState restored = new MetadataState();
+    restored.restore(saved);
+    assertEquals(saved, restored.snapshot());
+    assertEquals(2, restored.version());
+    assertEquals(1, restored.map().leaderOf(0));
+    // The restored state goes on with the same rules.
+    assertEquals("ChangeLeader for partition 0 expected epoch 1, current is 2",
+        restored.apply(changeLeader(0, 1, 0, List.of(0)).toByteArray(), 8).getRefusal());
+    assertFalse(restored.apply(register(0, 99, 0xabc, "three").toByteArray(), 9).getApplied());
+  }
+
+  @Test
+  void shouldRecordThatARegisteredHostServes() {
+    apply(register(1, 11, 0xabc, "three"));
+    final MetadataCommand serving = MetadataCommand.newBuilder().setHostServing(HostServing.newBuilder()
+        .setHostId(1).setIncarnation(11).setClientAddress("127.0.0.2:40001").setHttpAddress("127.0.0.2:40002"))
+        .build();
+    final MetadataReply reply = apply(serving);
+    assertTrue(reply.getApplied(), reply.getRefusal());
+    assertTrue(reply.getState().getHosts(0).getServing());
+    assertEquals("127.0.0.2:40001", reply.getState().getHosts(0).getClientAddress());
+    assertEquals("HostServing for host 1: incarnation 12 is not registered", apply(serving.toBuilder()
+        .setHostServing(serving.getHostServing().toBuilder().setIncarnation(12)).build()).getRefusal());
+    apply(markDead(1, 11));
+    assertEquals("HostServing for host 1: incarnation 11 was declared dead", apply(serving).getRefusal());
   }
 }

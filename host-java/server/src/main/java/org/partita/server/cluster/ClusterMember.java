@@ -1,0 +1,332 @@
+package org.partita.server.cluster;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+import org.partita.proto.cluster.HostRecord;
+import org.partita.proto.cluster.HostServing;
+import org.partita.proto.cluster.HostState;
+import org.partita.proto.cluster.InstallMap;
+import org.partita.proto.cluster.MetadataCommand;
+import org.partita.proto.cluster.MetadataReply;
+import org.partita.proto.cluster.MetadataSnapshot;
+import org.partita.proto.cluster.RegisterHost;
+import org.partita.server.topology.PartitionMap;
+
+/**
+ * This host's part in its cluster (docs/cluster.md, milestone 2,
+ * formation): on a voter, the metadata server on the host's metadata port;
+ * on every host, the internal port and the links to the voters (heartbeats,
+ * metadata watch). {@link #join} registers the host with a new incarnation
+ * and waits until every host of the configuration has registered and the
+ * metadata leader has installed the placement; {@link #serving} records
+ * that this host serves and waits until every host does. Each wait is
+ * bounded by the join timeout, and each failure is a
+ * {@link ClusterException} saying what was missing.
+ *
+ * <p>Owns the metadata server, the internal port's event loop and the
+ * metadata client; {@link #close} stops them. The accessors are
+ * thread-safe; {@link #join}, {@link #serving} and {@link #close} are
+ * called once each, from the starting thread and the shutdown.
+ */
+public final class ClusterMember implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(ClusterMember.class.getName());
+  /** Ratis election timeouts on real deployments (docs/cluster.md, "Ratis settings"). */
+  private static final Duration ELECTION_MIN = Duration.ofSeconds(1);
+  private static final Duration ELECTION_MAX = Duration.ofSeconds(2);
+  /** How often formation looks again at the metadata while waiting. */
+  private static final long POLL_MILLIS = 100;
+
+  private final ClusterConfig config;
+  private final long incarnation;
+  private final Duration timeout;
+  private final MetadataGroup group;
+  private final EventLoopGroup loop = new NioEventLoopGroup(1, new DefaultThreadFactory("partita-internal", true));
+  private final HeartbeatTable heartbeats = new HeartbeatTable();
+  private final MetadataView view = new MetadataView();
+  private MetadataServer voter;
+  private InternalServer internal;
+  private InternalLinks links;
+  private MetadataClient client;
+  private PartitionMap map;
+
+  private ClusterMember(ClusterConfig config, Duration timeout) {
+    this.config = config;
+    this.timeout = timeout;
+    this.incarnation = newIncarnation();
+    final List<MetadataPeer> peers = new ArrayList<>();
+    for (int id = 0; id < config.voterCount(); id++) {
+      peers.add(new MetadataPeer(Integer.toString(id), config.metadataAddress(id)));
+    }
+    this.group = new MetadataGroup(peers, ELECTION_MIN, ELECTION_MAX);
+  }
+
+  private static long newIncarnation() {
+    long value = 0;
+    while (value <= 0) {
+      value = new SecureRandom().nextLong();
+    }
+    return value;
+  }
+
+  /**
+   * Starts this host's cluster services, registers it and waits (at most
+   * {@code timeout}) for the installed partition map. A voter keeps its
+   * Raft log under {@code dataDir/metadata}, which must not hold an earlier
+   * cluster's metadata. {@code schemaFingerprint} identifies the compiled
+   * schema, which every host must share.
+   */
+  public static ClusterMember join(ClusterConfig config, Path dataDir, int schemaFingerprint, Duration timeout)
+      throws ClusterException, InterruptedException {
+    final ClusterMember member = new ClusterMember(config, timeout);
+    try {
+      member.startServices(dataDir);
+      member.register(schemaFingerprint);
+      member.awaitMap();
+      return member;
+    } catch (ClusterException | InterruptedException | RuntimeException e) {
+      member.close();
+      throw e;
+    }
+  }
+
+  private void startServices(Path dataDir) throws ClusterException, InterruptedException {
+    if (config.isVoter()) {
+      final Path metadataDir = dataDir.resolve("metadata");
+      refuseEarlierMetadata(metadataDir);
+      try {
+        voter = MetadataServer.start(group, Integer.toString(config.hostId()), metadataDir.toFile());
+      } catch (IOException | RuntimeException e) {
+        throw new ClusterException("cannot start the metadata voter on " + address(config.metadataAddress(
+            config.hostId())) + " (is another process running with --host-id " + config.hostId() + "?): "
+            + e.getMessage(), e);
+      }
+    }
+    internal = new InternalServer(heartbeats, voter == null ? null : voter::appliedState);
+    try {
+      internal.start(config.self(), loop);
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      // Netty rethrows the bind's IOException undeclared.
+      throw new ClusterException("cannot listen on the internal port " + address(config.self())
+          + " (is another process running with --host-id " + config.hostId() + "?): " + e.getMessage(), e);
+    }
+    if (voter != null) {
+      voter.listen(state -> {
+        view.offer(state);
+        internal.publish(state);
+      });
+      view.offer(voter.appliedState());
+    }
+    final List<InetSocketAddress> voters = new ArrayList<>();
+    for (int id = 0; id < config.voterCount(); id++) {
+      voters.add(config.hosts().get(id));
+    }
+    links = new InternalLinks(config.hostId(), incarnation, config.self().getAddress(), voters, view, loop);
+    links.start();
+    client = new MetadataClient(group, timeout);
+  }
+
+  private static void refuseEarlierMetadata(Path metadataDir) throws ClusterException {
+    if (!Files.isDirectory(metadataDir)) {
+      return;
+    }
+    try (Stream<Path> entries = Files.list(metadataDir)) {
+      if (entries.findAny().isPresent()) {
+        throw new ClusterException(metadataDir + " holds the metadata of an earlier cluster; a host returns to a "
+            + "running cluster only by rejoin, which is not built yet (docs/cluster.md, milestone 5): start every "
+            + "host on an empty --data-dir", null);
+      }
+    } catch (IOException e) {
+      throw new ClusterException("cannot read " + metadataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void register(int schemaFingerprint) throws ClusterException {
+    final RegisterHost.Builder register = RegisterHost.newBuilder()
+        .setHost(HostRecord.newBuilder().setHostId(config.hostId()).setIncarnation(incarnation)
+            .setInternalAddress(address(config.self())))
+        .setSchemaFingerprint(schemaFingerprint).setConfiguration(config.canonical())
+        .setHostCount(config.hostCount());
+    final MetadataReply reply = send(MetadataCommand.newBuilder().setRegisterHost(register).build(),
+        "register this host");
+    if (!reply.getApplied()) {
+      throw new ClusterException("the cluster refused host " + config.hostId() + ": " + reply.getRefusal(), null);
+    }
+    view.offer(reply.getState());
+    LOG.info("cluster: host " + config.hostId() + " registered (incarnation " + incarnation + "), "
+        + reply.getState().getHostsCount() + " of " + config.hostCount() + " host(s) so far");
+  }
+
+  private MetadataReply send(MetadataCommand command, String what) throws ClusterException {
+    try {
+      return client.send(command);
+    } catch (IOException e) {
+      throw new ClusterException("could not " + what + ": the metadata group (voters " + voterAddresses()
+          + ") did not answer within " + timeout.toSeconds() + " s; start every host listed in --cluster (the first "
+          + config.voterCount() + " are the metadata voters)", e);
+    }
+  }
+
+  private void awaitMap() throws ClusterException, InterruptedException {
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      // Woken by the map; otherwise every POLL_MILLIS, to install it once this voter leads and all registered.
+      final MetadataSnapshot state = view.await(MetadataSnapshot::hasMap, POLL_MILLIS);
+      if (state.hasMap()) {
+        map = MetadataState.fromTopology(state.getMap(), state.getMap().getTopologyVersion());
+        LOG.info("cluster: partition map installed: " + map.partitionCount() + " partition(s), host "
+            + config.hostId() + " leads " + ledHere(map));
+        return;
+      }
+      if (allRegistered(state) && voter != null && voter.isLeader()) {
+        installPlacement();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new ClusterException("the cluster did not form within " + timeout.toSeconds() + " s: "
+            + missing(state, s -> true, "registered") + "; every host listed in --cluster must be started", null);
+      }
+    }
+  }
+
+  private void installPlacement() throws ClusterException {
+    final PartitionMap placement = Placement.of(config.hostCount(), config.sitesPerHost(), config.kFactor());
+    final MetadataReply reply = send(MetadataCommand.newBuilder().setInstallMap(InstallMap.newBuilder()
+        .setExpectedVersion(0).setMap(placement.fill(org.partita.client.proto.Topology.newBuilder()))).build(),
+        "install the partition map");
+    view.offer(reply.getState());
+  }
+
+  private boolean allRegistered(MetadataSnapshot state) {
+    return upHosts(state, h -> true) == config.hostCount();
+  }
+
+  private static long upHosts(MetadataSnapshot state, Predicate<HostRecord> also) {
+    return state.getHostsList().stream().filter(h -> h.getState() == HostState.HOST_STATE_UP).filter(also).count();
+  }
+
+  /** "hosts 1 (127.0.0.2:21215), 2 (...) have not registered", for the timeout errors. */
+  private String missing(MetadataSnapshot state, Predicate<HostRecord> done, String what) {
+    final List<String> absent = new ArrayList<>();
+    for (int id = 0; id < config.hostCount(); id++) {
+      final int host = id;
+      final boolean there = state.getHostsList().stream()
+          .anyMatch(h -> h.getHostId() == host && h.getState() == HostState.HOST_STATE_UP && done.test(h));
+      if (!there) {
+        absent.add(id + " (" + address(config.hosts().get(id)) + ")");
+      }
+    }
+    return "host(s) " + String.join(", ", absent) + " have not " + what;
+  }
+
+  private List<Integer> ledHere(PartitionMap installed) {
+    final List<Integer> led = new ArrayList<>();
+    for (int p = 0; p < installed.partitionCount(); p++) {
+      if (installed.leaderOf(p) == config.hostId()) {
+        led.add(p);
+      }
+    }
+    return led;
+  }
+
+  /**
+   * Records that this host serves at {@code clientAddress} (and
+   * {@code httpAddress}, or "" for none), then waits until every host of the
+   * cluster serves.
+   */
+  public void serving(String clientAddress, String httpAddress) throws ClusterException, InterruptedException {
+    final MetadataReply reply = send(MetadataCommand.newBuilder().setHostServing(HostServing.newBuilder()
+        .setHostId(config.hostId()).setIncarnation(incarnation).setClientAddress(clientAddress)
+        .setHttpAddress(httpAddress)).build(), "record that this host serves");
+    if (!reply.getApplied()) {
+      throw new ClusterException("the cluster refused host " + config.hostId() + " as serving: "
+          + reply.getRefusal(), null);
+    }
+    view.offer(reply.getState());
+    final MetadataSnapshot state = view.await(s -> upHosts(s, HostRecord::getServing) == config.hostCount(),
+        timeout.toMillis());
+    if (upHosts(state, HostRecord::getServing) != config.hostCount()) {
+      throw new ClusterException("the cluster did not start serving within " + timeout.toSeconds() + " s: "
+          + missing(state, HostRecord::getServing, "opened their partitions"), null);
+    }
+  }
+
+  /** This host's id. */
+  public int hostId() {
+    return config.hostId();
+  }
+
+  /** This host's incarnation (new on every start). */
+  public long incarnation() {
+    return incarnation;
+  }
+
+  /** The partition map installed at formation. */
+  public PartitionMap map() {
+    return map;
+  }
+
+  /** The newest metadata this host has seen. */
+  public MetadataSnapshot metadata() {
+    return view.current();
+  }
+
+  /** The heartbeats this host received (a voter's table; empty on other hosts). */
+  public HeartbeatTable heartbeats() {
+    return heartbeats;
+  }
+
+  /** The configuration this host started with. */
+  public ClusterConfig config() {
+    return config;
+  }
+
+  private String voterAddresses() {
+    final List<String> addresses = new ArrayList<>();
+    for (int id = 0; id < config.voterCount(); id++) {
+      addresses.add(address(config.metadataAddress(id)));
+    }
+    return String.join(", ", addresses);
+  }
+
+  private static String address(InetSocketAddress address) {
+    return address.getAddress().getHostAddress() + ":" + address.getPort();
+  }
+
+  @Override
+  public void close() {
+    if (links != null) {
+      links.close();
+    }
+    closeQuietly(client, "metadata client");
+    if (internal != null) {
+      internal.close();
+    }
+    closeQuietly(voter, "metadata voter");
+    loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+
+  private static void closeQuietly(AutoCloseable closeable, String what) {
+    if (closeable == null) {
+      return;
+    }
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      LOG.warning("cluster: closing the " + what + ": " + e.getMessage());
+    }
+  }
+}

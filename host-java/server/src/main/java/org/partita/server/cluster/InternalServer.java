@@ -1,0 +1,104 @@
+package org.partita.server.cluster;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+import org.partita.proto.cluster.InternalFrame;
+import org.partita.proto.cluster.MetadataSnapshot;
+
+/**
+ * The listening side of a host's internal port (docs/cluster.md, "Wire and
+ * ports"), bound to the host's own address. It carries, for now, the
+ * heartbeats other hosts send (recorded in a {@link HeartbeatTable}) and
+ * the metadata watch: a host that sends {@code WatchMetadata} receives this
+ * voter's metadata at once and again after every change
+ * ({@link #publish}). Only voters answer a watch. A malformed frame, an
+ * unexpected one or a frame over the size bound closes that connection with
+ * a warning naming the peer; nothing a peer sends stops the server.
+ *
+ * <p>Thread model: Netty's event loops run the handlers; {@link #publish}
+ * may be called from any thread (it only enqueues writes).
+ */
+final class InternalServer implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(InternalServer.class.getName());
+
+  private final HeartbeatTable heartbeats;
+  /** The voter's own metadata, or null on a host that is not a voter. */
+  private final Supplier<MetadataSnapshot> metadata;
+  private final ChannelGroup watchers = new DefaultChannelGroup("partita-watchers", GlobalEventExecutor.INSTANCE);
+  private Channel listener;
+
+  InternalServer(HeartbeatTable heartbeats, Supplier<MetadataSnapshot> metadata) {
+    this.heartbeats = heartbeats;
+    this.metadata = metadata;
+  }
+
+  /** Binds {@code address} (port 0: any free port) on {@code group}; returns the port bound. */
+  int start(InetSocketAddress address, EventLoopGroup group) throws InterruptedException {
+    listener = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel channel) {
+            InternalFrames.install(channel.pipeline());
+            channel.pipeline().addLast("internal", new Handler());
+          }
+        })
+        .bind(address).sync().channel();
+    return ((InetSocketAddress) listener.localAddress()).getPort();
+  }
+
+  /** Sends {@code snapshot} to every watching host. */
+  void publish(MetadataSnapshot snapshot) {
+    watchers.writeAndFlush(InternalFrame.newBuilder().setMetadata(snapshot).build());
+  }
+
+  @Override
+  public void close() {
+    if (listener != null) {
+      listener.close().syncUninterruptibly();
+    }
+    watchers.close().awaitUninterruptibly();
+  }
+
+  private final class Handler extends SimpleChannelInboundHandler<InternalFrame> {
+    @Override
+    protected void channelRead0(ChannelHandlerContext context, InternalFrame frame) {
+      switch (frame.getFrameCase()) {
+        case HEARTBEAT -> heartbeats.record(frame.getHeartbeat().getHostId(), frame.getHeartbeat().getIncarnation(),
+            System.nanoTime());
+        case WATCH -> watch(context.channel(), frame.getWatch().getHostId());
+        default -> refuse(context.channel(), "an unexpected internal frame (" + frame.getFrameCase() + ")");
+      }
+    }
+
+    private void watch(Channel channel, int hostId) {
+      if (metadata == null) {
+        refuse(channel, "a metadata watch from host " + hostId + ", but this host is not a metadata voter");
+        return;
+      }
+      watchers.add(channel);
+      channel.writeAndFlush(InternalFrame.newBuilder().setMetadata(metadata.get()).build());
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+      refuse(context.channel(), "a bad frame (" + cause.getMessage() + ")");
+    }
+
+    private void refuse(Channel channel, String what) {
+      LOG.warning("internal port: " + channel.remoteAddress() + " sent " + what + "; closing that connection");
+      channel.close();
+    }
+  }
+}

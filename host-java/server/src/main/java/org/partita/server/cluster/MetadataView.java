@@ -1,0 +1,45 @@
+package org.partita.server.cluster;
+
+import java.util.function.Predicate;
+import org.partita.proto.cluster.MetadataSnapshot;
+
+/**
+ * The newest metadata this host has seen, from its own voter or from the
+ * watch on the internal port: an offered snapshot replaces the current one
+ * only when its applied index is higher, so updates from several voters,
+ * in any order, never move the view back. Thread-safe (monitor).
+ */
+public final class MetadataView {
+  private MetadataSnapshot current = MetadataSnapshot.getDefaultInstance();
+
+  /** Takes {@code snapshot} if newer than the current one. */
+  public synchronized void offer(MetadataSnapshot snapshot) {
+    if (snapshot.getAppliedIndex() > current.getAppliedIndex()) {
+      current = snapshot;
+      notifyAll();
+    }
+  }
+
+  /** The newest metadata seen so far. */
+  public synchronized MetadataSnapshot current() {
+    return current;
+  }
+
+  /**
+   * Waits up to {@code timeoutMillis} until the metadata satisfies
+   * {@code condition}; returns the metadata then, or the newest seen when the
+   * time ran out (the caller checks the condition again).
+   */
+  public synchronized MetadataSnapshot await(Predicate<MetadataSnapshot> condition, long timeoutMillis)
+      throws InterruptedException {
+    final long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+    while (!condition.test(current)) {
+      final long leftMillis = (deadline - System.nanoTime()) / 1_000_000;
+      if (leftMillis <= 0) {
+        break;
+      }
+      wait(leftMillis);
+    }
+    return current;
+  }
+}

@@ -1,0 +1,106 @@
+package org.partita.server.host;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Logger;
+import org.partita.client.proto.Host;
+import org.partita.proto.cluster.HostRecord;
+import org.partita.proto.cluster.HostState;
+import org.partita.server.cluster.ClusterConfig;
+import org.partita.server.cluster.ClusterException;
+import org.partita.server.cluster.ClusterMember;
+import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.database.Database;
+import org.partita.server.durability.CommandLogMode;
+import org.partita.server.txn.ImmediateCommitPipeline;
+
+/**
+ * Starts one host of a cluster (docs/cluster.md, milestone 2, K = 0): checks
+ * the cluster options, compiles the schema, joins the cluster (metadata
+ * voter, internal port, registration, the installed placement), opens the
+ * partitions this host leads, binds the client and HTTP ports, records
+ * that the host serves and waits until every host does. Every failure is a
+ * {@link StartupException} with the reason. Used once, at start.
+ */
+final class ClusterStart {
+  private static final Logger LOG = Logger.getLogger(ClusterStart.class.getName());
+
+  private ClusterStart() {
+  }
+
+  static PartitaServer start(ServerOptions options, ClusterOptions cluster)
+      throws StartupException, InterruptedException {
+    final long begin = System.nanoTime();
+    final ClusterConfig config = check(options, cluster);
+    final CompiledCatalog catalog = PartitaServer.compile(options, options.classes());
+    LOG.info("cluster: host " + config.hostId() + " of " + config.hostCount() + " joining ("
+        + config.voterCount() + " metadata voter(s); this host " + (config.isVoter() ? "is" : "is not") + " one)");
+    final ClusterMember member;
+    try {
+      member = ClusterMember.join(config, options.dataDir(), DurableStart.fingerprint(catalog), cluster.joinTimeout());
+    } catch (ClusterException e) {
+      throw new StartupException(e.getMessage(), e);
+    }
+    final Database database;
+    try {
+      database = Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
+          ImmediateCommitPipeline.INSTANCE, options.queryLimits());
+    } catch (RuntimeException | InterruptedException e) {
+      member.close();
+      throw e;
+    }
+    final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
+        () -> clientHosts(member.metadata().getHostsList()));
+    try {
+      member.serving(options.bindAddress() + ":" + server.clientPort(),
+          server.httpPort() < 0 ? "" : options.bindAddress() + ":" + server.httpPort());
+    } catch (ClusterException e) {
+      server.shutdown();
+      throw new StartupException(e.getMessage(), e);
+    }
+    LOG.info("ready: cluster host " + config.hostId() + " of " + config.hostCount() + ", client port "
+        + options.bindAddress() + ":" + server.clientPort() + ", partitions " + database.partitionStatuses().stream()
+        .map(Database.PartitionStatus::partition).toList() + " of " + config.partitionCount() + ", K="
+        + config.kFactor() + ", started in " + (System.nanoTime() - begin) / 1_000_000 + " ms");
+    return server;
+  }
+
+  private static ClusterConfig check(ServerOptions options, ClusterOptions cluster) throws StartupException {
+    final ClusterConfig config;
+    try {
+      config = ClusterConfig.parse(cluster.hosts(), cluster.hostId(), cluster.kFactor(), cluster.sitesPerHost(),
+          options.bindAddress());
+    } catch (IllegalArgumentException e) {
+      throw new StartupException(e.getMessage(), e);
+    }
+    if (options.commandLog().mode() != CommandLogMode.OFF) {
+      throw new StartupException("--command-log " + options.commandLog().mode() + ": a cluster host has no command"
+          + " log yet (a host comes back by rejoin, docs/cluster.md, milestone 5); start it with --command-log off",
+          null);
+    }
+    if (options.dataDir() == null) {
+      throw new StartupException("--cluster needs --data-dir (a metadata voter keeps the cluster's Raft log there)",
+          null);
+    }
+    return config;
+  }
+
+  /** The UP, serving hosts as clients reach them. */
+  static List<Host> clientHosts(List<HostRecord> hosts) {
+    final List<Host> out = new ArrayList<>(hosts.size());
+    for (HostRecord h : hosts) {
+      if (h.getState() != HostState.HOST_STATE_UP || !h.getServing()) {
+        continue;
+      }
+      final int colon = h.getClientAddress().lastIndexOf(':');
+      final Host.Builder host = Host.newBuilder().setHostId(h.getHostId())
+          .setAddress(h.getClientAddress().substring(0, colon))
+          .setClientPort(Integer.parseInt(h.getClientAddress().substring(colon + 1)));
+      if (!h.getHttpAddress().isEmpty()) {
+        host.setHttpPort(Integer.parseInt(h.getHttpAddress().substring(h.getHttpAddress().lastIndexOf(':') + 1)));
+      }
+      out.add(host.build());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,123 @@
+package org.partita.server.database;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.partita.client.ClientResponse;
+import org.partita.proto.ErrorCode;
+import org.partita.server.compiler.CatalogCompiler;
+import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.compiler.SourceFile;
+import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.ImmediateCommitPipeline;
+
+/**
+ * One host of a K = 0 cluster ({@link Database#openHost}): it runs the
+ * partitions it leads, answers NOT_LEADER for the others, and refuses
+ * multi-partition work and schema changes instead of running them on its
+ * partitions alone.
+ */
+class ClusterHostDatabaseTest {
+  private static final String DDL = """
+      CREATE TABLE kv (k BIGINT NOT NULL PRIMARY KEY, v VARCHAR(10));
+      PARTITION TABLE kv ON COLUMN k;
+      CREATE TABLE names (id INTEGER PRIMARY KEY, name VARCHAR(10));
+      CREATE PROCEDURE Put PARTITION ON TABLE kv COLUMN k PARAMETER 0 AS UPSERT INTO kv (k, v) VALUES (?, ?);
+      CREATE PROCEDURE Get PARTITION ON TABLE kv COLUMN k PARAMETER 0 AS SELECT v FROM kv WHERE k = ?;
+      CREATE PROCEDURE CountAll AS SELECT COUNT(*) FROM kv;
+      """;
+
+  private Database db;
+
+  @AfterEach
+  void close() throws Exception {
+    if (db != null) {
+      db.close();
+    }
+  }
+
+  /** Host 1 of three hosts with two partitions each: it leads partitions 1 and 4 (bucket mod 6 round the hosts). */
+  private PartitionMap threeHosts() {
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    for (int b = 0; b < buckets.length; b++) {
+      buckets[b] = b % 6;
+    }
+    final List<PartitionMap.Replicas> partitions = new java.util.ArrayList<>();
+    for (int p = 0; p < 6; p++) {
+      partitions.add(new PartitionMap.Replicas(p, p % 3, List.of(p % 3), 1));
+    }
+    return PartitionMap.of(1, buckets, partitions);
+  }
+
+  private void openHostOne() throws Exception {
+    final CompiledCatalog catalog = new CatalogCompiler(getClass().getClassLoader())
+        .compile(List.of(new SourceFile("kv.sql", DDL)));
+    db = Database.openHost(catalog, threeHosts(), 1, 64, ImmediateCommitPipeline.INSTANCE, QueryLimits.EMBEDDED);
+  }
+
+  /** A key whose partition is (or is not) led by host 1. */
+  private long key(boolean onHostOne) {
+    for (long k = 0; ; k++) {
+      final int partition = db.partitionMap().partitionOf(k);
+      if ((partition % 3 == 1) == onHostOne) {
+        return k;
+      }
+    }
+  }
+
+  @Test
+  void shouldRunThePartitionsItLeads() throws Exception {
+    openHostOne();
+    assertEquals(2, db.partitionStatuses().size());
+    assertEquals(List.of(1, 4), db.partitionStatuses().stream().map(Database.PartitionStatus::partition).toList());
+    final long local = key(true);
+    assertTrue(db.callSync("Put", local, "here").ok());
+    assertEquals(List.of("here"), SqlRows.rows(db, "SELECT v FROM kv WHERE k = ?", local));
+    assertTrue(db.callSync("Get", local).ok());
+    assertEquals(List.of("here"), SqlRows.rows(db, "SELECT v FROM kv WHERE k = ?", local));
+    // A replicated table's read runs on a partition this host has.
+    assertTrue(db.adHocSync("SELECT COUNT(*) FROM names").ok());
+  }
+
+  @Test
+  void shouldAnswerNotLeaderForAnotherHostsPartition() throws Exception {
+    openHostOne();
+    final long remote = key(false);
+    final int partition = db.partitionMap().partitionOf(remote);
+    final ClientResponse call = db.callSync("Put", remote, "there");
+    assertEquals(ErrorCode.ERROR_CODE_NOT_LEADER, call.errorCode(), call.message());
+    assertEquals("partition " + partition + " is led by host " + partition % 3 + ", not by this host (1); "
+        + "topology version 1; the call was not run: send it to the leader", call.message());
+    assertEquals(ErrorCode.ERROR_CODE_NOT_LEADER, db.adHocSync("SELECT v FROM kv WHERE k = ?", remote).errorCode());
+    assertThrows(IllegalArgumentException.class, () -> db.cancelPartition(partition));
+  }
+
+  @Test
+  void shouldRefuseWorkThatNeedsEveryPartition() throws Exception {
+    openHostOne();
+    for (ClientResponse refused : List.of(db.callSync("CountAll"), db.adHocSync("SELECT COUNT(*) FROM kv"),
+        db.adHocSync("INSERT INTO names VALUES (1, 'one')"), db.adHocSync("CREATE TABLE t (a INTEGER)"))) {
+      assertEquals(ErrorCode.ERROR_CODE_BAD_REQUEST, refused.errorCode(), refused.message());
+      assertTrue(refused.message().startsWith("this host holds 2 of the cluster's 6 partitions, and "
+          + "multi-partition transactions"), refused.message());
+      assertTrue(refused.message().endsWith("(docs/cluster.md, milestone 6); the call was not run"));
+    }
+    assertEquals(0, db.coordinatorBacklog());
+  }
+
+  @Test
+  void shouldRunEverythingOnAClusterOfOneHost() throws Exception {
+    final CompiledCatalog catalog = new CatalogCompiler(getClass().getClassLoader())
+        .compile(List.of(new SourceFile("kv.sql", DDL)));
+    db = Database.openHost(catalog, PartitionMap.singleHost(2, 0), 0, 64, ImmediateCommitPipeline.INSTANCE,
+        QueryLimits.EMBEDDED);
+    assertTrue(db.callSync("Put", 1L, "one").ok());
+    assertTrue(db.callSync("Put", 2L, "two").ok());
+    assertEquals(List.of("2"), SqlRows.rows(db, "SELECT COUNT(*) FROM kv"));
+    assertTrue(db.adHocSync("INSERT INTO names VALUES (1, 'one')").ok());
+  }
+}
