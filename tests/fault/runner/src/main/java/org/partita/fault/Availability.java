@@ -9,7 +9,7 @@ import java.util.Locale;
  * windows (start of the fault to the end of its healing): the share of
  * operations that succeeded among those invoked inside a fault and among
  * the others, for each fault the time from its start and from its healing
- * to the next success, and the longest time without any success between
+ * to the first success of an operation invoked after it, and the longest time without any success between
  * the workload's start and end. Immutable once computed.
  */
 final class Availability {
@@ -65,11 +65,15 @@ final class Availability {
     return new long[] {bestFrom, best};
   }
 
-  /** Nanoseconds from {@code time} to the first success completed after it, or -1 for none. */
+  /**
+   * Nanoseconds from {@code time} to the first success of an operation
+   * invoked at or after it (an answer already on its way when a fault
+   * struck says nothing of the fault), or -1 for none.
+   */
   long firstSuccessAfter(long time) {
     long best = -1;
     for (History.Completion c : completions) {
-      if (c.outcome() == Outcome.OK && c.completed() >= time && (best < 0 || c.completed() - time < best)) {
+      if (c.outcome() == Outcome.OK && c.invoked() >= time && (best < 0 || c.completed() - time < best)) {
         best = c.completed() - time;
       }
     }

@@ -24,8 +24,8 @@ class AvailabilityTest {
   @Test
   void shouldMeasureTheFirstSuccessAfterAFaultAndItsHealing() {
     assertEquals(105, availability.firstSuccessAfter(15));
-    assertEquals(20, availability.firstSuccessAfter(100));
-    assertEquals(-1, availability.firstSuccessAfter(131));
+    assertEquals(30, availability.firstSuccessAfter(100));
+    assertEquals(-1, availability.firstSuccessAfter(126));
   }
 
   @Test
