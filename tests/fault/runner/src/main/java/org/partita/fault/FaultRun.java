@@ -198,8 +198,9 @@ public final class FaultRun {
     Files.write(runDir.resolve("schedule.txt"), lines, StandardCharsets.UTF_8);
   }
 
-  /** A passing run's data directory is not worth its space; a failing run keeps it for diagnosis. */
+  /** A passing run's data directory and power-cut journal are not worth their space; a failing run keeps them. */
   private void deleteData() throws IOException {
+    Files.deleteIfExists(runDir.resolve("powercut.journal"));
     final Path data = runDir.resolve("data");
     if (!Files.exists(data)) {
       return;

@@ -9,8 +9,9 @@ import org.partita.client.PartitaClient;
  * redundant-register (workloads/redundant-register.sql): one register kept
  * in {@link #SLOTS} rows spread over the partitions by their slot numbers,
  * all written by one multi-partition transaction (half the operations) and
- * read together (the other half). Values are unique in the run; a write's
- * id is its value. Thread-safe.
+ * read together (the other half). Setup checks that the slots did land in
+ * several partitions. Values are unique in the run; a write's id is its
+ * value. Thread-safe.
  */
 final class RedundantRegisterWorkload implements Workload {
   static final int SLOTS = 8;
@@ -32,6 +33,23 @@ final class RedundantRegisterWorkload implements Workload {
     for (int slot = 0; slot < SLOTS; slot++) {
       client.call("@AdHoc", "INSERT INTO slots (slot, val) VALUES (" + slot + ", NULL)");
     }
+    final int partitions = partitionsHolding(client, "SLOTS");
+    if (partitions < Math.min(2, client.topology().partitionCount())) {
+      throw new IllegalStateException("redundant-register: the " + SLOTS + " slots landed in " + partitions
+          + " partition(s); the workload needs them spread over several");
+    }
+  }
+
+  /** How many partitions hold rows of {@code table}, from {@code @Statistics TABLE}. */
+  static int partitionsHolding(PartitaClient client, String table) {
+    final org.partita.client.ResultTable stats = client.call("@Statistics", "TABLE").results().get(0);
+    int partitions = 0;
+    while (stats.advanceRow()) {
+      if (stats.getString("TABLE_NAME").equalsIgnoreCase(table) && stats.getLong("ROW_COUNT") > 0) {
+        partitions++;
+      }
+    }
+    return partitions;
   }
 
   @Override
