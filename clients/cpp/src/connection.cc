@@ -1,9 +1,13 @@
 #include "connection.h"
 
 #include <cstring>
+#include <memory>
+
+#include <boost/asio/ssl.hpp>
 
 #include "client.pb.h"
 #include "frame_codec.h"
+#include "scram_client.h"
 
 namespace partita::client {
 
@@ -37,8 +41,13 @@ struct Connection::Session {
       : socket(strand), login_timer(strand), read_buffer(kInitialReadBuffer) {}
 
   tcp::socket socket;
+  // TLS over `socket` when the config asks for it; null for plain TCP.
+  std::unique_ptr<asio::ssl::stream<tcp::socket&>> tls;
   asio::steady_timer login_timer;
   std::string login_frame;
+  std::string continue_frame;           // the SCRAM client-final, while it is written
+  std::unique_ptr<ScramClient> scram;   // the SCRAM exchange, when the config names a user
+  bool scram_continued = false;
   std::string write_buffer;  // the frames of the write under way
   std::vector<char> read_buffer;
   size_t read_begin = 0;  // first byte not yet decoded
@@ -46,6 +55,31 @@ struct Connection::Session {
   bool logged_in = false;
   ServerMessage message;  // reused for every frame
 };
+
+namespace {
+
+// Writes `buffers` through TLS when the session has it, else straight to the socket.
+using TlsStream = asio::ssl::stream<tcp::socket&>;
+
+template <typename Buffers, typename Handler>
+void AsyncWrite(tcp::socket& socket, TlsStream* tls, const Buffers& buffers, Handler&& handler) {
+  if (tls != nullptr) {
+    asio::async_write(*tls, buffers, std::forward<Handler>(handler));
+  } else {
+    asio::async_write(socket, buffers, std::forward<Handler>(handler));
+  }
+}
+
+template <typename Buffers, typename Handler>
+void AsyncReadSome(tcp::socket& socket, TlsStream* tls, const Buffers& buffers, Handler&& handler) {
+  if (tls != nullptr) {
+    tls->async_read_some(buffers, std::forward<Handler>(handler));
+  } else {
+    socket.async_read_some(buffers, std::forward<Handler>(handler));
+  }
+}
+
+}  // namespace
 
 Connection::Connection(asio::io_context& io, ServerAddress address, const ClientConfig& config,
                        CallTracker* tracker, Listener listener)
@@ -58,7 +92,22 @@ Connection::Connection(asio::io_context& io, ServerAddress address, const Client
       resolver_(strand_),
       sweep_timer_(strand_),
       reconnect_timer_(strand_),
-      permits_(config.max_in_flight_per_connection) {}
+      permits_(config.max_in_flight_per_connection),
+      tls_context_(MakeTlsContext(config)) {}
+
+std::shared_ptr<asio::ssl::context> Connection::MakeTlsContext(const ClientConfig& config) {
+  if (!config.tls) return nullptr;
+  auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+  boost::system::error_code ec;
+  if (config.tls_ca_file.empty()) {
+    context->set_default_verify_paths(ec);
+  } else {
+    context->load_verify_file(config.tls_ca_file, ec);
+  }
+  context->set_verify_mode(asio::ssl::verify_peer);
+  // A CA file that cannot be read leaves nothing trusted: every handshake then fails, naming the certificate.
+  return context;
+}
 
 std::future<Status> Connection::Open() {
   std::future<Status> result = login_result_.get_future();
@@ -106,15 +155,58 @@ void Connection::Dial() {
 void Connection::OnConnected(const std::shared_ptr<Session>& s) {
   boost::system::error_code ignored;
   s->socket.set_option(tcp::no_delay(true), ignored);
-  s->login_frame = FrameCodec::LoginFrame(config_.client_name);
-  asio::async_write(s->socket, asio::buffer(s->login_frame),
+  if (!tls_context_) return SendLogin(s);
+  s->tls = std::make_unique<asio::ssl::stream<tcp::socket&>>(s->socket, *tls_context_);
+  boost::system::error_code is_address;
+  asio::ip::make_address(server_.host, is_address);
+  if (is_address) SSL_set_tlsext_host_name(s->tls->native_handle(), server_.host.c_str());
+  if (config_.tls_verify_hostname) s->tls->set_verify_callback(asio::ssl::host_name_verification(server_.host));
+  s->tls->async_handshake(asio::ssl::stream_base::client, [self = shared_from_this(), s](boost::system::error_code ec) {
+    if (s != self->session_) return;
+    if (ec) return self->SessionFailed(s, "TLS handshake failed: " + ec.message());
+    self->SendLogin(s);
+  });
+}
+
+void Connection::SendLogin(const std::shared_ptr<Session>& s) {
+  if (config_.user.empty()) {
+    s->login_frame = FrameCodec::LoginFrame(config_.client_name);
+  } else {
+    s->scram = std::make_unique<ScramClient>(config_.user, config_.password);
+    s->login_frame = FrameCodec::LoginFrame(config_.client_name, ScramClient::kMechanism, s->scram->ClientFirst());
+  }
+  AsyncWrite(s->socket, s->tls.get(), asio::buffer(s->login_frame),
                     [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
     if (ec && s == self->session_) self->SessionFailed(s, "cannot send the login: " + ec.message());
   });
   ReadMore(s);
 }
 
+void Connection::ContinueLogin(const std::shared_ptr<Session>& s, const LoginResponse& login) {
+  if (!s->scram || s->scram_continued) {
+    return RefuseLogin(s, "server " + address_text_ + " sent an unexpected authentication step");
+  }
+  s->scram_continued = true;
+  const Status st = s->scram->ClientFinal(login.sasl_data(), &s->continue_frame);
+  if (!st.ok()) return RefuseLogin(s, "server " + address_text_ + ": " + st.message());
+  s->continue_frame = FrameCodec::LoginContinueFrame(s->continue_frame);
+  AsyncWrite(s->socket, s->tls.get(), asio::buffer(s->continue_frame),
+                    [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
+    if (ec && s == self->session_) self->SessionFailed(s, "cannot send the login: " + ec.message());
+  });
+}
+
+void Connection::RefuseLogin(const std::shared_ptr<Session>& s, const std::string& why) {
+  SetLoginResult(Status(Status::Code::kLoginRefused, why));
+  SessionFailed(s, why);
+}
+
 void Connection::OnLogin(const std::shared_ptr<Session>& s, const LoginResponse& login) {
+  if (login.status() == LOGIN_STATUS_CONTINUE) return ContinueLogin(s, login);
+  if (login.status() == LOGIN_STATUS_OK && s->scram_continued && !s->scram->VerifyServerFinal(login.sasl_data())) {
+    return RefuseLogin(s, "server " + address_text_ + " did not prove it knows user " + config_.user +
+                              "'s keys (wrong SCRAM server signature); not trusting it");
+  }
   if (login.status() != LOGIN_STATUS_OK) {
     const std::string why = "server " + address_text_ + " refused the login: " + LoginStatus_Name(login.status()) +
                             (login.message().empty() ? "" : ": " + login.message());
@@ -140,7 +232,7 @@ void Connection::OnLogin(const std::shared_ptr<Session>& s, const LoginResponse&
 void Connection::ReadMore(const std::shared_ptr<Session>& s) {
   char* free_space = s->read_buffer.data() + s->read_end;
   const size_t free_bytes = s->read_buffer.size() - s->read_end;
-  s->socket.async_read_some(asio::buffer(free_space, free_bytes),
+  AsyncReadSome(s->socket, s->tls.get(), asio::buffer(free_space, free_bytes),
                             [self = shared_from_this(), s](boost::system::error_code ec, size_t n) {
     if (s != self->session_) return;
     if (ec == asio::error::eof) return self->SessionFailed(s, "the server closed the connection");
@@ -267,7 +359,7 @@ void Connection::StartWrite() {
     in_flight_.emplace(handle, std::move(call));
   }
   batch_.clear();
-  asio::async_write(s->socket, asio::buffer(s->write_buffer),
+  AsyncWrite(s->socket, s->tls.get(), asio::buffer(s->write_buffer),
                     [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
     if (s != self->session_) return;
     if (ec) return self->SessionFailed(s, "write failed: " + ec.message());

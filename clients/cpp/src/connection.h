@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include "asio.h"
+#include <boost/asio/ssl/context.hpp>
 #include <cstdint>
 #include <functional>
 #include <future>
@@ -81,10 +82,18 @@ class Connection final : public std::enable_shared_from_this<Connection> {
   // All on the strand.
   void Dial();
   void OnConnected(const std::shared_ptr<Session>& s);
+  // Sends the login (after the TLS handshake, with TLS) and starts reading.
+  void SendLogin(const std::shared_ptr<Session>& s);
+  // The TLS context every session of this connection uses, or null without TLS.
+  static std::shared_ptr<boost::asio::ssl::context> MakeTlsContext(const ClientConfig& config);
   void ReadMore(const std::shared_ptr<Session>& s);
   bool DecodeFrames(Session& s);
   bool HandleFrame(const std::shared_ptr<Session>& s, const char* data, uint32_t length);
   void OnLogin(const std::shared_ptr<Session>& s, const LoginResponse& login);
+  // Answers a SCRAM server-first message with the client-final one.
+  void ContinueLogin(const std::shared_ptr<Session>& s, const LoginResponse& login);
+  // Fails the login with `why` (kLoginRefused) and ends the session.
+  void RefuseLogin(const std::shared_ptr<Session>& s, const std::string& why);
   void OnResponse(InvocationResponse* r);
   void StartWrite();
   void SessionFailed(const std::shared_ptr<Session>& s, const std::string& reason);
@@ -107,6 +116,7 @@ class Connection final : public std::enable_shared_from_this<Connection> {
   boost::asio::steady_timer sweep_timer_;
   boost::asio::steady_timer reconnect_timer_;
   std::counting_semaphore<> permits_;
+  const std::shared_ptr<boost::asio::ssl::context> tls_context_;
   std::atomic<State> state_{State::kConnecting};
   std::atomic<int32_t> host_id_{-1};
   std::atomic<uint32_t> max_frame_bytes_{UINT32_MAX};

@@ -147,11 +147,26 @@ void FrameCodec::AppendInvocationFrame(uint64_t handle, std::string_view procedu
   }
 }
 
-std::string FrameCodec::LoginFrame(std::string_view client_name) {
+std::string FrameCodec::LoginFrame(std::string_view client_name) { return LoginFrame(client_name, "", ""); }
+
+std::string FrameCodec::LoginFrame(std::string_view client_name, std::string_view mechanism, std::string_view data) {
   ClientMessage message;
   LoginRequest* login = message.mutable_login();
   login->set_protocol_version(PROTOCOL_VERSION_1);
   login->set_client_name(std::string(client_name));
+  if (!mechanism.empty()) {
+    login->set_sasl_mechanism(std::string(mechanism));
+    login->set_sasl_data(std::string(data));
+  }
+  std::string frame;
+  PutLength(static_cast<uint32_t>(message.ByteSizeLong()), &frame);
+  message.AppendToString(&frame);
+  return frame;
+}
+
+std::string FrameCodec::LoginContinueFrame(std::string_view data) {
+  ClientMessage message;
+  message.mutable_login_continue()->set_sasl_data(std::string(data));
   std::string frame;
   PutLength(static_cast<uint32_t>(message.ByteSizeLong()), &frame);
   message.AppendToString(&frame);

@@ -36,6 +36,13 @@ class FrameCodec final {
   // The login frame: LoginRequest{protocol_version 1, client_name}.
   static std::string LoginFrame(std::string_view client_name);
 
+  // A login frame starting a SASL exchange: LoginRequest{protocol_version 1,
+  // client_name, sasl_mechanism, sasl_data}.
+  static std::string LoginFrame(std::string_view client_name, std::string_view mechanism, std::string_view data);
+
+  // The second step of a SCRAM login: ClientMessage{login_continue{sasl_data}}.
+  static std::string LoginContinueFrame(std::string_view data);
+
   // Reads a length prefix. REQUIRES: 4 readable bytes at `p`.
   static uint32_t ReadLength(const char* p);
 };

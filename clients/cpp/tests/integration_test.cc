@@ -45,11 +45,13 @@ std::string ReadFile(const fs::path& path) {
 // SIGKILL after 40 s) and removes its log.
 class ServerProcess {
  public:
-  explicit ServerProcess(const fs::path& root) : log_(fs::temp_directory_path() / ("partita-cpp-it-" + std::to_string(getpid()) + ".log")) {
+  explicit ServerProcess(const fs::path& root, const std::vector<std::string>& extra = {})
+      : log_(fs::temp_directory_path() / ("partita-cpp-it-" + std::to_string(getpid()) + ".log")) {
     const std::string script = (root / "scripts/partita").string();
     std::vector<std::string> args = {script, "start", "--schema", (root / "bench/voter/ddl.sql").string(),
                                      "--classes", (root / "bench/voter/target/classes").string(), "--sites", "2",
                                      "--port", "0", "--http-port", "-1", "--bind", "127.0.0.1"};
+    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -107,6 +109,106 @@ class ServerProcess {
   fs::path log_;
   pid_t pid_ = -1;
 };
+
+// Writes user `user` with `roles` and `password` into `file` with `partita passwd`; true iff it succeeded.
+bool Passwd(const fs::path& root, const fs::path& file, const std::string& user, const std::string& roles,
+            const std::string& password) {
+  const std::string command = (root / "scripts/partita").string() + " passwd --iterations 4096 --users " +
+                              file.string() + " --roles " + roles + " " + user + " > /dev/null";
+  FILE* p = popen(command.c_str(), "w");
+  if (p == nullptr) return false;
+  fputs((password + "\n").c_str(), p);
+  return pclose(p) == 0;
+}
+
+TEST(CppClientIntegrationTest, LogsInWithScramToASecuredServer) {
+  const fs::path root = Root();
+  for (const char* needed : {"host-java/server/target/classpath.txt", "bench/voter/target/classes"}) {
+    if (!fs::exists(root / needed)) GTEST_SKIP() << "needs a built server: " << (root / needed) << " is missing";
+  }
+  const fs::path users = fs::temp_directory_path() / ("partita-cpp-users-" + std::to_string(getpid()));
+  ASSERT_TRUE(Passwd(root, users, "admin", "administrator", "cpp-secret"));
+  ASSERT_TRUE(Passwd(root, users, "alice", "user", "alice-secret"));
+  ServerProcess server(root, {"--users", users.string()});
+  const std::string address = server.AwaitReady(120s);
+  std::error_code ignored;
+  fs::remove(users, ignored);
+  ASSERT_FALSE(address.empty()) << "the server did not become ready:\n" << server.output();
+
+  ClientConfig config;
+  config.reconnect = false;
+  config.user = "admin";
+  config.password = "cpp-secret";
+  Client admin(config);
+  ASSERT_TRUE(admin.Connect(address).ok());
+  const Result<Response> ping = admin.Call("@Ping", {});
+  ASSERT_TRUE(ping.ok() && ping->ok()) << (ping.ok() ? ping->ToString() : ping.status().ToString());
+
+  config.user = "alice";
+  config.password = "alice-secret";
+  Client alice(config);
+  ASSERT_TRUE(alice.Connect(address).ok());
+  const Result<Response> shutdown = alice.Call("@Shutdown", {});
+  ASSERT_TRUE(shutdown.ok());
+  EXPECT_EQ(shutdown->error_name, "PERMISSION_DENIED") << shutdown->ToString();
+
+  config.password = "wrong";
+  Client wrong(config);
+  const Status refused = wrong.Connect(address);
+  EXPECT_EQ(refused.code(), Status::Code::kLoginRefused) << refused.ToString();
+  EXPECT_NE(refused.message().find("AUTHENTICATION_FAILED"), std::string::npos) << refused.ToString();
+
+  ClientConfig anonymous;
+  anonymous.reconnect = false;
+  Client nobody(anonymous);
+  const Status required = nobody.Connect(address);
+  EXPECT_NE(required.message().find("AUTHENTICATION_REQUIRED"), std::string::npos) << required.ToString();
+}
+
+TEST(CppClientIntegrationTest, SpeaksTlsToAServerItTrusts) {
+  const fs::path root = Root();
+  for (const char* needed : {"host-java/server/target/classpath.txt", "bench/voter/target/classes"}) {
+    if (!fs::exists(root / needed)) GTEST_SKIP() << "needs a built server: " << (root / needed) << " is missing";
+  }
+  const fs::path dir = fs::temp_directory_path() / ("partita-cpp-tls-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string store = (dir / "server.p12").string();
+  const std::string pem = (dir / "server.pem").string();
+  const std::string keytool = "keytool -keystore " + store + " -storepass cpp-store ";
+  ASSERT_EQ(std::system((keytool + "-genkeypair -alias server -keyalg EC -groupname secp256r1 -validity 2 "
+                         "-dname CN=localhost -ext SAN=dns:localhost -storetype PKCS12 > /dev/null 2>&1").c_str()), 0);
+  ASSERT_EQ(std::system((keytool + "-exportcert -rfc -alias server -file " + pem + " > /dev/null 2>&1").c_str()), 0);
+  ServerProcess server(root, {"--tls-keystore", store, "--tls-keystore-password", "cpp-store"});
+  const std::string address = server.AwaitReady(120s);
+  ASSERT_FALSE(address.empty()) << "the server did not become ready:\n" << server.output();
+  const std::string by_name = "localhost:" + address.substr(address.rfind(':') + 1);
+
+  ClientConfig config;
+  config.reconnect = false;
+  config.connect_timeout = 10s;
+  config.tls = true;
+  config.tls_ca_file = pem;
+  Client trusting(config);
+  ASSERT_TRUE(trusting.Connect(by_name).ok());
+  const Result<Response> ping = trusting.Call("@Ping", {});
+  EXPECT_TRUE(ping.ok() && ping->ok());
+
+  Client by_address(config);  // the certificate names localhost, not 127.0.0.1
+  EXPECT_NE(by_address.Connect(address).message().find("TLS handshake failed"), std::string::npos);
+
+  config.tls_ca_file.clear();  // the system's authorities do not know this certificate
+  Client untrusting(config);
+  const Status refused = untrusting.Connect(by_name);
+  EXPECT_NE(refused.message().find("TLS handshake failed"), std::string::npos) << refused.ToString();
+
+  ClientConfig plain;
+  plain.reconnect = false;
+  plain.connect_timeout = 5s;
+  Client plaintext(plain);
+  EXPECT_FALSE(plaintext.Connect(by_name).ok());
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+}
 
 TEST(CppClientIntegrationTest, VotesThroughARealServerAndResultsAgree) {
   const fs::path root = Root();

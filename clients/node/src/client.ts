@@ -15,6 +15,7 @@
 // Thread model: JavaScript's single thread.
 
 import { EventEmitter } from 'node:events';
+import type { ConnectionOptions } from 'node:tls';
 import protobuf from 'protobufjs/minimal.js';
 import { Connection, type ConnectionHooks, type ConnectionSettings } from './connection.js';
 import {
@@ -36,6 +37,16 @@ export interface ClientOptions {
   servers: string | readonly string[];
   /** Sent at login; the server shows it in its logs and connection statistics. Default 'partita-node'. */
   clientName?: string;
+  /** Log in as this user with SCRAM-SHA-256 (a server started with --users; docs/security.md). */
+  user?: string;
+  /** The user's password; never sent (SCRAM proves it). */
+  password?: string;
+  /**
+   * Speak TLS (a server started with --tls-*): node:tls options such as
+   * { ca: readFileSync('server.pem') }. The server's certificate and host
+   * name are verified unless the options say otherwise.
+   */
+  tls?: ConnectionOptions;
   /** TCP connect plus login answer, for connect() and each reconnection. Default 10,000 ms. */
   connectTimeoutMs?: number;
   /** Timeout of calls made without their own. Default 120,000 ms. */
@@ -138,6 +149,8 @@ export class Client extends EventEmitter {
     });
     this.settings = {
       clientName: options.clientName ?? 'partita-node',
+      ...(options.user !== undefined ? { user: options.user, password: options.password ?? '' } : {}),
+      ...(options.tls !== undefined ? { tls: options.tls } : {}),
       connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
       maxInFlight: Math.floor(positive('maxInFlight', options.maxInFlight, 4096)),
       backpressureTimeoutMs: positive('backpressureTimeoutMs', options.backpressureTimeoutMs, 10_000, true),

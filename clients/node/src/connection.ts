@@ -13,6 +13,7 @@
 // Thread model: JavaScript's single thread.
 
 import * as net from 'node:net';
+import * as tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { partita } from './gen/proto.js';
 import {
@@ -23,13 +24,16 @@ import { FrameReader } from './frame-reader.js';
 import { PendingCall } from './pending-call.js';
 import { Response } from './response.js';
 import { decodeResponse } from './response-decoder.js';
+import { SCRAM_MECHANISM, ScramClient } from './scram.js';
 
 const { ClientMessage, ServerMessage } = partita.client;
 type LoginResponse = partita.client.ILoginResponse;
 
 const PROTOCOL_VERSION = 1;
 const LOGIN_STATUS_OK = 1;
-const LOGIN_STATUS_NAMES = ['LOGIN_STATUS_UNSPECIFIED', 'LOGIN_STATUS_OK', 'LOGIN_STATUS_BAD_VERSION', 'LOGIN_STATUS_SHUTTING_DOWN'];
+const LOGIN_STATUS_CONTINUE = 6;
+const LOGIN_STATUS_NAMES = ['LOGIN_STATUS_UNSPECIFIED', 'LOGIN_STATUS_OK', 'LOGIN_STATUS_BAD_VERSION', 'LOGIN_STATUS_SHUTTING_DOWN',
+  'LOGIN_STATUS_AUTHENTICATION_REQUIRED', 'LOGIN_STATUS_AUTHENTICATION_FAILED', 'LOGIN_STATUS_CONTINUE'];
 const SWEEP_INTERVAL_MS = 10;
 
 /** A protobufjs 64-bit value: a number, or a Long-like object. */
@@ -40,6 +44,11 @@ export function toNumber(v: number | { toNumber(): number } | null | undefined):
 
 export interface ConnectionSettings {
   clientName: string;
+  /** SCRAM-SHA-256 credentials (docs/security.md), or undefined to log in without. */
+  user?: string;
+  password?: string;
+  /** TLS options (node:tls: ca, cert, key...), or undefined for plain TCP. */
+  tls?: tls.ConnectionOptions;
   connectTimeoutMs: number;
   maxInFlight: number;
   backpressureTimeoutMs: number;
@@ -112,8 +121,20 @@ export class Connection {
     hooks: ConnectionHooks): Promise<Connection> {
     return new Promise((resolve, reject) => {
       const reader = new FrameReader(settings.maxResponseFrameBytes);
-      const socket = net.connect({ host, port, noDelay: true });
+      const socket = settings.tls
+        ? tls.connect({ ...settings.tls, host, port, servername: net.isIP(host) ? undefined : host })
+        : net.connect({ host, port, noDelay: true });
+      socket.setNoDelay(true);
+      const scram = settings.user !== undefined ? new ScramClient(settings.user, settings.password ?? '') : undefined;
+      let continued = false;
       let done = false;
+      const send = (message: partita.client.IClientMessage) => {
+        const body = ClientMessage.encode(message).finish();
+        const frame = Buffer.allocUnsafe(4 + body.length);
+        frame.writeUInt32BE(body.length, 0);
+        frame.set(body, 4);
+        socket.write(frame);
+      };
       const finish = (error: Error | undefined, connection?: Connection) => {
         if (done) return;
         done = true;
@@ -139,6 +160,24 @@ export class Connection {
             const message = ServerMessage.decode(frame);
             const login = message.login;
             if (!login) throw new ProtocolError('the first frame from the server is not a login answer');
+            if (login.status === LOGIN_STATUS_CONTINUE && scram && !continued) {
+              continued = true;
+              let clientFinal: string;
+              try {
+                clientFinal = scram.clientFinal(Buffer.from(login.saslData ?? []).toString('utf8'));
+              } catch (e) {
+                finish(new LoginRefusedError(server, 'LOGIN_STATUS_CONTINUE', `${server}: ${(e as Error).message}`));
+                return;
+              }
+              send({ loginContinue: { saslData: Buffer.from(clientFinal, 'utf8') } });
+              return;
+            }
+            if (login.status === LOGIN_STATUS_OK && continued
+                && !scram!.verifyServerFinal(Buffer.from(login.saslData ?? []).toString('utf8'))) {
+              finish(new LoginRefusedError(server, 'LOGIN_STATUS_OK', `${server} did not prove it knows the user's keys`
+                + ' (wrong SCRAM server signature); not trusting it'));
+              return;
+            }
             if (login.status !== LOGIN_STATUS_OK) {
               const status = LOGIN_STATUS_NAMES[login.status ?? 0] ?? `LOGIN_STATUS_${login.status}`;
               finish(new LoginRefusedError(server, status, `${server} refused the login: ${status}: ${login.message}`));
@@ -156,12 +195,9 @@ export class Connection {
       socket.on('data', onData);
       socket.on('error', onError);
       socket.on('close', onClose);
-      socket.on('connect', () => {
-        const hello = ClientMessage.encode({ login: { protocolVersion: PROTOCOL_VERSION, clientName: settings.clientName } }).finish();
-        const frame = Buffer.allocUnsafe(4 + hello.length);
-        frame.writeUInt32BE(hello.length, 0);
-        frame.set(hello, 4);
-        socket.write(frame);
+      socket.on(settings.tls ? 'secureConnect' : 'connect', () => {
+        send({ login: { protocolVersion: PROTOCOL_VERSION, clientName: settings.clientName,
+          ...(scram ? { saslMechanism: SCRAM_MECHANISM, saslData: Buffer.from(scram.clientFirst(), 'utf8') } : {}) } });
       });
     });
   }

@@ -126,7 +126,8 @@ export class ProcedureError extends PartitaError {
 
   constructor(procedure: string, response: Response) {
     super(`${procedure}: ${response.status} ${response.errorName}: ${response.message}`,
-      response.errorName === 'CATALOG_CHANGED' || response.errorName === 'SERVER_BUSY');
+      response.errorName === 'CATALOG_CHANGED' || response.errorName === 'SERVER_BUSY'
+        || response.errorName === 'DISK_FULL');
     this.procedure = procedure;
     this.status = response.status;
     this.code = response.errorCode;

@@ -10,13 +10,24 @@ import { VECTORS } from './vectors.mjs';
 const ROOT = join(VECTORS, '..', '..');
 const READY = /^partita: ready: client port ([^,\s]+)/m;
 
-export async function startServer({ sites = 2 } = {}) {
+/** Writes user `user` with `roles` and `password` into the users file `file` with `partita passwd`. */
+export async function passwd(file, user, roles, password) {
+  const child = spawn(join(ROOT, 'scripts', 'partita'), ['passwd', '--iterations', '4096', '--users', file,
+    '--roles', roles, user], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (chunk) => { errors += chunk; });
+  child.stdin.end(`${password}\n`);
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`partita passwd failed: ${errors}`);
+}
+
+export async function startServer({ sites = 2, extraArgs = [] } = {}) {
   const classes = join(ROOT, 'bench', 'voter', 'target', 'classes');
   if (!existsSync(join(ROOT, 'host-java', 'server', 'target', 'classpath.txt')) || !existsSync(classes)) {
     throw new Error('the server is not built (host-java/server/target, bench/voter/target): run scripts/build first');
   }
   const child = spawn(join(ROOT, 'scripts', 'partita'), ['start', '--schema', join(ROOT, 'bench', 'voter', 'ddl.sql'),
-    '--classes', classes, '--sites', String(sites), '--port', '0', '--http-port', '-1'],
+    '--classes', classes, '--sites', String(sites), '--port', '0', '--http-port', '-1', ...extraArgs],
   { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

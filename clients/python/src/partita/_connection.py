@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from google.protobuf.message import DecodeError
 
 from ._proto import client_pb2
+from ._scram import MECHANISM, ScramClient
 from .errors import CallTimeoutError, ConnectionLostError, ResultFormatError
 from .response import Response
 from .result_table import ResultTable
@@ -76,14 +77,21 @@ class Connection(asyncio.Protocol):
         self._room_waiters: list[asyncio.Future[None]] = []
         self._sweeper: asyncio.TimerHandle | None = None
         self.on_lost: Callable[[Connection, str], None] | None = None
+        config = client.config
+        self._scram = ScramClient(config.user, config.password or "") if config.user is not None else None
+        self._scram_continued = False
 
     # ---- asyncio.Protocol ----
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
-        login = client_pb2.ClientMessage(login=client_pb2.LoginRequest(
-            protocol_version=client_pb2.PROTOCOL_VERSION_1, client_name=self.client.config.client_name))
+        request = client_pb2.LoginRequest(
+            protocol_version=client_pb2.PROTOCOL_VERSION_1, client_name=self.client.config.client_name)
+        if self._scram is not None:
+            request.sasl_mechanism = MECHANISM
+            request.sasl_data = self._scram.client_first().encode("utf-8")
+        login = client_pb2.ClientMessage(login=request)
         self._write_frame(login.SerializeToString())
         self._schedule_sweep()
 
@@ -185,11 +193,33 @@ class Connection(asyncio.Protocol):
     # ---- answers ----
 
     def _logged_in(self, login: Any) -> None:
+        if login.status == client_pb2.LOGIN_STATUS_CONTINUE:
+            self._continue_login(login)
+            return
+        if login.status == client_pb2.LOGIN_STATUS_OK and self._scram_continued:
+            assert self._scram is not None
+            if not self._scram.verify_server_final(login.sasl_data.decode("utf-8", "replace")):
+                self.fail("the server did not prove it knows the user's keys (wrong SCRAM server signature)")
+                return
         self.logged_in = True
         self.host_id = login.host_id
         self.max_frame_bytes = login.max_frame_bytes
         if not self.login_answer.done():
             self.login_answer.set_result(login)
+
+    def _continue_login(self, login: Any) -> None:
+        """Answers the SCRAM server-first message with the client-final one."""
+        if self._scram is None or self._scram_continued:
+            self.fail("the server sent an unexpected authentication step")
+            return
+        self._scram_continued = True
+        try:
+            final = self._scram.client_final(login.sasl_data.decode("utf-8", "replace"))
+        except ValueError as e:
+            self.fail(str(e))
+            return
+        message = client_pb2.ClientMessage(login_continue=client_pb2.LoginContinue(sasl_data=final.encode("utf-8")))
+        self._write_frame(message.SerializeToString())
 
     def _answered(self, message: Any) -> None:
         call = self.in_flight.pop(message.client_handle, None)

@@ -132,7 +132,8 @@ class AsyncClient:
         deadline = loop.time() + self.config.connect_timeout
         try:
             _, connection = await asyncio.wait_for(
-                loop.create_connection(lambda: Connection(self, address, loop), host, port),
+                loop.create_connection(lambda: Connection(self, address, loop), host, port, ssl=self.config.tls,
+                                       server_hostname=host if self.config.tls is not None else None),
                 self.config.connect_timeout)
         except asyncio.TimeoutError:
             raise ConnectError(f"cannot connect to {address}: no connection within "

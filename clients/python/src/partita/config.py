@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ssl
+from dataclasses import dataclass, field
 
 DEFAULT_PORT = 21212
 
@@ -33,6 +34,15 @@ class ClientConfig:
     reconnect_max_backoff: float = 5.0
     #: The largest frame accepted from a server; a larger one closes the connection.
     max_response_frame_bytes: int = 1 << 30
+    #: Log in as this user with SCRAM-SHA-256 (a server started with ``--users``,
+    #: docs/security.md); None logs in without authentication.
+    user: str | None = None
+    #: The user's password; never sent (SCRAM proves it).
+    password: str | None = field(default=None, repr=False)
+    #: Speak TLS with this context (a server started with ``--tls-*``), e.g.
+    #: ``ssl.create_default_context(cafile="server.pem")``, which verifies the
+    #: server's certificate and host name; None for plain TCP.
+    tls: ssl.SSLContext | None = None
 
     def __post_init__(self) -> None:
         for name in ("connect_timeout", "call_timeout", "sweep_interval", "reconnect_initial_backoff",

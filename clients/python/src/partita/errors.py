@@ -174,6 +174,7 @@ _CLASS_BY_NAME: dict[str, type[ProcedureError]] = {
     "NOT_LEADER": ServerUnavailableError,
     "PARTITION_UNAVAILABLE": ServerUnavailableError,
     "SERVER_BUSY": ServerUnavailableError,
+    "DISK_FULL": ServerUnavailableError,
     "OUTCOME_UNKNOWN": OutcomeUnknownError,
     "INTERNAL": ServerInternalError,
     "BAD_PLAN": ServerInternalError,
@@ -185,7 +186,7 @@ _CLASS_BY_NAME: dict[str, type[ProcedureError]] = {
 
 # Codes after which trying the same call again may succeed.
 RETRIABLE_ERROR_NAMES = frozenset({"SHUTTING_DOWN", "CATALOG_CHANGED", "NOT_LEADER", "PARTITION_UNAVAILABLE",
-                                   "SERVER_BUSY"})
+                                   "SERVER_BUSY", "DISK_FULL"})
 
 # Status -> class when the error name is unknown or empty.
 _CLASS_BY_STATUS: dict[str, type[ProcedureError]] = {

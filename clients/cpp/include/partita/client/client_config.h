@@ -24,6 +24,17 @@ struct ClientConfig {
 
   // Sent at login; shown in the server's logs and connection statistics.
   std::string client_name = "partita-cpp";
+  // The user to log in as with SCRAM-SHA-256 (docs/security.md); empty: no
+  // authentication (a server with security refuses the login). The password
+  // never leaves the client.
+  std::string user;
+  std::string password;
+  // Speak TLS (a server started with --tls-*), verifying the server's
+  // certificate against `tls_ca_file` (PEM; empty: the system's authorities)
+  // and, unless turned off, its host name.
+  bool tls = false;
+  std::string tls_ca_file;
+  bool tls_verify_hostname = true;
   // How long Connect() waits for the TCP connection and the login answer.
   Millis connect_timeout{10'000};
   // How long a call waits for its answer before failing with kTimeout.

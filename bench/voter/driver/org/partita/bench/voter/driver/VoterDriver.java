@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
 import org.partita.client.ClientConfig;
+import org.partita.client.TlsOptions;
 import org.partita.client.PartitaClient;
 import org.partita.client.PartitaClientException;
 import picocli.CommandLine;
@@ -54,6 +55,14 @@ public final class VoterDriver implements Callable<Integer> {
   @Option(names = "--servers", paramLabel = "HOST:PORT", split = ",",
       description = "servers to connect to, comma-separated (default: 127.0.0.1:21212)")
   private List<String> servers = List.of("127.0.0.1:21212");
+
+  @Option(names = "--tls-trust", paramLabel = "PEM", description = "speak TLS, trusting the certificates of "
+      + "this PEM file (a server started with --tls-*; docs/security.md)")
+  private Path tlsTrust;
+
+  @Option(names = "--user", paramLabel = "NAME", description = "log in as this user (a server started with "
+      + "--users); the password comes from $PARTITA_PASSWORD")
+  private String user;
 
   @Option(names = "--duration", paramLabel = "S", description = "measured seconds (default: ${DEFAULT-VALUE})")
   private double duration = 30;
@@ -111,8 +120,15 @@ public final class VoterDriver implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     checkOptions();
-    final ClientConfig config = ClientConfig.builder().clientName("voter-driver")
-        .callTimeout(Duration.ofSeconds(30)).build();
+    final ClientConfig.Builder builder = ClientConfig.builder().clientName("voter-driver")
+        .callTimeout(Duration.ofSeconds(30));
+    if (tlsTrust != null) {
+      builder.tls(TlsOptions.builder().trustCertificates(tlsTrust).build());
+    }
+    if (user != null) {
+      builder.credentials(user, System.getenv().getOrDefault("PARTITA_PASSWORD", ""));
+    }
+    final ClientConfig config = builder.build();
     try (PartitaClient client = new PartitaClient(config)) {
       final Standings before;
       try {

@@ -34,8 +34,14 @@ public final class ClientConfig {
   private final boolean epoll;
   private final int ioThreads;
   private final int maxResponseFrameBytes;
+  private final String user;
+  private final String password;
+  private final TlsOptions tls;
 
   private ClientConfig(Builder b) {
+    this.user = b.user;
+    this.password = b.password;
+    this.tls = b.tls;
     this.clientName = b.clientName;
     this.connectTimeout = b.connectTimeout;
     this.callTimeout = b.callTimeout;
@@ -132,12 +138,28 @@ public final class ClientConfig {
     return maxResponseFrameBytes;
   }
 
+  /** The user this client logs in as (SCRAM-SHA-256), or null to log in without authentication. */
+  public String user() {
+    return user;
+  }
+
+  /** The user's password (never sent: SCRAM proves knowledge of it), or null without a user. */
+  public String password() {
+    return password;
+  }
+
+  /** How to speak TLS to the servers, or null for plain TCP. */
+  public TlsOptions tls() {
+    return tls;
+  }
+
   @Override
   public String toString() {
     return "ClientConfig{clientName=" + clientName + ", connectTimeout=" + connectTimeout + ", callTimeout="
         + callTimeout + ", queryTimeout=" + queryTimeout + ", maxInFlightPerConnection=" + maxInFlightPerConnection + ", backpressureTimeout="
         + backpressureTimeout + ", rateLimitPerSecond=" + rateLimitPerSecond + ", reconnect=" + reconnect
-        + ", epoll=" + epoll + ", ioThreads=" + ioThreads + ", maxResponseFrameBytes=" + maxResponseFrameBytes + "}";
+        + ", epoll=" + epoll + ", ioThreads=" + ioThreads + ", maxResponseFrameBytes=" + maxResponseFrameBytes
+        + ", user=" + user + ", tls=" + tls + "}";
   }
 
   /** Builds a {@link ClientConfig}; each setter checks its argument. Not thread-safe. */
@@ -155,8 +177,30 @@ public final class ClientConfig {
     private boolean epoll = true;
     private int ioThreads = Math.min(4, Runtime.getRuntime().availableProcessors());
     private int maxResponseFrameBytes = 256 << 20;
+    private String user;
+    private String password;
+    private TlsOptions tls;
 
     private Builder() {}
+
+    /**
+     * Logs in as {@code user} with SCRAM-SHA-256 (docs/security.md): the
+     * password never leaves the client. A server without security ignores them.
+     */
+    public Builder credentials(String user, String password) {
+      if (user == null || user.isEmpty()) {
+        throw new IllegalArgumentException("the user name must not be empty");
+      }
+      this.user = user;
+      this.password = Objects.requireNonNull(password, "password");
+      return this;
+    }
+
+    /** Speaks TLS to every server with these options (null: plain TCP, the default). */
+    public Builder tls(TlsOptions options) {
+      this.tls = options;
+      return this;
+    }
 
     public Builder clientName(String name) {
       this.clientName = Objects.requireNonNull(name, "clientName");

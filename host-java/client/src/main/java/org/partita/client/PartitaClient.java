@@ -1,5 +1,6 @@
 package org.partita.client;
 
+import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.partita.client.internal.CallStats;
 import org.partita.client.internal.CallTracker;
+import org.partita.client.internal.ClientTls;
 import org.partita.client.internal.Connection;
 import org.partita.client.internal.ConnectionListener;
 import org.partita.client.internal.PendingCall;
@@ -77,8 +79,12 @@ public final class PartitaClient implements AutoCloseable {
     this(ClientConfig.defaults());
   }
 
+  /** The TLS context of every connection, or null for plain TCP. */
+  private final SslContext tls;
+
   public PartitaClient(ClientConfig config) {
     this.config = Objects.requireNonNull(config, "config");
+    this.tls = config.tls() == null ? null : ClientTls.context(config.tls());
     this.transport = new Transport(config.epoll(), config.ioThreads());
     this.rateLimiter = config.rateLimitPerSecond() > 0 ? new RateLimiter(config.rateLimitPerSecond()) : null;
     this.defaultTimeoutNanos = saturatedNanos(config.callTimeout());
@@ -115,7 +121,7 @@ public final class PartitaClient implements AutoCloseable {
         connections.remove(address.toString());
         router.remove(existing);
       }
-      final Connection connection = new Connection(address, transport, config, events);
+      final Connection connection = new Connection(address, transport, config, events, tls);
       connections.put(address.toString(), connection);
       router.add(connection);
       boolean opened = false;

@@ -8,16 +8,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.nio.file.Path;
 import org.partita.client.ClientConfig;
+import org.partita.client.TlsOptions;
 
 /**
  * A parsed connection URL: {@code jdbc:partita://host[:port][,host[:port]...][/][?key=value[&key=value...]]}
  * plus the driver's properties. Keys (in the URL or in the Properties given to
  * {@code connect}; the Properties win): {@code callTimeoutMs},
  * {@code connectTimeoutMs}, {@code maxInFlight}, {@code reconnect}
- * ({@code true}/{@code false}). {@code user} and {@code password} are
- * accepted and ignored (Partita has no authentication yet). Any other key is
- * an error, so that a misspelt one is not silently dropped. Immutable.
+ * ({@code true}/{@code false}); {@code user} and {@code password} (a
+ * SCRAM-SHA-256 login, docs/security.md; no user: no authentication);
+ * {@code tls} ({@code true}: TLS, verifying the server against the JVM's
+ * authorities), {@code tlsTrustCertificates} (a PEM file of trusted
+ * certificates), {@code tlsTrustStore} and {@code tlsTrustStorePassword},
+ * {@code tlsKeyStore} and {@code tlsKeyStorePassword} (a client certificate),
+ * {@code tlsVerifyHostname} (default true); any tls* key turns TLS on. Any
+ * other key is an error, so that a misspelt one is not silently dropped. Immutable.
  *
  * @param url the URL as given
  * @param servers "host:port" of each server, in order (the default port is 21212)
@@ -26,7 +33,8 @@ import org.partita.client.ClientConfig;
 record JdbcUrl(String url, List<String> servers, Map<String, String> properties) {
   static final String PREFIX = "jdbc:partita://";
   private static final Set<String> KEYS = Set.of("callTimeoutMs", "connectTimeoutMs", "maxInFlight", "reconnect",
-      "user", "password");
+      "user", "password", "tls", "tlsTrustCertificates", "tlsTrustStore", "tlsTrustStorePassword", "tlsKeyStore",
+      "tlsKeyStorePassword", "tlsVerifyHostname");
 
   JdbcUrl {
     servers = List.copyOf(servers);
@@ -122,10 +130,37 @@ record JdbcUrl(String url, List<String> servers, Map<String, String> properties)
       if (properties.containsKey("reconnect")) {
         b.reconnect(bool("reconnect"));
       }
+      final String user = properties.get("user");
+      if (user != null && !user.isEmpty()) {
+        b.credentials(user, properties.getOrDefault("password", ""));
+      }
+      b.tls(tlsOptions());
       return b.build();
     } catch (IllegalArgumentException e) {
       throw bad(url, e.getMessage());
     }
+  }
+
+  /** The TLS the tls* keys ask for, or null for plain TCP. */
+  private TlsOptions tlsOptions() throws SQLException {
+    final boolean any = properties.keySet().stream().anyMatch(k -> k.startsWith("tls"));
+    if (!any || (properties.containsKey("tls") && !bool("tls"))) {
+      return null;
+    }
+    final TlsOptions.Builder tls = TlsOptions.builder();
+    if (properties.containsKey("tlsTrustCertificates")) {
+      tls.trustCertificates(Path.of(properties.get("tlsTrustCertificates")));
+    }
+    if (properties.containsKey("tlsTrustStore")) {
+      tls.trustStore(Path.of(properties.get("tlsTrustStore")), properties.get("tlsTrustStorePassword"));
+    }
+    if (properties.containsKey("tlsKeyStore")) {
+      tls.keyStore(Path.of(properties.get("tlsKeyStore")), properties.get("tlsKeyStorePassword"));
+    }
+    if (properties.containsKey("tlsVerifyHostname")) {
+      tls.verifyHostname(bool("tlsVerifyHostname"));
+    }
+    return tls.build();
   }
 
   private long positive(String key) throws SQLException {

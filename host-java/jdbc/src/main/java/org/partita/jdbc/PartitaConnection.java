@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
+import java.sql.SQLInvalidAuthorizationSpecException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLWarning;
 import java.sql.Savepoint;
@@ -20,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClient;
+import org.partita.client.LoginRefusedException;
 import org.partita.client.PartitaClientException;
 import org.partita.client.ProcedureCallException;
 
@@ -51,22 +53,28 @@ public final class PartitaConnection implements Connection {
   /**
    * Connects to every server of {@code url}; succeeds when at least one answers.
    *
-   * @throws SQLException 08001 naming each server and why it could not be reached
+   * @throws SQLException 08001 naming each server and why it could not be reached; 28000 when every
+   *     server refused the login (authentication)
    */
   static PartitaConnection open(JdbcUrl url) throws SQLException {
     final PartitaClient client = new PartitaClient(url.clientConfig());
     final List<String> failures = new ArrayList<>();
+    int refused = 0;
     for (String server : url.servers()) {
       try {
         client.connect(server);
       } catch (PartitaClientException | IllegalArgumentException e) {
         failures.add(server + ": " + e.getMessage());
+        refused += e instanceof LoginRefusedException ? 1 : 0;
       }
     }
     if (failures.size() == url.servers().size()) {
       client.close();
-      throw new SQLNonTransientConnectionException("cannot connect to any server of " + url.url() + ": "
-          + String.join("; ", failures), SqlStates.UNABLE_TO_CONNECT);
+      final String message = "cannot connect to any server of " + url.url() + ": " + String.join("; ", failures);
+      if (refused == failures.size()) {
+        throw new SQLInvalidAuthorizationSpecException(message, "28000");
+      }
+      throw new SQLNonTransientConnectionException(message, SqlStates.UNABLE_TO_CONNECT);
     }
     return new PartitaConnection(url, client);
   }

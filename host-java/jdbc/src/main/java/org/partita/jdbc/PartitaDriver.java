@@ -54,6 +54,15 @@ public final class PartitaDriver implements Driver {
         property("connectTimeoutMs", "timeout of connecting and logging in, in milliseconds"),
         property("maxInFlight", "calls in flight per server connection (batches are pipelined up to it)"),
         property("reconnect", "true (default): reconnect with backoff when a server connection drops"),
+        property("user", "the user to log in as (SCRAM-SHA-256); none: no authentication"),
+        property("password", "the user's password (never sent: SCRAM proves it)"),
+        property("tls", "true: TLS to every server, verifying it (the tls* keys below also turn it on)"),
+        property("tlsTrustCertificates", "a PEM file of the certificates to trust instead of the JVM's"),
+        property("tlsTrustStore", "a key store (PKCS#12, JKS) of the certificates to trust"),
+        property("tlsTrustStorePassword", "the trust store's password"),
+        property("tlsKeyStore", "a key store holding this client's certificate, for servers that require one"),
+        property("tlsKeyStorePassword", "the key store's password"),
+        property("tlsVerifyHostname", "true (default): the server's certificate must name the host"),
     };
   }
 

@@ -79,6 +79,8 @@ final class SqlStates {
         return new SQLSyntaxErrorException(message, SYNTAX_ERROR, vendor);
       case ERROR_CODE_PERMISSION_DENIED:
         return new SQLInvalidAuthorizationSpecException(message, "42501", vendor);
+      case ERROR_CODE_AUTHENTICATION_FAILED:
+        return new SQLInvalidAuthorizationSpecException(message, "28000", vendor);
       case ERROR_CODE_USER_ABORT:
         return new SQLTransactionRollbackException(message, "40000", vendor);
       case ERROR_CODE_CATALOG_CHANGED:
@@ -88,6 +90,8 @@ final class SqlStates {
         return new SQLTimeoutException(message, "57014", vendor);
       case ERROR_CODE_SERVER_BUSY:
         return new SQLTransientException(message, "53000", vendor);
+      case ERROR_CODE_DISK_FULL:
+        return new SQLTransientException(message, "53100", vendor);
       case ERROR_CODE_QUERY_MEMORY_LIMIT:
         return new SQLException(message, "53200", vendor);
       case ERROR_CODE_RESULT_TOO_LARGE:

@@ -40,6 +40,7 @@ class LayeringTest {
         .layer("durability").definedBy("org.partita.server.durability..")
         .layer("host").definedBy("org.partita.server.host..")
         .layer("cli").definedBy("org.partita.server.cli..")
+        .layer("security").definedBy("org.partita.server.security..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
         .whereLayer("cluster").mayOnlyBeAccessedByLayers("host")
         .whereLayer("host").mayOnlyBeAccessedByLayers("cli")
@@ -50,6 +51,8 @@ class LayeringTest {
         .whereLayer("stats").mayOnlyBeAccessedByLayers("network", "sysproc", "host")
         .whereLayer("database").mayOnlyBeAccessedByLayers("sysproc", "host", "cli")
         .whereLayer("durability").mayOnlyBeAccessedByLayers("host", "cli")
+        .whereLayer("security").mayOnlyBeAccessedByLayers("compiler", "database", "dispatch", "network", "http",
+            "sysproc", "host", "cli")
         .whereLayer("engine").mayOnlyBeAccessedByLayers("database")
         .whereLayer("compiler").mayOnlyBeAccessedByLayers("database", "sysproc", "host", "cli")
         .whereLayer("procedure").mayOnlyBeAccessedByLayers("compiler", "database")

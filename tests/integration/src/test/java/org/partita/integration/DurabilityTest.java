@@ -39,6 +39,78 @@ class DurabilityTest {
     assertTrue(response.ok(), response.toString());
   }
 
+  /**
+   * Writes stopped by their time limit (a single-partition procedure that
+   * votes then joins forever, a multi-partition insert of millions of rows)
+   * are rolled back, recorded as aborted and not replayed: without the
+   * markers the replay, which runs under no limit, would never finish the
+   * first and would insert the rows of the second.
+   */
+  @Test
+  void writesStoppedByTheirTimeLimitAreNotReplayed() throws Exception {
+    final java.net.URL forever = DurabilityTest.class.getResource("/forever.sql");
+    final Path testClasses = Path.of(org.partita.integration.procs.VoteThenJoinForever.class.getProtectionDomain()
+        .getCodeSource().getLocation().toURI());
+    final List<String> voter = List.of("--schema", ServerProcess.VOTER_DDL + "," + Path.of(forever.toURI()),
+        "--classes", ServerProcess.VOTER_CLASSES + "," + testClasses, "--query-timeout", "300ms");
+    final long phone = 6175550000L;
+    try (ServerProcess server = startEmpty(voter.toArray(new String[0]))) {
+      try (PartitaClient client = Clients.connect(server, "timeouts")) {
+        ok(client.callAsync("Initialize", 6, "A,B,C,D,E,F").join());
+        ok(Clients.adHoc(client, "CREATE TABLE w (k BIGINT NOT NULL)"));
+        final ClientResponse partitioned = client.callAsync("VoteThenJoinForever", phone).join();
+        assertEquals(org.partita.proto.ErrorCode.ERROR_CODE_TRANSACTION_TIMEOUT, partitioned.errorCode(),
+            partitioned.toString());
+        final ClientResponse replicated = Clients.adHoc(client, "INSERT INTO w SELECT a.area_code * 1000000"
+            + " + b.area_code * 1000 + c.area_code FROM area_code_state a, area_code_state b, area_code_state c");
+        assertEquals(org.partita.proto.ErrorCode.ERROR_CODE_TRANSACTION_TIMEOUT, replicated.errorCode(),
+            replicated.toString());
+        ok(Clients.adHoc(client, "INSERT INTO w VALUES (1)"));
+        ok(client.callAsync("Vote", phone + 1, 1, 10L).join());
+      }
+      server.kill();
+    }
+    try (ServerProcess server = startEmpty(voter.toArray(new String[0]))) {
+      try (PartitaClient client = Clients.connect(server, "after")) {
+        assertEquals(1, Clients.queryLong(client, "SELECT COUNT(*) FROM w"), "only the insert that committed");
+        assertEquals(1, Clients.queryLong(client, "SELECT COUNT(*) FROM votes"), "only the vote that committed");
+      }
+      assertTrue(server.output().contains("skipped 5 record(s) of 2 transaction(s) rolled back"), server.output());
+    }
+  }
+
+  /**
+   * The data directory keeps the procedure classes its log was written
+   * with: a restart without --classes replays with them, and one with other
+   * classes is refused, naming both.
+   */
+  @Test
+  void theLogReplaysWithTheProcedureClassesItWasWrittenWith() throws Exception {
+    final String voterDdl = ServerProcess.VOTER_DDL.toString();
+    try (ServerProcess server = startEmpty("--schema", voterDdl, "--classes", ServerProcess.VOTER_CLASSES.toString())) {
+      try (PartitaClient client = Clients.connect(server, "classes")) {
+        ok(client.callAsync("Initialize", 6, "A,B,C,D,E,F").join());
+        assertEquals(0, client.callAsync("Vote", 6175550001L, 2, 10L).join().firstLong());
+      }
+      server.kill();
+    }
+    final Path testClasses = Path.of(org.partita.integration.procs.VoteThenJoinForever.class.getProtectionDomain()
+        .getCodeSource().getLocation().toURI());
+    try (ServerProcess refused = ServerProcess.spawn(List.of("--sites", "2", "--data-dir", data.toString(), "--schema",
+        voterDdl, "--classes", ServerProcess.VOTER_CLASSES + "," + testClasses))) {
+      assertEquals(1, refused.awaitExit(120), refused.output());
+      assertTrue(refused.output().contains("differ from those the command log in " + data + " was written with"),
+          refused.output());
+    }
+    try (ServerProcess server = startEmpty("--schema", voterDdl)) {
+      try (PartitaClient client = Clients.connect(server, "kept")) {
+        assertEquals(1, Clients.queryLong(client, "SELECT COUNT(*) FROM votes"));
+        assertEquals(0, client.callAsync("Vote", 6175550002L, 3, 10L).join().firstLong(), "Vote runs from the copy");
+      }
+      assertTrue(server.output().contains("the classes the command log was written with"), server.output());
+    }
+  }
+
   @Test
   void schemaChangesAndWritesReplayAgainstTheCatalogTheyRanWith() throws Exception {
     final List<List<Object>> before;

@@ -59,6 +59,11 @@ final class RawConnection implements AutoCloseable {
     return read().getResponse();
   }
 
+  /** Changes the read timeout (10 s by default). */
+  void setReadTimeoutMillis(int millis) throws IOException {
+    socket.setSoTimeout(millis);
+  }
+
   void frame(byte[] body) throws IOException {
     out.writeInt(body.length);
     out.write(body);

@@ -70,14 +70,7 @@ final class ServerProcess implements AutoCloseable {
   /** As {@link #start(List)}, with {@code environment} added to the process's environment. */
   static ServerProcess start(List<String> args, java.util.Map<String, String> environment) throws IOException,
       InterruptedException {
-    final List<String> command = new ArrayList<>(partitaCommand());
-    command.addAll(List.of("start", "--port", "0", "--http-port", "0", "--bind", "127.0.0.1"));
-    command.addAll(args);
-    final Path log = Files.createTempFile("partita-server-", ".log");
-    final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log.toFile());
-    builder.environment().putAll(environment);
-    final ServerProcess server = new ServerProcess(builder.start(), log);
+    final ServerProcess server = spawn(args, environment);
     if (!server.awaitReady()) {
       server.close();
       throw new IllegalStateException("server did not become ready in " + START_TIMEOUT_SECONDS + " s:\n"
@@ -91,12 +84,19 @@ final class ServerProcess implements AutoCloseable {
    * waiting for it to become ready (for a start that must fail).
    */
   static ServerProcess spawn(List<String> args) throws IOException {
+    return spawn(args, java.util.Map.of());
+  }
+
+  /** As {@link #spawn(List)}, with {@code environment} added to the process's environment. */
+  static ServerProcess spawn(List<String> args, java.util.Map<String, String> environment) throws IOException {
     final List<String> command = new ArrayList<>(partitaCommand());
     command.addAll(List.of("start", "--port", "0", "--http-port", "0", "--bind", "127.0.0.1"));
     command.addAll(args);
     final Path log = Files.createTempFile("partita-server-", ".log");
-    return new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-        .start(), log);
+    final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    return new ServerProcess(builder.start(), log);
   }
 
   /** Kills the process with SIGKILL (a crash: nothing runs on the way out) and waits for it to end. */

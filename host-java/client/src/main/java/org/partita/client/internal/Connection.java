@@ -13,7 +13,10 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.SslContext;
+import com.google.protobuf.ByteString;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -33,6 +36,7 @@ import org.partita.client.PartitaClientException;
 import org.partita.client.ResultFormatException;
 import org.partita.client.proto.ClientMessage;
 import org.partita.client.proto.InvocationResponse;
+import org.partita.client.proto.LoginContinue;
 import org.partita.client.proto.LoginRequest;
 import org.partita.client.proto.LoginResponse;
 import org.partita.client.proto.LoginStatus;
@@ -83,8 +87,20 @@ public final class Connection {
   private volatile boolean loggedInOnce;
   private volatile int hostId = -1;
   private volatile int maxFrameBytes = Integer.MAX_VALUE;
+  /** TLS for every channel, or null for plain TCP. */
+  private final SslContext tls;
+  // The SCRAM exchange of the channel logging in, or null (event loop).
+  private ScramClient scram;
+  private boolean scramContinued;
 
   public Connection(ServerAddress address, Transport transport, ClientConfig config, ConnectionListener listener) {
+    this(address, transport, config, listener, null);
+  }
+
+  /** A connection using {@code tls} (made by {@link ClientTls#context}) for every channel, or plain TCP when null. */
+  public Connection(ServerAddress address, Transport transport, ClientConfig config, ConnectionListener listener,
+      SslContext tls) {
+    this.tls = tls;
     this.address = address;
     this.loop = transport.nextLoop();
     this.transport = transport;
@@ -190,6 +206,9 @@ public final class Connection {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            if (tls != null) {
+              ch.pipeline().addLast("tls", ClientTls.handler(tls, ch, address.host(), address.port(), config));
+            }
             ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(config.maxResponseFrameBytes(), 0, 4, 0, 4),
                 new Handler());
           }
@@ -226,12 +245,15 @@ public final class Connection {
   }
 
   private void sendLogin(ChannelHandlerContext ctx) {
-    final ClientMessage login = ClientMessage.newBuilder().setLogin(LoginRequest.newBuilder()
-        .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE).setClientName(config.clientName())).build();
-    final byte[] bytes = login.toByteArray();
-    final ByteBuf frame = ctx.alloc().buffer(CallEncoder.LENGTH_PREFIX_BYTES + bytes.length);
-    frame.writeInt(bytes.length).writeBytes(bytes);
-    ctx.writeAndFlush(frame, ctx.voidPromise());
+    final LoginRequest.Builder request = LoginRequest.newBuilder()
+        .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE).setClientName(config.clientName());
+    scram = null;
+    scramContinued = false;
+    if (config.user() != null) {
+      scram = new ScramClient(config.user(), config.password());
+      request.setSaslMechanism(Scram.MECHANISM).setSaslData(ByteString.copyFromUtf8(scram.clientFirst()));
+    }
+    writeMessage(ctx.channel(), ClientMessage.newBuilder().setLogin(request).build());
     final Channel ch = ctx.channel();
     loop.schedule(() -> {
       if (ch.isActive() && ch == channel && state == State.CONNECTING) {
@@ -240,12 +262,56 @@ public final class Connection {
     }, config.connectTimeout().toNanos(), TimeUnit.NANOSECONDS);
   }
 
+  private void writeMessage(Channel ch, ClientMessage message) {
+    final byte[] bytes = message.toByteArray();
+    final ByteBuf frame = ch.alloc().buffer(CallEncoder.LENGTH_PREFIX_BYTES + bytes.length);
+    frame.writeInt(bytes.length).writeBytes(bytes);
+    ch.writeAndFlush(frame, ch.voidPromise());
+  }
+
+  /** Answers the server-first message of a SCRAM login; returns false iff the login failed (closed). */
+  private boolean continueLogin(Channel ch, LoginResponse login) {
+    if (scram == null || scramContinued) {
+      refuse(ch, "server " + address + " sent an unexpected authentication step");
+      return false;
+    }
+    scramContinued = true;
+    final String clientFinal;
+    try {
+      clientFinal = scram.clientFinal(login.getSaslData().toString(StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      refuse(ch, "server " + address + " sent a bad authentication step: " + e.getMessage());
+      return false;
+    }
+    writeMessage(ch, ClientMessage.newBuilder().setLoginContinue(LoginContinue.newBuilder()
+        .setSaslData(ByteString.copyFromUtf8(clientFinal))).build());
+    return true;
+  }
+
+  private void refuse(Channel ch, String why) {
+    firstLogin.completeExceptionally(new LoginRefusedException(why));
+    closeWith(ch, why, null);
+  }
+
+  private static String refusal(LoginResponse login) {
+    switch (login.getStatus()) {
+      case LOGIN_STATUS_AUTHENTICATION_REQUIRED:
+        return "authentication required: " + login.getMessage();
+      case LOGIN_STATUS_AUTHENTICATION_FAILED:
+        return "authentication failed (the user name or the password is wrong)";
+      default:
+        return login.getStatus() + (login.getMessage().isEmpty() ? "" : ": " + login.getMessage());
+    }
+  }
+
   private void loggedIn(Channel ch, LoginResponse login) {
     if (login.getStatus() != LoginStatus.LOGIN_STATUS_OK) {
-      final String why = "server " + address + " refused the login: " + login.getStatus()
-          + (login.getMessage().isEmpty() ? "" : ": " + login.getMessage());
-      firstLogin.completeExceptionally(new LoginRefusedException(why));
-      closeWith(ch, why, null);
+      refuse(ch, "server " + address + " refused the login: " + refusal(login));
+      return;
+    }
+    if (scramContinued && !scram.verifyServerFinal(login.getSaslData().toString(StandardCharsets.UTF_8))) {
+      refuse(ch, "server " + address + " did not prove it knows user " + config.user()
+          + "'s keys (wrong SCRAM server signature); not trusting it");
       return;
     }
     hostId = login.getHostId();
@@ -289,7 +355,8 @@ public final class Connection {
     state = State.DOWN;
     if (!loggedInOnce) {
       firstLogin.completeExceptionally(new PartitaClientException("connection to " + address
-          + " closed before login: " + reason));
+          + " closed before login: " + reason + (tls == null && downReason == null
+              ? " (a server that requires TLS closes plaintext connections: see ClientConfig.Builder.tls)" : "")));
       return;
     }
     if (wasUp) {
@@ -445,7 +512,10 @@ public final class Connection {
     }
 
     private void read(Channel ch, ServerMessage message) {
-      if (!loggedIn && message.getKindCase() == ServerMessage.KindCase.LOGIN) {
+      if (!loggedIn && message.getKindCase() == ServerMessage.KindCase.LOGIN
+          && message.getLogin().getStatus() == LoginStatus.LOGIN_STATUS_CONTINUE) {
+        continueLogin(ch, message.getLogin());
+      } else if (!loggedIn && message.getKindCase() == ServerMessage.KindCase.LOGIN) {
         loggedIn = true;
         loggedIn(ch, message.getLogin());
       } else if (loggedIn && message.getKindCase() == ServerMessage.KindCase.RESPONSE) {

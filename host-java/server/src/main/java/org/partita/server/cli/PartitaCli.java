@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code partita} command line: {@code partita <subcommand> [options]}; see {@code --help}. */
 @Command(name = "partita", mixinStandardHelpOptions = true, version = "Partita 0.1",
     description = "Partita: an in-memory, partitioned, ACID SQL database.",
-    subcommands = {StartCommand.class, CompileCommand.class, SqlCommand.class, StopCommand.class,
+    subcommands = {StartCommand.class, CompileCommand.class, SqlCommand.class, StopCommand.class, PasswdCommand.class,
         CommandLine.HelpCommand.class})
 public final class PartitaCli implements Runnable {
   @CommandLine.Spec

@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -46,6 +47,9 @@ final class SqlCommand implements Callable<Integer> {
   static final int MAX_TIMEOUT_SECONDS = 3600;
   /** Held so the level set on it stays (loggers are weakly referenced). */
   private static final Logger CLIENT_LOG = Logger.getLogger("org.partita.client");
+
+  @Mixin
+  private ClientLoginArgs login = new ClientLoginArgs();
 
   @Option(names = "--servers", paramLabel = "HOST:PORT", split = ",",
       description = "servers to connect to, comma-separated (default: 127.0.0.1:" + ServerOptions.DEFAULT_CLIENT_PORT
@@ -95,10 +99,15 @@ final class SqlCommand implements Callable<Integer> {
     final Duration limit = timeoutSeconds == null ? Duration.ZERO : Duration.ofSeconds(timeoutSeconds);
     final Duration wait = timeoutSeconds == null ? Duration.ofSeconds(DEFAULT_WAIT_SECONDS)
         : limit.plusSeconds(ANSWER_GRACE_SECONDS);
-    final ClientConfig config = ClientConfig.builder().clientName("partita-sql").callTimeout(wait)
-        .queryTimeout(limit)
-        .connectTimeout(wait.compareTo(MAX_CONNECT_TIMEOUT) < 0 ? wait : MAX_CONNECT_TIMEOUT)
-        .reconnect(true).ioThreads(1).build();
+    final ClientConfig config;
+    try {
+      config = login.apply(ClientConfig.builder().clientName("partita-sql").callTimeout(wait).queryTimeout(limit)
+          .connectTimeout(wait.compareTo(MAX_CONNECT_TIMEOUT) < 0 ? wait : MAX_CONNECT_TIMEOUT)
+          .reconnect(true).ioThreads(1)).build();
+    } catch (IllegalArgumentException e) {
+      err.println("partita sql: " + e.getMessage());
+      return EXIT_CANNOT_CONNECT;
+    }
     try (PartitaClient client = new PartitaClient(config)) {
       final List<String> connected = connect(client);
       if (connected.isEmpty()) {

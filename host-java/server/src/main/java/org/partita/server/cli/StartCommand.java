@@ -13,6 +13,7 @@ import org.partita.server.host.ServerOptions;
 import org.partita.server.host.StartupException;
 import org.partita.server.network.ConnectionLimits;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -102,6 +103,9 @@ final class StartCommand implements Callable<Integer> {
       + "the coordinator, at least 64m)")
   private String queryMemory;
 
+  @Mixin
+  private SecurityArgs security = new SecurityArgs();
+
   private CommandLogOptions commandLogOptions() {
     final CommandLogMode mode = commandLog != null ? CommandLogMode.parse(commandLog)
         : dataDir != null ? CommandLogMode.SYNC : CommandLogMode.OFF;
@@ -119,7 +123,7 @@ final class StartCommand implements Callable<Integer> {
       options = new ServerOptions(schema, classes, sites, bind, port, httpPort, dataDir, webRoot,
           new ConnectionLimits(maxInFlight, maxFrameBytes), siteQueue, networkThreads, queryLimits,
           commandLogOptions());
-      server = PartitaServer.start(options);
+      server = PartitaServer.start(options, security.options());
     } catch (StartupException | IllegalArgumentException e) {
       System.err.println("partita start: " + e.getMessage());
       return 1;

@@ -23,6 +23,7 @@ import org.partita.server.host.PartitaServer;
 import org.partita.server.host.ServerOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -45,6 +46,9 @@ final class StopCommand implements Callable<Integer> {
 
   @Spec
   private CommandSpec spec;
+
+  @Mixin
+  private ClientLoginArgs login = new ClientLoginArgs();
 
   @Option(names = "--servers", paramLabel = "HOST:PORT", description = "the server to stop (default: the "
       + "address in --data-dir's process file, else 127.0.0.1:" + ServerOptions.DEFAULT_CLIENT_PORT + ")")
@@ -85,7 +89,7 @@ final class StopCommand implements Callable<Integer> {
     final Duration timeout = Duration.ofSeconds(timeoutSeconds);
     final long deadline = System.nanoTime() + timeout.toNanos();
     try {
-      requestShutdown(address, timeout);
+      requestShutdown(address, timeout, login);
     } catch (PartitaClientException | IllegalArgumentException e) {
       err.println("partita stop: cannot reach the server at " + address + ": " + e.getMessage());
       return 1;
@@ -121,11 +125,11 @@ final class StopCommand implements Callable<Integer> {
     return (reachable.contains(":") ? "[" + reachable + "]" : reachable) + ":" + port.strip();
   }
 
-  private static void requestShutdown(String address, Duration timeout) {
+  private static void requestShutdown(String address, Duration timeout, ClientLoginArgs login) {
     CLIENT_LOG.setLevel(Level.SEVERE);
-    final ClientConfig config = ClientConfig.builder().clientName("partita-stop").reconnect(false).ioThreads(1)
-        .connectTimeout(timeout.compareTo(MAX_CONNECT_TIMEOUT) < 0 ? timeout : MAX_CONNECT_TIMEOUT)
-        .callTimeout(timeout).build();
+    final ClientConfig config = login.apply(ClientConfig.builder().clientName("partita-stop").reconnect(false)
+        .ioThreads(1).connectTimeout(timeout.compareTo(MAX_CONNECT_TIMEOUT) < 0 ? timeout : MAX_CONNECT_TIMEOUT)
+        .callTimeout(timeout)).build();
     try (PartitaClient client = new PartitaClient(config)) {
       client.connect(address);
       client.call("@Shutdown");

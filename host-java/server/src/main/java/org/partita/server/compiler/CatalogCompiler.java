@@ -13,6 +13,9 @@ import org.partita.proto.Catalog;
 import org.partita.server.catalog.Schema;
 import org.partita.server.compiler.ddl.CreateProcedureAs;
 import org.partita.server.compiler.ddl.CreateProcedureFromClass;
+import org.partita.server.compiler.ddl.CreateRole;
+import org.partita.server.compiler.ddl.GrantExecute;
+import org.partita.server.compiler.ddl.Identifier;
 import org.partita.server.compiler.ddl.DdlException;
 import org.partita.server.compiler.ddl.DropObject;
 import org.partita.server.compiler.ddl.PartitaStatement;
@@ -24,6 +27,7 @@ import org.partita.server.compiler.ddl.ScriptStatement;
 import org.partita.server.planner.PlanningException;
 import org.partita.server.planner.SqlPlanner;
 import org.partita.server.planner.SqlSyntaxException;
+import org.partita.server.security.Role;
 
 /**
  * Compiles DDL scripts (docs/ddl.md) into a {@link CompiledCatalog}: tables,
@@ -39,22 +43,23 @@ public final class CatalogCompiler {
   }
 
   public CompiledCatalog compile(List<SourceFile> files) throws DdlException {
-    return compile(new Schema(), new ArrayList<>(), files);
+    return compile(new Schema(), new ArrayList<>(), new RoleEditor(RoleEditor.builtIns()), files);
   }
 
   /** Applies more DDL to an existing catalog (a schema change). */
   public CompiledCatalog apply(CompiledCatalog base, SourceFile file) throws DdlException {
-    return compile(base.schema().copy(), new ArrayList<>(base.declarations()), List.of(file));
+    return compile(base.schema().copy(), new ArrayList<>(base.declarations()), new RoleEditor(base.roles()),
+        List.of(file));
   }
 
-  private CompiledCatalog compile(Schema schema, List<ProcedureDeclaration> declarations, List<SourceFile> files)
-      throws DdlException {
+  private CompiledCatalog compile(Schema schema, List<ProcedureDeclaration> declarations, RoleEditor roles,
+      List<SourceFile> files) throws DdlException {
     final SchemaEditor editor = new SchemaEditor(schema);
     ScriptStatement last = null;
     for (SourceFile file : files) {
       for (ScriptStatement statement : ScriptSplitter.split(file.name(), file.text())) {
         last = statement;
-        apply(statement, schema, editor, declarations);
+        apply(statement, schema, editor, declarations, roles);
       }
     }
     try {
@@ -63,15 +68,15 @@ public final class CatalogCompiler {
       throw new DdlException(last == null ? new org.partita.server.compiler.ddl.SourcePosition("", 1, 1)
           : last.start(), e.getMessage());
     }
-    return link(schema, declarations);
+    return link(schema, declarations, roles.roles());
   }
 
   private void apply(ScriptStatement statement, Schema schema, SchemaEditor editor,
-      List<ProcedureDeclaration> declarations) throws DdlException {
+      List<ProcedureDeclaration> declarations, RoleEditor roles) throws DdlException {
     final Optional<PartitaStatement> ours = PartitaStatementParser.parse(statement);
     try {
       if (ours.isPresent()) {
-        applyPartita(ours.get(), editor, declarations);
+        applyPartita(ours.get(), editor, declarations, roles);
       } else {
         applySql(statement, schema, editor);
       }
@@ -89,8 +94,17 @@ public final class CatalogCompiler {
   }
 
   private static void applyPartita(PartitaStatement statement, SchemaEditor editor,
-      List<ProcedureDeclaration> declarations) throws PlanningException {
-    if (statement instanceof PartitionTable p) {
+      List<ProcedureDeclaration> declarations, RoleEditor roles) throws PlanningException {
+    if (statement instanceof CreateRole r) {
+      roles.create(r.name().name(), r.permissions().stream().map(Identifier::name).toList());
+    } else if (statement instanceof GrantExecute g) {
+      final String procedure = declarations.stream().map(ProcedureDeclaration::name)
+          .filter(n -> n.equalsIgnoreCase(g.procedure().name())).findFirst()
+          .orElseThrow(() -> new PlanningException("procedure " + g.procedure().name() + " does not exist"));
+      roles.grant(g.grant(), procedure, g.roles().stream().map(Identifier::name).toList());
+    } else if (statement instanceof DropObject d && d.kind() == DropObject.Kind.ROLE) {
+      roles.drop(d.name().name(), d.ifExists());
+    } else if (statement instanceof PartitionTable p) {
       editor.partitionTable(p.table().name(), p.column().name());
     } else if (statement instanceof CreateProcedureFromClass c) {
       addDeclaration(declarations, declaration(c.procedureName(), c.className().name(), null,
@@ -103,6 +117,7 @@ public final class CatalogCompiler {
         if (!removed && !d.ifExists()) {
           throw new PlanningException("procedure " + d.name().name() + " does not exist");
         }
+        roles.forgetProcedure(d.name().name());
       } else {
         editor.drop(d.kind(), d.name().name(), d.ifExists());
       }
@@ -145,13 +160,14 @@ public final class CatalogCompiler {
         schema.put(ViewCompiler.compile(schema, create, statement.text().strip()));
       }
     } else {
-      throw new PlanningException("a schema holds DDL only (CREATE/DROP TABLE, INDEX, VIEW, PROCEDURE and"
-          + " PARTITION TABLE); found: " + firstLine(statement.text()));
+      throw new PlanningException("a schema holds DDL only (CREATE/DROP TABLE, INDEX, VIEW, PROCEDURE, ROLE,"
+          + " PARTITION TABLE, GRANT and REVOKE); found: " + firstLine(statement.text()));
     }
   }
 
   /** Plans every procedure and assigns engine statement ids. */
-  private CompiledCatalog link(Schema schema, List<ProcedureDeclaration> declarations) throws DdlException {
+  private CompiledCatalog link(Schema schema, List<ProcedureDeclaration> declarations, Map<String, Role> roles)
+      throws DdlException {
     final ProcedureCompiler compiler = new ProcedureCompiler(schema, loader);
     final Catalog.Builder catalog = Catalog.newBuilder().setFormatVersion(1);
     schema.tables().forEach(t -> catalog.addTables(t.toProto()));
@@ -166,6 +182,6 @@ public final class CatalogCompiler {
       procedures.put(d.name(), EngineStatements.register(checked, catalog));
     }
     return new CompiledCatalog(schema, java.util.Collections.unmodifiableMap(procedures), List.copyOf(declarations),
-        catalog.build(), loader);
+        catalog.build(), loader, roles);
   }
 }

@@ -124,7 +124,7 @@ public final class Database implements AutoCloseable {
       throw e;
     }
     db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
-        next -> db.catalog = next, limits, epoch);
+        next -> db.catalog = next, limits, epoch, pipeline);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;
@@ -419,10 +419,26 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  private static boolean isDdl(String sql) {
+  /**
+   * Whether {@code sql} is a schema change (DDL, roles and grants included), which @AdHoc
+   * runs through the catalog compiler rather than the planner.
+   */
+  public static boolean isDdl(String sql) {
     final String head = sql.stripLeading().toUpperCase(Locale.ROOT);
     return head.startsWith("CREATE") || head.startsWith("DROP") || head.startsWith("PARTITION")
-        || head.startsWith("ALTER");
+        || head.startsWith("ALTER") || head.startsWith("GRANT") || head.startsWith("REVOKE");
+  }
+
+  /**
+   * Whether ad-hoc statement {@code sql} (not DDL) only reads, from its plan (cached for the run
+   * that follows). A statement that does not plan counts as a read: it fails the same way when run.
+   */
+  public boolean adHocReadOnly(String sql) {
+    try {
+      return adHocPlans.plan(sql, catalog.catalog()).planned().readOnly();
+    } catch (PlanningException e) {
+      return true;
+    }
   }
 
   private static boolean enqueue(Site site, WorkItem item, boolean mayWait) {

@@ -24,6 +24,7 @@ import org.partita.server.engine.PartitionEngine;
 import org.partita.server.error.ErrorTable;
 import org.partita.server.error.ServerException;
 import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.Initiator;
 import org.partita.server.txn.Invocation;
@@ -90,6 +91,8 @@ final class MpCoordinator implements AutoCloseable {
   private final AdHocPlans adHocPlans;
   private final Consumer<CatalogSnapshot> publish;
   private final QueryLimits limits;
+  /** The partitions' commit pipeline, asked only whether new transactions are refused. */
+  private final CommitPipeline pipeline;
   // Set once the merge engine is open; read by any thread (@CancelQuery).
   private volatile RunningCall runningCall;
   // Coordinator-confined.
@@ -103,8 +106,9 @@ final class MpCoordinator implements AutoCloseable {
    *     after every partition has taken it
    */
   MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog, AdHocPlans adHocPlans,
-      Consumer<CatalogSnapshot> publish, QueryLimits limits, long epoch) {
+      Consumer<CatalogSnapshot> publish, QueryLimits limits, long epoch, CommitPipeline pipeline) {
     this.limits = limits;
+    this.pipeline = pipeline;
     this.initiator = Initiator.forPartition(TxnId.MULTI_PARTITION, epoch, ImmediateCommitPipeline.INSTANCE);
     this.capacity = capacity;
     this.sites = sites;
@@ -156,8 +160,11 @@ final class MpCoordinator implements AutoCloseable {
 
   private void run(Request request) {
     ClientResponse response;
+    final String refusal = request instanceof Replay ? null : pipeline.refusal();
     try {
-      if (request instanceof Call c) {
+      if (refusal != null) {
+        response = ErrorTable.response(ErrorCode.ERROR_CODE_DISK_FULL, refusal);
+      } else if (request instanceof Call c) {
         response = call(c.invocation(), null);
       } else if (request instanceof Statement s) {
         response = statement(s.invocation(), s.sql(), s.statement(), s.parameters(), s.admittedVersion(), null);
@@ -205,8 +212,7 @@ final class MpCoordinator implements AutoCloseable {
           + " single-partition (catalog version " + catalog.version() + ") before the call ran; retry it");
     }
     final Object[] arguments = invocation.parameters();
-    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, procedure.readOnly(),
-        context -> {
+    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, context -> {
       if (procedure.isSql()) {
         context.queue(ExecutableStatement.of(procedure.statements().get(CompiledProcedure.SQL_STATEMENT)), arguments);
         return List.of(context.execute(true));
@@ -227,8 +233,7 @@ final class MpCoordinator implements AutoCloseable {
     } catch (org.partita.server.planner.PlanningException e) {
       throw new ServerException(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
     }
-    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay,
-        statement.planned().readOnly(), context -> {
+    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, context -> {
       context.queue(statement, parameters);
       return List.of(context.execute(true));
     });
@@ -245,18 +250,21 @@ final class MpCoordinator implements AutoCloseable {
   }
 
   /** Joins every partition, runs {@code body}, commits everywhere or rolls back everywhere. */
-  private ClientResponse runTransaction(MultiPartitionTxn txn, Replay replay, boolean readOnly, TransactionBody body) {
+  private ClientResponse runTransaction(MultiPartitionTxn txn, Replay replay, TransactionBody body) {
     // Open the merge engine before any partition joins: a failure to open it must not leave partitions held.
     final PartitionEngine merge = mergeEngine();
     final RunningCall running = runningCall;
     final List<Participant> participants = join(txn, replay);
-    running.begin(limits.interruptible(readOnly) ? txn.invocation() : null);
-    final TimeBudget budget = TimeBudget.startingNow(limits.timeoutFor(txn.invocation().timeoutMillis(), readOnly));
+    // A replayed transaction runs to its end: one that a limit or a cancel stopped is not in the log.
+    running.begin(replay == null ? txn.invocation() : null);
+    final TimeBudget budget = replay == null
+        ? TimeBudget.startingNow(limits.timeoutFor(txn.invocation().timeoutMillis())) : TimeBudget.NONE;
     final MultiPartitionContext context = new MultiPartitionContext(participants, map, merge, txn.header(), budget,
         running);
     ClientResponse response;
     try {
       final List<ResultTable> results = body.run(context);
+      context.rethrowIfInterrupted();
       context.finish(true);
       response = context.withAppStatus(ClientResponse.success(results));
     } catch (Throwable t) {
@@ -265,6 +273,9 @@ final class MpCoordinator implements AutoCloseable {
     } finally {
       // Before the partitions go back to their queues: a later cancel must not reach their next work.
       running.end();
+    }
+    if (replay == null && Interruption.isInterruption(response.errorCode())) {
+      pipeline.aborted(txn.header()); // before any partition is released: no later record precedes the marker
     }
     releaseAll(participants);
     return response;

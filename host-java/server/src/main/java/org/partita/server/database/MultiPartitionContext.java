@@ -34,6 +34,7 @@ final class MultiPartitionContext implements ProcedureContext {
   private final PartitionEngine mergeEngine;
   private final long timestamp;
   private final TimeBudget budget;
+  private final Interruption interruption = new Interruption();
   private final RunningCall running;
   private final Random random;
   private final int anyPartition;
@@ -57,6 +58,11 @@ final class MultiPartitionContext implements ProcedureContext {
     this.timestamp = header.timestampMicros();
     this.random = new Random(header.seed());
     this.anyPartition = (int) Long.remainderUnsigned(header.id().sequence(), participants.size());
+  }
+
+  /** Throws the time limit or cancel that struck this transaction, even if the procedure caught it. */
+  void rethrowIfInterrupted() {
+    interruption.rethrowIfStruck();
   }
 
   void bindInstance(ProcedureInstance procedureInstance) {
@@ -85,7 +91,7 @@ final class MultiPartitionContext implements ProcedureContext {
         results[i] = run(pendingStatements.get(i), pendingParameters.get(i));
       }
     } catch (RuntimeException e) {
-      throw Failures.unwrap(e) instanceof EngineException engine ? budget.rethrown(engine) : e;
+      throw interruption.note(Failures.unwrap(e) instanceof EngineException engine ? budget.rethrown(engine) : e);
     } finally {
       pendingStatements.clear();
       pendingParameters.clear();

@@ -10,12 +10,14 @@ import org.partita.server.engine.PartitionEngine;
  * ({@code Invocation.timeout_millis}), shorter or longer than the default, up
  * to {@link #MAX_TIMEOUT_MILLIS}. Read-only and read-write work share the
  * limit: a long write blocks its partition exactly as a long read does, and
- * its rollback is exact. Immutable.
+ * its rollback is exact. With a command log a write stopped by its limit or
+ * a cancel is recorded as aborted, so that replay skips it
+ * (CommitPipeline#aborted); replay itself runs under no limit. Immutable.
  *
  * @param timeoutMillis the time limit of a call that names none (0 = none)
  * @param memoryBytes the per-statement bound on intermediate results, per engine (0 = unbounded)
  */
-public record QueryLimits(int timeoutMillis, long memoryBytes, boolean interruptsWrites) {
+public record QueryLimits(int timeoutMillis, long memoryBytes) {
   /** The default time limit: 10 s. */
   public static final int DEFAULT_TIMEOUT_MILLIS = 10_000;
   /** The longest time limit a server or a call may set: 1 hour. */
@@ -48,23 +50,6 @@ public record QueryLimits(int timeoutMillis, long memoryBytes, boolean interrupt
         instanceof com.sun.management.OperatingSystemMXBean os ? os.getTotalMemorySize() : 0;
   }
 
-  /** Limits that may stop any transaction, read-only or not. */
-  public QueryLimits(int timeoutMillis, long memoryBytes) {
-    this(timeoutMillis, memoryBytes, true);
-  }
-
-  /**
-   * These limits, applied to read-only transactions only: a transaction
-   * that writes runs to its end whatever its time and is not cancelled,
-   * because its outcome must be the same when the command log is replayed
-   * (and, later, on every replica); a time limit or a cancel depends on
-   * when it happens. The memory bound still applies to every statement: it
-   * depends only on the data.
-   */
-  public QueryLimits withWritesUninterrupted() {
-    return new QueryLimits(timeoutMillis, memoryBytes, false);
-  }
-
   public QueryLimits {
     if (timeoutMillis < 0 || timeoutMillis > MAX_TIMEOUT_MILLIS) {
       throw new IllegalArgumentException("query timeout must be between 0 (none) and " + MAX_TIMEOUT_MILLIS
@@ -77,19 +62,10 @@ public record QueryLimits(int timeoutMillis, long memoryBytes, boolean interrupt
 
   /**
    * The time limit of a call that asked for {@code requestedMillis} (0 = the
-   * default); the caller checked it with {@link #checkRequested}. 0 (none)
-   * for a transaction that writes when writes are not interrupted.
+   * default); the caller checked it with {@link #checkRequested}.
    */
-  int timeoutFor(int requestedMillis, boolean readOnly) {
-    if (!interruptible(readOnly)) {
-      return 0;
-    }
+  int timeoutFor(int requestedMillis) {
     return requestedMillis == 0 ? timeoutMillis : requestedMillis;
-  }
-
-  /** Whether a transaction that is (or is not) read-only may be stopped by a time limit or a cancel. */
-  boolean interruptible(boolean readOnly) {
-    return readOnly || interruptsWrites;
   }
 
   /**

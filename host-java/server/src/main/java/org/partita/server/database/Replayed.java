@@ -11,7 +11,8 @@ import org.partita.server.txn.TxnHeader;
  * instead of sequencing the item (so it is not logged twice, and later
  * items continue its sequence), checks that the partition's catalog is the
  * one the item ran against, then runs it as it ran the first time (same
- * timestamp, same seed). A check that fails is reported to {@code failures}
+ * timestamp, same seed, and no time limit or cancel: the log holds no
+ * transaction that one stopped). A check that fails is reported to {@code failures}
  * (recovery then refuses to start) and the item still runs, so that a
  * multi-partition transaction waiting for this partition completes.
  */
@@ -34,7 +35,12 @@ record Replayed(WorkItem item, TxnHeader header, Consumer<RuntimeException> fail
           + header.catalogVersion() + " on partition " + site.partition() + " at catalog version "
           + site.catalogVersion() + ": the log and the schema disagree"));
     }
-    item.run(site, header);
+    site.replaying(true);
+    try {
+      item.run(site, header);
+    } finally {
+      site.replaying(false);
+    }
   }
 
   @Override

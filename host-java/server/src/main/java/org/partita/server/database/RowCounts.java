@@ -15,10 +15,11 @@ import org.partita.server.planner.TableStatistics;
  * ({@link Site#publishedStats}); this class adds them up — a partitioned
  * table's rows over every partition, a replicated table's from one copy.
  *
- * <p>A snapshot keeps its {@link Snapshot#epoch} until some table's count
- * moves to another power of two, so that the plan cache ({@link AdHocPlans})
- * keeps a plan while the tables it orders stay about the same size and plans
- * again when one doubles or halves.
+ * <p>A snapshot's counts are the latest published, but its
+ * {@link Snapshot#epoch} stays the same until some table's count moves to
+ * another power of two, so that the plan cache ({@link AdHocPlans}) keeps a
+ * plan while the tables it orders stay about the same size and plans again
+ * when one doubles or halves.
  *
  * <p>Thread-safe: {@link #current} may be called from any thread.
  */
@@ -51,8 +52,9 @@ final class RowCounts {
     final Map<String, Long> rows = sum(schema);
     final Map<String, Integer> magnitudes = new HashMap<>();
     rows.forEach((table, count) -> magnitudes.put(table, 64 - Long.numberOfLeadingZeros(count)));
-    snapshot = magnitudes.equals(snapshot.magnitudes()) ? snapshot
-        : new Snapshot(TableStatistics.of(rows), snapshot.epoch() + 1, Map.copyOf(magnitudes));
+    // The counts are always the latest; only the epoch (what cached plans are keyed by) waits for a new size.
+    final long epoch = magnitudes.equals(snapshot.magnitudes()) ? snapshot.epoch() : snapshot.epoch() + 1;
+    snapshot = new Snapshot(TableStatistics.of(rows), epoch, Map.copyOf(magnitudes));
     return snapshot;
   }
 

@@ -32,6 +32,7 @@ final class SinglePartitionContext implements ProcedureContext {
   private final ResultArena resultArena = new ResultArena();
   private ProcedureInstance instance;
   private TimeBudget budget = TimeBudget.NONE;
+  private final Interruption interruption = new Interruption();
   private long timestamp;
   private boolean lastBatchDone;
   // Whether the engine holds uncommitted work of this transaction: set by a
@@ -51,11 +52,12 @@ final class SinglePartitionContext implements ProcedureContext {
    */
   ClientResponse run(CompiledProcedure procedure, Invocation invocation, TxnHeader header) {
     final PartitionEngine engine = site.engine();
-    begin(header, invocation, procedure.readOnly());
+    begin(header, invocation);
     final Object[] arguments = invocation.parameters();
     try {
       final List<ResultTable> results = procedure.isSql()
           ? runSql(procedure, arguments) : Invocations.runJava(procedure, site.instance(procedure), this, arguments);
+      interruption.rethrowIfStruck(); // the procedure caught it: the transaction still fails with it
       if (open) {
         engine.commit();
       }
@@ -75,7 +77,7 @@ final class SinglePartitionContext implements ProcedureContext {
   ClientResponse runStatement(ExecutableStatement statement, Object[] parameters, TxnHeader header,
       Invocation invocation) {
     final PartitionEngine engine = site.engine();
-    begin(header, invocation, statement.planned().readOnly());
+    begin(header, invocation);
     try {
       queue(statement, parameters);
       final ResultTable[] tables = execute(true);
@@ -103,12 +105,14 @@ final class SinglePartitionContext implements ProcedureContext {
     appStatusMessage = message;
   }
 
-  // A call that may not be interrupted (QueryLimits#withWritesUninterrupted)
-  // runs without a time limit and is not visible to @CancelQuery.
-  private void begin(TxnHeader header, Invocation invocation, boolean readOnly) {
-    final boolean interruptible = site.limits().interruptible(readOnly);
-    site.runningCall().begin(interruptible ? invocation : null);
-    budget = TimeBudget.startingNow(site.limits().timeoutFor(invocation.timeoutMillis(), readOnly));
+  // A replayed call runs as it ran the first time: to its end, without a
+  // time limit, and invisible to @CancelQuery (one stopped the first time is
+  // not replayed at all: CommitPipeline#aborted).
+  private void begin(TxnHeader header, Invocation invocation) {
+    final boolean limited = !site.replaying();
+    site.runningCall().begin(limited ? invocation : null);
+    budget = limited ? TimeBudget.startingNow(site.limits().timeoutFor(invocation.timeoutMillis())) : TimeBudget.NONE;
+    interruption.reset();
     timestamp = header.timestampMicros();
     appStatus = 0;
     appStatusMessage = "";
@@ -165,8 +169,14 @@ final class SinglePartitionContext implements ProcedureContext {
   @Override
   public ResultTable[] execute(boolean lastBatch) {
     final PartitionEngine engine = site.engine();
-    site.runningCall().checkNotCancelled();
-    final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp, budget.nextBatchMillis());
+    final int limitMillis;
+    try {
+      site.runningCall().checkNotCancelled();
+      limitMillis = budget.nextBatchMillis();
+    } catch (ServerException e) {
+      throw interruption.note(e);
+    }
+    final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp, limitMillis);
     for (int i = 0; i < pendingStatements.size(); i++) {
       final ExecutableStatement s = pendingStatements.get(i);
       s.addPlanCall(writer);
@@ -180,7 +190,7 @@ final class SinglePartitionContext implements ProcedureContext {
     try {
       results = engine.execute();
     } catch (EngineException e) {
-      throw budget.rethrown(e);
+      throw interruption.note(budget.rethrown(e));
     }
     open = !lastBatch;
     return ResultSets.tables(resultArena.copy(results));

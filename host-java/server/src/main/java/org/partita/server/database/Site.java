@@ -82,6 +82,8 @@ final class Site implements Runnable {
   private final AtomicLong tasksRun = new AtomicLong();
   // Site-confined state.
   private CatalogSnapshot catalog;
+  /** Site-confined: a replayed item is running. */
+  private boolean replaying;
   private PartitionEngine engine;
   private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
   private SinglePartitionContext context;
@@ -214,7 +216,20 @@ final class Site implements Runnable {
    * the site thread.
    */
   void answer(TxnHeader header, SequencedItem item, ClientResponse response, Consumer<ClientResponse> done) {
+    if (Interruption.isInterruption(response.errorCode())) {
+      initiator.pipeline().aborted(header);
+    }
     initiator.pipeline().release(header, item, () -> done.accept(response));
+  }
+
+  /** True while a replayed item runs (it runs without a time limit). REQUIRES: on the site thread. */
+  boolean replaying() {
+    return replaying;
+  }
+
+  /** REQUIRES: on the site thread. */
+  void replaying(boolean now) {
+    replaying = now;
   }
 
   /** The version of this partition's catalog. REQUIRES: on the site thread. */
@@ -348,6 +363,13 @@ final class Site implements Runnable {
 
   private void runOne(WorkItem item) {
     try {
+      if (item instanceof SequencedItem && !(item instanceof MultiPartitionJoin)) {
+        final String refusal = initiator.pipeline().refusal();
+        if (refusal != null) {
+          item.refuse(ErrorTable.response(ErrorCode.ERROR_CODE_DISK_FULL, refusal));
+          return;
+        }
+      }
       final TxnHeader header = item instanceof SequencedItem s ? initiator.sequence(s, catalog.version()) : null;
       item.run(this, header);
     } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package org.partita.server.dispatch;
 
+import org.partita.server.security.Principal;
 import org.partita.server.txn.Invocation;
 
 /**
@@ -24,4 +25,16 @@ public interface Dispatcher {
    * the site that runs the call decodes them.
    */
   boolean dispatch(Invocation invocation, ResponseHandler handler);
+
+  /**
+   * {@link #dispatch(Invocation, ResponseHandler)} on behalf of {@code caller}:
+   * when security is on, a call the caller's roles do not allow is answered
+   * REJECTED PERMISSION_DENIED naming the permission, without running
+   * (docs/security.md). The two-argument form runs unchecked, as
+   * {@link Principal#UNCHECKED}. Implementations that enforce security
+   * override this; the default (test doubles) ignores the caller.
+   */
+  default boolean dispatch(Invocation invocation, Principal caller, ResponseHandler handler) {
+    return dispatch(invocation, handler);
+  }
 }

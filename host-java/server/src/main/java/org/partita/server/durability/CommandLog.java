@@ -49,6 +49,8 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
   private static final int IDLE_SPINS = 100;
   private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
   private static final long THROTTLE_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+  /** How often a full disk is tried again. */
+  private static final long FULL_DISK_RETRY_MILLIS = 500;
 
   /** A record waiting for the writer. */
   private record Pending(TxnHeader header, SequencedItem item) {}
@@ -69,6 +71,8 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
   private volatile boolean parked;
   private volatile boolean closing;
   private volatile boolean failed;
+  /** Why new transactions are refused (the next segment cannot be preallocated: the disk is full), or null. */
+  private volatile String refusal;
   /** Async mode: when the writer last finished a sync (or found nothing to write). */
   private volatile long syncedAtNanos = System.nanoTime();
   private volatile long records;
@@ -117,12 +121,14 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
     final CommandLog log = new CommandLog(dataDir, options, epoch, partitions, schemaFingerprint, firstSegment,
         failure);
     Files.createDirectories(log.directory);
-    log.next = log.prepare(firstSegment, options.segmentBytes());
     try {
-      log.next.join();
-    } catch (java.util.concurrent.CompletionException e) {
+      // At once, not in the background: a disk already full stops the start with its error.
+      final Path file = log.preparing(firstSegment);
+      log.next = CompletableFuture.completedFuture(new LogSegment(file, firstSegment, options.segmentBytes(),
+          SegmentFiles.preallocate(file, options.segmentBytes())));
+    } catch (IOException | RuntimeException e) {
       log.preallocator.shutdownNow();
-      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+      throw e;
     }
     log.writer.start();
     return log;
@@ -138,6 +144,16 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
       throttle();
     }
     queue.offer(new Pending(header, item));
+  }
+
+  @Override
+  public String refusal() {
+    return refusal;
+  }
+
+  @Override
+  public void aborted(TxnHeader header) {
+    queue.offer(new Pending(header, AbortMarker.INSTANCE));
   }
 
   @Override
@@ -340,6 +356,7 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
     final Path path = directory.resolve(SegmentFiles.name(prepared.number()));
     Files.move(prepared.path(), path, StandardCopyOption.ATOMIC_MOVE);
     SegmentFiles.syncDirectory(directory);
+    CrashPoint.reach("log.segment-renamed");
     current = prepared.renamed(path);
     next = prepare(prepared.number() + 1, options.segmentBytes());
     LogFormat.writeSegmentHeader(batch, new LogFormat.SegmentHeader(current.number(), epoch, partitions,
@@ -347,26 +364,83 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
     LOG.fine("command log: writing " + path);
   }
 
-  private static LogSegment await(CompletableFuture<LogSegment> segment) throws IOException {
+  /**
+   * The preallocated segment; while the disk is full, waits until space is
+   * freed (the transactions already admitted wait with it, unanswered).
+   * Gives up only when the log closes.
+   */
+  private LogSegment await(CompletableFuture<LogSegment> segment) throws IOException {
     try {
-      return segment.join();
-    } catch (java.util.concurrent.CompletionException e) {
+      while (true) {
+        try {
+          return segment.get(FULL_DISK_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          if (closing) {
+            throw new IOException("the log is closing while its disk is full: " + refusal);
+          }
+        }
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
       throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while waiting for a segment to be preallocated", e);
     }
   }
 
   /** Preallocates segment {@code number} in the background as a .new file. */
   private CompletableFuture<LogSegment> prepare(long number, long capacity) {
-    final Path file = directory.resolve(SegmentFiles.name(number) + SegmentFiles.PREPARING_SUFFIX);
+    final Path file = preparing(number);
     final CompletableFuture<LogSegment> out = new CompletableFuture<>();
-    preallocator.execute(() -> {
-      try {
-        out.complete(new LogSegment(file, number, capacity, SegmentFiles.preallocate(file, capacity)));
-      } catch (IOException | RuntimeException e) {
-        out.completeExceptionally(e);
-      }
-    });
+    preallocator.execute(() -> preallocate(file, number, capacity, out));
     return out;
+  }
+
+  /** The file segment {@code number} is preallocated as before it is renamed into the log. */
+  private Path preparing(long number) {
+    return directory.resolve(SegmentFiles.name(number) + SegmentFiles.PREPARING_SUFFIX);
+  }
+
+  /**
+   * On the preallocating thread: makes {@code file} and completes {@code out}
+   * with it. A full disk is not a failure: it refuses new transactions
+   * ({@link #refusal}) and tries again every {@link #FULL_DISK_RETRY_MILLIS}
+   * until space is freed (then admits them again) or the log closes. The
+   * segment being written keeps the room it was preallocated with, so what
+   * was admitted before the refusal still fits (unless one record is larger
+   * than a segment's rest, which then waits for the space).
+   */
+  private void preallocate(Path file, long number, long capacity, CompletableFuture<LogSegment> out) {
+    try {
+      out.complete(new LogSegment(file, number, capacity, SegmentFiles.preallocate(file, capacity)));
+      if (refusal != null) {
+        refusal = null;
+        LOG.warning("command log: " + file + " preallocated: the disk has room again; transactions are admitted");
+      }
+    } catch (IOException e) {
+      if (!SegmentFiles.isDiskFull(e) || closing) {
+        out.completeExceptionally(e);
+        return;
+      }
+      if (refusal == null) {
+        LOG.warning("command log: the disk is full (preallocating " + file + ": " + e.getMessage() + "); new"
+            + " transactions are refused until space is freed");
+      }
+      refusal = "the command log's disk is full (cannot preallocate " + file + "); no new transaction runs until"
+          + " space is freed there";
+      CompletableFuture.delayedExecutor(FULL_DISK_RETRY_MILLIS, TimeUnit.MILLISECONDS, this::retryPreallocation)
+          .execute(() -> preallocate(file, number, capacity, out));
+    } catch (RuntimeException e) {
+      out.completeExceptionally(e);
+    }
+  }
+
+  private void retryPreallocation(Runnable attempt) {
+    try {
+      preallocator.execute(attempt);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // The log closed while the disk was full; the writer gives up on its own (see await).
+    }
   }
 
   /**
@@ -385,7 +459,7 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
       if (current != null) {
         current.channel().close();
       }
-      if (next != null && !next.isCompletedExceptionally()) {
+      if (next != null && next.isDone() && !next.isCompletedExceptionally()) {
         next.join().discard();
       }
     } catch (IOException | RuntimeException e) {

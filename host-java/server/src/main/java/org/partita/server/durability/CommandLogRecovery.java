@@ -6,11 +6,15 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
 import org.partita.proto.txn.WorkItem;
+import org.partita.server.txn.TxnHeader;
+import org.partita.server.txn.TxnId;
 
 /**
  * Reads a host's command log back at start (docs/durability.md,
@@ -18,6 +22,11 @@ import org.partita.proto.txn.WorkItem;
  * missing and were written for this partition count and starting schema,
  * hands every record to a sink in log order, cuts a torn tail, and refuses
  * (LogCorruptException, naming file and offset) on any other damage.
+ *
+ * <p>A transaction that an {@code Aborted} record names (rolled back by its
+ * time limit or a cancel, an outcome replay cannot reproduce) is not handed
+ * to the sink, nor are the markers: a first pass over the segments collects
+ * them, since a marker follows its transaction's record.
  *
  * <p>A damaged record is a torn tail when it is in the last segment and no
  * intact record follows it there: the host stopped in the middle of a
@@ -33,7 +42,7 @@ public final class CommandLogRecovery {
   /**
    * What the log held.
    *
-   * @param records records handed to the sink
+   * @param records records read (aborted transactions and their markers included)
    * @param segments segment files read
    * @param lastEpoch the epoch of the last run that wrote a segment (0 when there is no log)
    * @param nextSegment the number the next segment written takes
@@ -44,6 +53,9 @@ public final class CommandLogRecovery {
   private final int partitions;
   private final int schemaFingerprint;
   private final CRC32C crc = new CRC32C();
+  /** Transactions rolled back by time or cancel: skipped. */
+  private final Set<TxnId> aborted = new HashSet<>();
+  private long skipped;
 
   private CommandLogRecovery(Path dataDir, int partitions, int schemaFingerprint) {
     this.directory = SegmentFiles.directory(dataDir);
@@ -94,6 +106,7 @@ public final class CommandLogRecovery {
     }
     final List<Path> segments = SegmentFiles.segments(directory);
     checkNumbering(segments);
+    collectAborted(segments);
     long records = 0;
     long lastEpoch = 0;
     int read = 0;
@@ -116,7 +129,32 @@ public final class CommandLogRecovery {
       }
     }
     final long next = segments.isEmpty() ? 1 : SegmentFiles.number(segments.get(segments.size() - 1)) + 1;
+    if (!aborted.isEmpty()) {
+      LOG.info("command log: skipped " + skipped + " record(s) of " + aborted.size() + " transaction(s) rolled back"
+          + " by a time limit or a cancel");
+    }
     return new Result(records, read, lastEpoch, next);
+  }
+
+  private void collectAborted(List<Path> segments) throws IOException {
+    for (Path file : segments) {
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+        LogFormat.abortedTransactions(channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()), crc, aborted);
+      }
+    }
+  }
+
+  /** True iff {@code item} is an abort marker or belongs to a transaction one names. */
+  private boolean skipped(WorkItem item) {
+    if (item.hasAborted()) {
+      return true;
+    }
+    if (aborted.isEmpty()) {
+      return false;
+    }
+    final org.partita.proto.txn.TxnHeader header = item.hasMultiPartition()
+        ? item.getMultiPartition().getCoordinator() : item.getHeader();
+    return aborted.contains(TxnHeader.fromProto(header).id());
   }
 
   private void checkNumbering(List<Path> segments) throws LogCorruptException {
@@ -173,8 +211,10 @@ public final class CommandLogRecovery {
         }
         LOG.warning("command log: cut a torn tail from " + file + " at offset " + offset + " (" + e.getMessage()
             + "; the host stopped while writing it, and nothing after it was acknowledged)");
+        CrashPoint.reach("recovery.cutting-torn-tail");
         channel.truncate(offset);
         channel.force(true);
+        CrashPoint.reach("recovery.cut-torn-tail");
         return count;
       }
       if (frame == null) {
@@ -183,7 +223,11 @@ public final class CommandLogRecovery {
         }
         return count;
       }
-      sink.accept(frame.item());
+      if (skipped(frame.item())) {
+        skipped++;
+      } else {
+        sink.accept(frame.item());
+      }
       count++;
       offset = frame.end();
     }

@@ -3,11 +3,13 @@ package org.partita.server.durability;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
+import org.partita.proto.txn.Aborted;
 import org.partita.proto.txn.MultiPartitionJoin;
 import org.partita.proto.txn.ProcedureInvocation;
 import org.partita.proto.txn.WorkItem;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.TxnHeader;
+import org.partita.server.txn.TxnId;
 
 /**
  * The bytes of the command log (docs/durability.md, "Files on disk"), all
@@ -22,8 +24,9 @@ import org.partita.server.txn.TxnHeader;
  * <p>A record: length (4: the bytes after the CRC), CRC32C (4: of the
  * length and those bytes), partition (4), epoch (8), sequence (8), catalog
  * version (8), timestamp in µs (8), seed (8), kind (1: 1 a single-partition
- * {@code ProcedureInvocation}, 2 a {@code MultiPartitionJoin}), then the
- * work item's protobuf bytes (proto/txn.proto). Stateless.
+ * {@code ProcedureInvocation}, 2 a {@code MultiPartitionJoin}, 3 an
+ * {@code Aborted} marker for the transaction of its header, with an empty
+ * body), then the work item's protobuf bytes (proto/txn.proto). Stateless.
  */
 final class LogFormat {
   static final int MAGIC = 0x50544C47;
@@ -36,6 +39,9 @@ final class LogFormat {
   static final int MAX_BODY = 1 << 30;
   static final byte KIND_SINGLE_PARTITION = 1;
   static final byte KIND_MULTI_PARTITION = 2;
+  static final byte KIND_ABORTED = 3;
+  /** Where the kind byte is, from a frame's start. */
+  static final int KIND_OFFSET = FRAME_PREFIX + 44;
 
   private LogFormat() {}
 
@@ -52,13 +58,17 @@ final class LogFormat {
     return switch (item.getKindCase()) {
       case SINGLE_PARTITION -> KIND_SINGLE_PARTITION;
       case MULTI_PARTITION -> KIND_MULTI_PARTITION;
+      case ABORTED -> KIND_ABORTED;
       default -> throw new IllegalArgumentException("a work item with no kind cannot be logged");
     };
   }
 
   static com.google.protobuf.MessageLite body(WorkItem item) {
-    return item.getKindCase() == WorkItem.KindCase.SINGLE_PARTITION ? item.getSinglePartition()
-        : item.getMultiPartition();
+    return switch (item.getKindCase()) {
+      case SINGLE_PARTITION -> item.getSinglePartition();
+      case ABORTED -> item.getAborted();
+      default -> item.getMultiPartition();
+    };
   }
 
   /**
@@ -143,7 +153,7 @@ final class LogFormat {
   private static WorkItem decode(ByteBuffer segment, int at, int end) throws BadFrame {
     final TxnHeader header;
     try {
-      header = new TxnHeader(new org.partita.server.txn.TxnId(segment.getInt(at), segment.getLong(at + 4),
+      header = new TxnHeader(new TxnId(segment.getInt(at), segment.getLong(at + 4),
           segment.getLong(at + 12)), segment.getLong(at + 28), segment.getLong(at + 36), segment.getLong(at + 20));
     } catch (IllegalArgumentException e) {
       throw new BadFrame("a record with " + e.getMessage());
@@ -157,6 +167,8 @@ final class LogFormat {
         item.setSinglePartition(ProcedureInvocation.parseFrom(body));
       } else if (kind == KIND_MULTI_PARTITION) {
         item.setMultiPartition(MultiPartitionJoin.parseFrom(body));
+      } else if (kind == KIND_ABORTED) {
+        item.setAborted(Aborted.parseFrom(body));
       } else {
         throw new BadFrame("a record of unknown kind " + kind);
       }
@@ -164,6 +176,28 @@ final class LogFormat {
       throw new BadFrame("a record whose work item does not parse: " + e.getMessage());
     }
     return item.build();
+  }
+
+  /**
+   * Adds to {@code into} the transaction of every intact {@link #KIND_ABORTED}
+   * record of {@code segment}, reading only frame lengths and kinds (and
+   * checking the CRC32C of those records). Stops at the first length that is
+   * not a record's: {@link #readFrame} decides there what is damage.
+   */
+  static void abortedTransactions(ByteBuffer segment, CRC32C crc, java.util.Set<TxnId> into) {
+    for (int offset = SEGMENT_HEADER_BYTES; segment.limit() - offset >= FRAME_PREFIX + FIXED; ) {
+      final int length = segment.getInt(offset);
+      final long end = (long) offset + FRAME_PREFIX + length;
+      if (length < FIXED || length > FIXED + MAX_BODY || end > segment.limit()) {
+        return;
+      }
+      if (segment.get(offset + KIND_OFFSET) == KIND_ABORTED
+          && segment.getInt(offset + 4) == checksum(segment, offset, (int) end, crc)) {
+        final int at = offset + FRAME_PREFIX;
+        into.add(new TxnId(segment.getInt(at), segment.getLong(at + 4), segment.getLong(at + 12)));
+      }
+      offset = (int) end;
+    }
   }
 
   /** Writes a segment header at {@code out}'s position (64 bytes). */

@@ -81,8 +81,14 @@ final class SegmentFiles {
       return channel;
     } catch (IOException | RuntimeException e) {
       channel.close();
+      Files.deleteIfExists(file); // half preallocated: of no use, and in the way of the next attempt
       throw e;
     }
+  }
+
+  /** True iff {@code e} says the file system has no space left (ENOSPC). */
+  static boolean isDiskFull(IOException e) {
+    return e.getMessage() != null && e.getMessage().contains("No space left on device");
   }
 
   /** Makes the directory's entries (a rename, a new file) durable. */

@@ -30,4 +30,14 @@ public final class SwitchablePipeline implements CommitPipeline {
   public void release(TxnHeader header, SequencedItem item, Runnable answer) {
     target.release(header, item, answer);
   }
+
+  @Override
+  public void aborted(TxnHeader header) {
+    target.aborted(header);
+  }
+
+  @Override
+  public String refusal() {
+    return target.refusal();
+  }
 }

@@ -14,8 +14,10 @@ import org.partita.server.durability.CommandLog;
 import org.partita.server.durability.CommandLogMode;
 import org.partita.server.durability.CommandLogOptions;
 import org.partita.server.durability.CommandLogRecovery;
+import org.partita.server.durability.CrashPoint;
 import org.partita.server.durability.DiskFailure;
 import org.partita.server.durability.LogCorruptException;
+import org.partita.server.durability.ProcedureClasses;
 import org.partita.server.durability.SwitchablePipeline;
 import org.partita.server.txn.TxnId;
 
@@ -53,9 +55,10 @@ final class DurableStart {
     }
     final SwitchablePipeline pipeline = new SwitchablePipeline();
     final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
-        Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits().withWritesUninterrupted(), epoch);
+        Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits(), epoch);
     try {
       final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint);
+      CrashPoint.reach("recovery.replay-done");
       final CommandLog log = CommandLog.open(dataDir, logOptions, epoch, options.sites(), fingerprint,
           recovered.nextSegment(), DiskFailure.HALT);
       pipeline.switchTo(log);
@@ -69,6 +72,46 @@ final class DurableStart {
     } catch (IOException e) {
       database.close();
       throw new StartupException("command log in " + dataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The procedure classes to compile the schema against
+   * (docs/durability.md, "Procedure classes"): without a log,
+   * {@code --classes}; with one, the copy stored in the data directory when
+   * its log has transactions (a logged call replays with the code it ran
+   * with; {@code --classes} may then be left out, and classes that differ
+   * are refused), else {@code --classes}, which is stored first.
+   */
+  static List<Path> procedureClasses(ServerOptions options) throws StartupException {
+    final Path dataDir = options.dataDir();
+    if (options.commandLog().mode() == CommandLogMode.OFF || dataDir == null) {
+      return options.classes();
+    }
+    try {
+      final ProcedureClasses.ClassSet given = ProcedureClasses.read(options.classes());
+      final String stored = ProcedureClasses.currentId(dataDir);
+      if (stored == null || !CommandLogRecovery.exists(dataDir)) {
+        ProcedureClasses.record(dataDir, given);
+        return options.classes();
+      }
+      final Path jar = ProcedureClasses.jar(dataDir, stored);
+      if (!java.nio.file.Files.exists(jar)) {
+        throw new StartupException(dataDir.resolve("classes") + " names procedure classes " + stored + " but " + jar
+            + " is missing: the command log cannot be replayed with the code it ran with", null);
+      }
+      if (!options.classes().isEmpty() && !given.id().equals(stored)) {
+        throw new StartupException("the procedure classes of --classes (" + given.id() + ") differ from those the"
+            + " command log in " + dataDir + " was written with (" + stored + ", kept as " + jar + "): logged calls"
+            + " must replay with the code they ran with; start with the same classes, or without --classes to use"
+            + " the kept copy (changing the classes of a database that has a command log needs a snapshot first)",
+            null);
+      }
+      LOG.info("procedure classes: " + jar + " (the classes the command log was written with)");
+      return List.of(jar);
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new StartupException("cannot read or keep the procedure classes for " + dataDir + ": " + e.getMessage(),
+          e);
     }
   }
 
@@ -92,6 +135,7 @@ final class DurableStart {
     try {
       result = CommandLogRecovery.read(dataDir, sites, fingerprint, record -> {
         replay.replay(record);
+        CrashPoint.reach("recovery.replayed");
         if (replay.replayed() % PROGRESS_EVERY == 0 && replay.replayed() > 0) {
           LOG.info("recovery: " + replay.replayed() + " transaction(s) replayed");
         }

@@ -21,7 +21,9 @@ import org.partita.server.compiler.ddl.DdlException;
 import org.partita.server.database.Database;
 import org.partita.server.durability.CommandLog;
 import org.partita.server.sysproc.LogFigures;
+import org.partita.server.http.HttpApiLimits;
 import org.partita.server.http.HttpApiServer;
+import org.partita.server.security.SecurityOptions;
 import org.partita.server.network.ClientProtocolServer;
 import org.partita.server.network.Transports;
 import org.partita.server.stats.ProcedureStatistics;
@@ -69,7 +71,7 @@ public final class PartitaServer implements AutoCloseable {
         f.longestSyncNanos(), f.throttledNanos());
   }
 
-  private PartitaServer(ServerOptions options, Database database, CommandLog commandLog) {
+  private PartitaServer(ServerOptions options, Database database, CommandLog commandLog, ServerSecurity security) {
     this.options = options;
     this.database = database;
     this.commandLog = commandLog;
@@ -79,10 +81,15 @@ public final class PartitaServer implements AutoCloseable {
     final ClientProtocolServer[] network = new ClientProtocolServer[1];
     final SystemProcedures systemProcedures = new SystemProcedures(database, statistics,
         () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground, this::logFigures);
-    this.dispatcher = new ServerDispatcher(database, systemProcedures, statistics);
-    this.clientServer = new ClientProtocolServer(dispatcher, identity, options.limits());
+    if (security.authenticator() != null) {
+      systemProcedures.enableUserAdministration(security.authenticator().users());
+    }
+    this.dispatcher = new ServerDispatcher(database, systemProcedures, statistics, security.authenticator() != null);
+    this.clientServer = new ClientProtocolServer(dispatcher, identity, options.limits(), security.authenticator(),
+        security.tls());
     network[0] = clientServer;
-    this.httpServer = options.httpPort() < 0 ? null : new HttpApiServer(dispatcher, options.webRoot());
+    this.httpServer = options.httpPort() < 0 ? null : new HttpApiServer(dispatcher, options.webRoot(),
+        HttpApiLimits.DEFAULTS, security.authenticator(), security.tls());
   }
 
   private ServerIdentity serverIdentity() {
@@ -90,12 +97,22 @@ public final class PartitaServer implements AutoCloseable {
         HostIdentity.SERVER_VERSION);
   }
 
-  /** Compiles the schema, opens the database and binds every listener. */
+  /** Compiles the schema, opens the database and binds every listener; no authentication, no TLS. */
   public static PartitaServer start(ServerOptions options) throws StartupException, InterruptedException {
+    return start(options, SecurityOptions.OFF);
+  }
+
+  /**
+   * {@link #start(ServerOptions)} with users, roles and TLS as {@code securityOptions} say
+   * (docs/security.md).
+   */
+  public static PartitaServer start(ServerOptions options, SecurityOptions securityOptions)
+      throws StartupException, InterruptedException {
     final long begin = System.nanoTime();
-    final CompiledCatalog catalog = compile(options);
+    final ServerSecurity security = ServerSecurity.open(securityOptions, options.bindAddress(), options.httpPort());
+    final CompiledCatalog catalog = compile(options, DurableStart.procedureClasses(options));
     final DurableStart.Opened opened = DurableStart.open(options, catalog);
-    final PartitaServer server = new PartitaServer(options, opened.database(), opened.log());
+    final PartitaServer server = new PartitaServer(options, opened.database(), opened.log(), security);
     try {
       server.bind();
     } catch (RuntimeException | InterruptedException | IOException e) {
@@ -106,7 +123,7 @@ public final class PartitaServer implements AutoCloseable {
     return server;
   }
 
-  private static CompiledCatalog compile(ServerOptions options) throws StartupException {
+  private static CompiledCatalog compile(ServerOptions options, List<Path> classes) throws StartupException {
     final List<SourceFile> files = new ArrayList<>();
     for (Path p : options.schema()) {
       try {
@@ -116,7 +133,7 @@ public final class PartitaServer implements AutoCloseable {
       }
     }
     try {
-      final URLClassLoader loader = new URLClassLoader(classUrls(options.classes()), PartitaServer.class.getClassLoader());
+      final URLClassLoader loader = new URLClassLoader(classUrls(classes), PartitaServer.class.getClassLoader());
       return new CatalogCompiler(loader).compile(files);
     } catch (DdlException e) {
       throw new StartupException(e.getMessage(), e);

@@ -1,10 +1,12 @@
 package org.partita.server.host;
 
+import org.partita.client.ClientResponse;
 import org.partita.server.error.ErrorTable;
 import org.partita.proto.ErrorCode;
 import org.partita.server.database.Database;
 import org.partita.server.dispatch.Dispatcher;
 import org.partita.server.dispatch.ResponseHandler;
+import org.partita.server.security.Principal;
 import org.partita.server.stats.ProcedureStatistics;
 import org.partita.server.sysproc.SystemProcedures;
 import org.partita.server.txn.Invocation;
@@ -21,11 +23,33 @@ final class ServerDispatcher implements Dispatcher {
   private final SystemProcedures systemProcedures;
   private final ProcedureStatistics statistics;
   private volatile boolean shuttingDown;
+  /** Checks callers' permissions; null when security is off. */
+  private final CallAuthorization authorization;
 
   ServerDispatcher(Database database, SystemProcedures systemProcedures, ProcedureStatistics statistics) {
+    this(database, systemProcedures, statistics, false);
+  }
+
+  /** With {@code secured}, calls of authenticated principals are checked against their roles. */
+  ServerDispatcher(Database database, SystemProcedures systemProcedures, ProcedureStatistics statistics,
+      boolean secured) {
     this.database = database;
     this.systemProcedures = systemProcedures;
     this.statistics = statistics;
+    this.authorization = secured ? new CallAuthorization(database) : null;
+  }
+
+  @Override
+  public boolean dispatch(Invocation invocation, Principal caller, ResponseHandler handler) {
+    if (authorization != null && !shuttingDown) {
+      final ClientResponse denied = authorization.check(invocation, caller);
+      if (denied != null) {
+        statistics.record(invocation.procedure(), denied.status(), 0);
+        handler.onResponse(denied);
+        return true;
+      }
+    }
+    return dispatch(invocation, handler);
   }
 
   void beginShutdown() {

@@ -13,7 +13,9 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import io.netty.handler.ssl.SslContext;
 import org.partita.server.dispatch.Dispatcher;
+import org.partita.server.security.Authenticator;
 
 /**
  * The HTTP/JSON API of a Partita server (docs/http-api.md): procedure calls
@@ -38,6 +40,7 @@ public final class HttpApiServer implements AutoCloseable {
   private final ChannelGroup channels = new DefaultChannelGroup("partita-http", GlobalEventExecutor.INSTANCE);
   private volatile boolean shuttingDown;
   private Channel listener;
+  private final SslContext tls;
 
   /**
    * @param dispatcher runs the calls
@@ -46,8 +49,18 @@ public final class HttpApiServer implements AutoCloseable {
    * @throws IllegalArgumentException if {@code webRoot} is not a readable directory
    */
   public HttpApiServer(Dispatcher dispatcher, Path webRoot, HttpApiLimits limits) {
+    this(dispatcher, webRoot, limits, null, null);
+  }
+
+  /**
+   * A server whose API calls need HTTP Basic credentials checked by {@code authenticator} (null: none)
+   * and whose connections speak TLS with {@code tls} (null: plain HTTP); docs/security.md.
+   */
+  public HttpApiServer(Dispatcher dispatcher, Path webRoot, HttpApiLimits limits, Authenticator authenticator,
+      SslContext tls) {
     this.limits = limits;
-    final ApiEndpoint api = new ApiEndpoint(dispatcher, this::isShuttingDown, limits.busyTimeout());
+    this.tls = tls;
+    final ApiEndpoint api = new ApiEndpoint(dispatcher, this::isShuttingDown, limits.busyTimeout(), authenticator);
     this.router = new HttpRouter(api, webRoot == null ? null : new StaticFiles(webRoot), this::isShuttingDown);
   }
 
@@ -78,6 +91,9 @@ public final class HttpApiServer implements AutoCloseable {
           @Override
           protected void initChannel(Channel ch) {
             channels.add(ch);
+            if (tls != null) {
+              ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+            }
             ch.pipeline()
                 .addLast(new HttpServerCodec(limits.maxRequestLineBytes(), limits.maxHeaderBytes(), 8192))
                 .addLast(new BodyLimitAggregator(limits.maxBodyBytes()))

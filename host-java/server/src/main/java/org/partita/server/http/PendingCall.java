@@ -13,6 +13,7 @@ import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
 import org.partita.server.dispatch.Dispatcher;
 import org.partita.server.dispatch.ResponseHandler;
+import org.partita.server.security.Principal;
 
 /**
  * One call on its way through the {@link Dispatcher}. When the dispatcher
@@ -34,6 +35,7 @@ final class PendingCall implements ResponseHandler, Runnable {
 
   private final Dispatcher dispatcher;
   private final ApiCall call;
+  private final Principal caller;
   private final ChannelHandlerContext ctx;
   private final ReplySink sink;
   private final ApiEndpoint endpoint;
@@ -41,8 +43,9 @@ final class PendingCall implements ResponseHandler, Runnable {
   // Event loop only: the call encoded as the binary protocol would carry it, made on the first attempt.
   private Invocation invocation;
 
-  PendingCall(Dispatcher dispatcher, ApiCall call, ChannelHandlerContext ctx, ReplySink sink, ApiEndpoint endpoint,
-      long deadlineNanos) {
+  PendingCall(Dispatcher dispatcher, ApiCall call, Principal caller, ChannelHandlerContext ctx, ReplySink sink,
+      ApiEndpoint endpoint, long deadlineNanos) {
+    this.caller = caller;
     this.dispatcher = dispatcher;
     this.call = call;
     this.ctx = ctx;
@@ -66,7 +69,7 @@ final class PendingCall implements ResponseHandler, Runnable {
     }
     final boolean accepted;
     try {
-      accepted = dispatcher.dispatch(invocation, this);
+      accepted = dispatcher.dispatch(invocation, caller, this);
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "dispatching " + call.procedure() + " failed", e);
       sink.send(Replies.error(ctx.alloc(), HttpResponseStatus.INTERNAL_SERVER_ERROR, ErrorCode.ERROR_CODE_INTERNAL,

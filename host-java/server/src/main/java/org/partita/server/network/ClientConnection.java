@@ -10,7 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import javax.net.ssl.SSLException;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -22,12 +22,21 @@ import java.util.logging.Logger;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import org.partita.client.ClientResponse;
 import org.partita.client.proto.ClientMessage;
+import org.partita.client.internal.Scram;
+import org.partita.client.proto.LoginContinue;
 import org.partita.client.proto.LoginRequest;
 import org.partita.client.proto.LoginResponse;
 import org.partita.client.proto.LoginStatus;
 import org.partita.client.proto.ProtocolVersion;
 import org.partita.client.proto.ServerMessage;
+import com.google.protobuf.ByteString;
 import org.partita.server.dispatch.Dispatcher;
+import org.partita.server.security.AuditLog;
+import org.partita.server.security.AuthenticationException;
+import org.partita.server.security.Authenticator;
+import org.partita.server.security.PeerAddress;
+import org.partita.server.security.Principal;
+import org.partita.server.security.ScramServerExchange;
 import org.partita.server.stats.ConnectionSnapshot;
 import org.partita.server.txn.Invocation;
 
@@ -53,6 +62,8 @@ import org.partita.server.txn.Invocation;
 final class ClientConnection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = Logger.getLogger(ClientConnection.class.getName());
   private static final long RETRY_DELAY_MICROS = 100;
+  /** With security on: how long a connection may take to log in (TLS handshake included). */
+  static final long LOGIN_TIMEOUT_MILLIS = 30_000;
 
   private final long id;
   private final Dispatcher dispatcher;
@@ -83,6 +94,14 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private final InvocationDecoder decoder;
   // Set by closeGracefully: reads are discarded until the client closes.
   private boolean draining;
+  /** Checks logins; null when security is off (every login is accepted, calls run unchecked). */
+  private final Authenticator authenticator;
+  // The SCRAM exchange under way, or null before the client-first message.
+  private ScramServerExchange exchange;
+  // Set when a login failed: reads are discarded until the delayed refusal closes the connection.
+  private boolean refusing;
+  // Who the calls of this connection run as: set at login.
+  private Principal principal = Principal.UNCHECKED;
 
   /** An invocation waiting to be dispatched. */
   private record PendingCall(Invocation invocation, long receivedNanos) {}
@@ -92,6 +111,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
   ClientConnection(long id, Dispatcher dispatcher, LoginInfo identity, ConnectionLimits limits,
       ConnectionRegistry registry) {
+    this(id, dispatcher, identity, limits, registry, null);
+  }
+
+  /** A connection whose logins {@code authenticator} checks (null: security off). */
+  ClientConnection(long id, Dispatcher dispatcher, LoginInfo identity, ConnectionLimits limits,
+      ConnectionRegistry registry, Authenticator authenticator) {
+    this.authenticator = authenticator;
     this.id = id;
     this.dispatcher = dispatcher;
     this.identity = identity;
@@ -119,16 +145,28 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     channel = ctx.channel();
     remote = hostAndPort(channel.remoteAddress());
     registry.opened(this);
+    if (authenticator != null) {
+      channel.eventLoop().schedule(this::requireLogin, LOGIN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+    }
     ctx.fireChannelActive();
+  }
+
+  /**
+   * With security on, a connection that has not logged in after
+   * {@link #LOGIN_TIMEOUT_MILLIS} is closed, so that connections that never
+   * finish a login (or a TLS handshake) cannot pile up. Event loop.
+   */
+  private void requireLogin() {
+    if (!loggedIn && channel.isActive()) {
+      AuditLog.loginRefused(exchange == null ? "" : exchange.claimedName(), remote, "binary",
+          "no login within " + LOGIN_TIMEOUT_MILLIS + " ms");
+      channel.close();
+    }
   }
 
   /** "127.0.0.1:5000", "[::1]:5000"; anything else as the address prints itself. */
   static String hostAndPort(SocketAddress address) {
-    if (!(address instanceof InetSocketAddress inet)) {
-      return String.valueOf(address);
-    }
-    final String host = inet.getHostString();
-    return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
+    return PeerAddress.of(address);
   }
 
   @Override
@@ -143,7 +181,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     final ByteBuf frame = (ByteBuf) msg;
-    if (draining) {
+    if (draining || refusing) {
       frame.release();
       return;
     }
@@ -154,7 +192,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         return;
       }
       final ClientMessage message = LoginFrameReader.parse(frame);
-      if (!loggedIn) {
+      if (!loggedIn && exchange != null && message.getKindCase() == ClientMessage.KindCase.LOGIN_CONTINUE) {
+        continueLogin(message.getLoginContinue());
+      } else if (!loggedIn && exchange == null) {
         login(message);
       } else {
         throw new ProtocolException("expected an invocation after login, got " + message.getKindCase());
@@ -178,12 +218,27 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
           + " is not supported; this server speaks version " + ProtocolVersion.PROTOCOL_VERSION_1_VALUE);
     } else if (registry.shuttingDown()) {
       answer = refusal(LoginStatus.LOGIN_STATUS_SHUTTING_DOWN, "the server is shutting down");
-    } else {
+    } else if (authenticator == null) {
       answer = identity.successfulLogin(id);
+    } else if (request.getSaslMechanism().isEmpty()) {
+      AuditLog.loginRefused("", remote, "binary", "no credentials");
+      answer = refusal(LoginStatus.LOGIN_STATUS_AUTHENTICATION_REQUIRED, "this server requires a user and password"
+          + " (SCRAM-SHA-256); give the client credentials (docs/security.md)");
+    } else {
+      startExchange(request);
+      return;
     }
+    sendLoginAnswer(answer);
+  }
+
+  private void sendLoginAnswer(LoginResponse answer) {
     final ByteBuf out = channel.alloc().buffer();
     ResponseWriter.writeMessage(out, ServerMessage.newBuilder().setLogin(answer).build());
     bytesWritten.addAndGet(out.readableBytes());
+    if (answer.getStatus() == LoginStatus.LOGIN_STATUS_CONTINUE) {
+      channel.writeAndFlush(out);
+      return;
+    }
     if (answer.getStatus() != LoginStatus.LOGIN_STATUS_OK) {
       LOG.warning("connection " + id + " from " + remote + ": login refused: " + answer.getMessage());
       channel.writeAndFlush(out).addListener(f -> channel.close());
@@ -191,7 +246,56 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
     loggedIn = true;
     channel.writeAndFlush(out);
-    LOG.info("connection " + id + " from " + remote + " logged in" + (clientName.isEmpty() ? "" : " as " + clientName));
+    LOG.info("connection " + id + " from " + remote + " logged in" + (clientName.isEmpty() ? "" : " as " + clientName)
+        + (principal.unchecked() ? "" : " (user " + principal.user() + ")"));
+  }
+
+  /** Answers a SCRAM client-first message with the server-first one. */
+  private void startExchange(LoginRequest request) {
+    exchange = authenticator.newExchange();
+    if (!request.getSaslMechanism().equals(Scram.MECHANISM)) {
+      refuseLater("unsupported mechanism '" + request.getSaslMechanism() + "'");
+      return;
+    }
+    try {
+      final String serverFirst = exchange.serverFirst(request.getSaslData().toByteArray());
+      sendLoginAnswer(LoginResponse.newBuilder().setStatus(LoginStatus.LOGIN_STATUS_CONTINUE)
+          .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE)
+          .setSaslData(ByteString.copyFromUtf8(serverFirst)).build());
+    } catch (AuthenticationException e) {
+      refuseLater(e.getMessage());
+    }
+  }
+
+  /** Checks the SCRAM client-final message; logs the user in or refuses. */
+  private void continueLogin(LoginContinue message) {
+    final ScramServerExchange.Outcome outcome;
+    try {
+      outcome = exchange.finish(message.getSaslData().toByteArray());
+    } catch (AuthenticationException e) {
+      refuseLater(e.getMessage());
+      return;
+    }
+    principal = outcome.user().principal(remote);
+    AuditLog.loginAccepted(principal.user(), remote, "binary");
+    sendLoginAnswer(identity.successfulLogin(id).toBuilder().setUser(principal.user())
+        .setSaslData(ByteString.copyFromUtf8(outcome.serverFinal())).build());
+  }
+
+  /**
+   * Refuses a login after {@link Authenticator#FAILED_LOGIN_DELAY_MILLIS},
+   * saying only that authentication failed; the reason goes to the audit
+   * log with the peer's address. Nothing read meanwhile is looked at.
+   */
+  private void refuseLater(String reason) {
+    refusing = true;
+    AuditLog.loginRefused(exchange == null ? "" : exchange.claimedName(), remote, "binary", reason);
+    final LoginResponse answer = refusal(LoginStatus.LOGIN_STATUS_AUTHENTICATION_FAILED, "authentication failed");
+    channel.eventLoop().schedule(() -> {
+      if (channel.isActive()) {
+        sendLoginAnswer(answer);
+      }
+    }, Authenticator.FAILED_LOGIN_DELAY_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private static LoginResponse refusal(LoginStatus status, String message) {
@@ -233,7 +337,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
       return true;
     }
     try {
-      return dispatcher.dispatch(call.invocation, response -> answer(handle, response, call.receivedNanos));
+      return dispatcher.dispatch(call.invocation, principal, response -> answer(handle, response, call.receivedNanos));
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "connection " + id + ": dispatching call " + handle + " failed", e);
       answer(handle, ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL, "the server failed to dispatch "
@@ -383,6 +487,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (cause instanceof TooLongFrameException) {
       closeForProtocolError("frame larger than the limit of " + limits.maxFrameBytes() + " bytes");
+    } else if (cause instanceof SSLException || cause.getCause() instanceof SSLException) {
+      final Throwable tls = cause instanceof SSLException ? cause : cause.getCause();
+      LOG.warning("connection " + id + " from " + remote + ": TLS failed (" + tls.getMessage() + "); closing");
+      ctx.close();
     } else if (cause instanceof IOException) {
       LOG.fine("connection " + id + " from " + remote + ": " + cause.getMessage());
       ctx.close();

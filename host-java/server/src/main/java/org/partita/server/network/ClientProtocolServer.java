@@ -16,7 +16,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
+import io.netty.handler.ssl.SslContext;
 import org.partita.server.dispatch.Dispatcher;
+import org.partita.server.security.Authenticator;
 import org.partita.server.stats.ConnectionSnapshot;
 
 /**
@@ -39,11 +41,24 @@ public final class ClientProtocolServer {
   private final ChannelGroup channels = new DefaultChannelGroup("partita-clients", GlobalEventExecutor.INSTANCE);
   private final AtomicLong nextConnectionId = new AtomicLong(1);
   private Channel listener;
+  private final Authenticator authenticator;
+  private final SslContext tls;
 
   public ClientProtocolServer(Dispatcher dispatcher, LoginInfo identity, ConnectionLimits limits) {
+    this(dispatcher, identity, limits, null, null);
+  }
+
+  /**
+   * A listener whose logins {@code authenticator} checks (null: no authentication) and whose
+   * connections speak TLS with {@code tls} (null: plain TCP); docs/security.md.
+   */
+  public ClientProtocolServer(Dispatcher dispatcher, LoginInfo identity, ConnectionLimits limits,
+      Authenticator authenticator, SslContext tls) {
     this.dispatcher = dispatcher;
     this.identity = identity;
     this.limits = limits;
+    this.authenticator = authenticator;
+    this.tls = tls;
   }
 
   /** Binds {@code address:port} (0 = any free port) and returns the port bound. */
@@ -59,10 +74,13 @@ public final class ClientProtocolServer {
           @Override
           protected void initChannel(SocketChannel ch) {
             channels.add(ch);
+            if (tls != null) {
+              ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+            }
             ch.pipeline()
                 .addLast("frames", new LengthFieldBasedFrameDecoder(limits.maxFrameBytes(), 0, 4, 0, 4))
                 .addLast("connection", new ClientConnection(nextConnectionId.getAndIncrement(), dispatcher, identity,
-                    limits, registry));
+                    limits, registry, authenticator));
           }
         });
     listener = bootstrap.bind(address, port).sync().channel();

@@ -6,6 +6,7 @@ import org.partita.server.error.ServerException;
 import java.util.List;
 import java.util.function.Supplier;
 import org.partita.server.database.Database;
+import org.partita.server.security.UserDirectory;
 import org.partita.server.txn.Invocation;
 import org.partita.server.dispatch.ResponseHandler;
 import org.partita.server.stats.ConnectionSnapshot;
@@ -71,6 +72,16 @@ public final class SystemProcedures {
     for (SystemProcedure p : List.of(new AdHoc(database), new Explain(database), new ExplainProc(database),
         new Statistics(statisticsSelectors), new SystemCatalog(database, catalogSelectors), new Ping(identity),
         new Shutdown(shutdown), new CancelQuery(database))) {
+      procedures.add(p.name(), p);
+    }
+  }
+
+  /**
+   * Adds {@code @UpdateUser} and {@code @DropUser}, which change {@code users}
+   * at run time (security on only; docs/security.md). Call before serving.
+   */
+  public void enableUserAdministration(UserDirectory users) {
+    for (SystemProcedure p : List.of(new UpdateUser(users), new DropUser(users))) {
       procedures.add(p.name(), p);
     }
   }

@@ -22,4 +22,26 @@ public interface CommitPipeline {
    * seen.
    */
   void release(TxnHeader header, SequencedItem item, Runnable answer);
+
+  /**
+   * The transaction of {@code header}, sequenced before, was rolled back
+   * because of its time limit or a cancel: an outcome that depends on time,
+   * so a log records it for replay to skip the transaction. Called on the
+   * thread that ran it (a site, or the multi-partition coordinator for
+   * partition 65535) before its answer is released and before anything
+   * else of its partitions is sequenced. Implementations must not block.
+   */
+  default void aborted(TxnHeader header) {}
+
+  /**
+   * Why new transactions must not be sequenced now (a command log whose
+   * disk is full), or null when they may. Sites and the multi-partition
+   * coordinator ask before sequencing a new item and refuse it with this
+   * reason; an item sequenced anyway (the answer changed in between) is
+   * still handled, in room the pipeline keeps for it. Any thread; as cheap
+   * as a volatile read.
+   */
+  default String refusal() {
+    return null;
+  }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,14 +17,18 @@ import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.SourceFile;
-import org.partita.server.txn.ImmediateCommitPipeline;
+import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.Invocation;
+import org.partita.server.txn.SequencedItem;
+import org.partita.server.txn.TxnHeader;
 
 /**
  * The database's time limits and cancel (docs/sql.md, "Bounds on one
  * statement"): a transaction past its limit, or cancelled, is rolled back
- * and answered TRANSACTION_TIMEOUT or CANCELLED; a call's own limit
- * replaces the default and one over the longest allowed is refused.
+ * whole (even when its procedure catches the exception), answered
+ * TRANSACTION_TIMEOUT or CANCELLED and reported aborted to the commit
+ * pipeline (which a command log records for replay to skip); a call's own
+ * limit replaces the default and one over the longest allowed is refused.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class QueryLimitsTest {
@@ -31,17 +36,45 @@ class QueryLimitsTest {
       "CREATE TABLE p (id BIGINT NOT NULL PRIMARY KEY, note VARCHAR(20));",
       "PARTITION TABLE p ON COLUMN id;",
       "CREATE TABLE r (x INTEGER NOT NULL);",
+      "CREATE TABLE w (k BIGINT NOT NULL);",
       "CREATE PROCEDURE PARTITION ON TABLE p COLUMN id FROM CLASS "
-          + "org.partita.server.database.procs.WriteThenJoinForever;");
+          + "org.partita.server.database.procs.WriteThenJoinForever;",
+      "CREATE PROCEDURE PARTITION ON TABLE p COLUMN id FROM CLASS "
+          + "org.partita.server.database.procs.WriteThenSwallowTimeout;");
   private static final String FOREVER = "SELECT COUNT(*) FROM r a, r b, r c, r d WHERE a.x + b.x + c.x + d.x < 0";
   private static final long CLIENT = 42;
 
   private Database db;
+  private final RecordingPipeline pipeline = new RecordingPipeline();
+
+  /** Runs answers at once and remembers which transactions it was told were aborted (CommitPipeline#aborted). */
+  private static final class RecordingPipeline implements CommitPipeline {
+    final List<TxnHeader> aborted = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void sequenced(TxnHeader header, SequencedItem item) {}
+
+    @Override
+    public void release(TxnHeader header, SequencedItem item, Runnable answer) {
+      answer.run();
+    }
+
+    @Override
+    public void aborted(TxnHeader header) {
+      aborted.add(header);
+    }
+  }
+
+  /** The one transaction reported aborted is on {@code partition}. */
+  private void assertAbortedOn(int partition) {
+    assertEquals(1, pipeline.aborted.size(), pipeline.aborted::toString);
+    assertEquals(partition, pipeline.aborted.get(0).id().partition());
+  }
 
   @BeforeEach
   void open() throws Exception {
     db = Database.open(new CatalogCompiler(getClass().getClassLoader())
-        .compile(List.of(new SourceFile("limits.sql", SCHEMA))), 2, 1024, 16, ImmediateCommitPipeline.INSTANCE,
+        .compile(List.of(new SourceFile("limits.sql", SCHEMA))), 2, 1024, 16, pipeline,
         new QueryLimits(300, 1L << 30));
     final StringBuilder values = new StringBuilder();
     for (int x = 0; x < 300; x++) {
@@ -78,6 +111,32 @@ class QueryLimitsTest {
     assertEquals(ErrorCode.ERROR_CODE_TRANSACTION_TIMEOUT, r.errorCode(), r::toString);
     assertTrue(r.message().contains("past its time limit of 0.300 s"), r.message());
     assertEquals(0, count("p"), "the procedure's insert was undone");
+    assertAbortedOn(db.partitionMap().partitionOf(5L));
+  }
+
+  @Test
+  void shouldFailAProcedureThatCatchesItsTimeLimitAndKeepNothing() throws Exception {
+    final ClientResponse r = call("WriteThenSwallowTimeout", 0, 7L).get(60, TimeUnit.SECONDS);
+    assertEquals(ErrorCode.ERROR_CODE_TRANSACTION_TIMEOUT, r.errorCode(), r::toString);
+    assertEquals(0, count("p"), "the write before the time limit is rolled back");
+    assertAbortedOn(db.partitionMap().partitionOf(7L));
+  }
+
+  @Test
+  void shouldStopAMultiPartitionWriteAtItsLimitAndReportItAborted() throws Exception {
+    final ClientResponse r = call("@AdHoc", 0, "INSERT INTO w SELECT a.x * 1000 + b.x FROM r a, r b, r c")
+        .get(60, TimeUnit.SECONDS);
+    assertEquals(ErrorCode.ERROR_CODE_TRANSACTION_TIMEOUT, r.errorCode(), r::toString);
+    assertEquals(0, count("w"));
+    assertAbortedOn(org.partita.server.txn.TxnId.MULTI_PARTITION);
+  }
+
+  @Test
+  void shouldReportNothingAbortedForTransactionsThatEndOnTheirOwn() throws Exception {
+    assertTrue(db.adHocSync("INSERT INTO p VALUES (1, 'x')").ok());
+    assertEquals(ErrorCode.ERROR_CODE_CONSTRAINT_VIOLATION, db.adHocSync("INSERT INTO p VALUES (1, 'y')").errorCode());
+    assertTrue(db.adHocSync("INSERT INTO w VALUES (1)").ok());
+    assertEquals(List.of(), pipeline.aborted);
   }
 
   @Test
@@ -125,6 +184,7 @@ class QueryLimitsTest {
     final ClientResponse r = running.get(60, TimeUnit.SECONDS);
     assertEquals(ErrorCode.ERROR_CODE_CANCELLED, r.errorCode(), r::toString);
     assertEquals(0, count("p"), "the procedure's insert was undone");
+    assertAbortedOn(db.partitionMap().partitionOf(7L));
   }
 
   @Test

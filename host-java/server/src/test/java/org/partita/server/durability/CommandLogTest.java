@@ -106,6 +106,43 @@ class CommandLogTest {
     }
   }
 
+  /** A partition's join of the multi-partition transaction {@code coordinator}. */
+  private record Join(TxnHeader coordinator) implements SequencedItem {
+    @Override
+    public WorkItem toProto(TxnHeader header) {
+      return WorkItem.newBuilder().setHeader(header.toProto()).setMultiPartition(
+          org.partita.proto.txn.MultiPartitionJoin.newBuilder().setCoordinator(coordinator.toProto())).build();
+    }
+  }
+
+  @Test
+  void transactionsRecordedAsAbortedAreNotHandedToRecovery() throws Exception {
+    final TxnHeader abortedMp = new TxnHeader(new TxnId(TxnId.MULTI_PARTITION, 1, 1), 5, 6, 1);
+    final TxnHeader keptMp = new TxnHeader(new TxnId(TxnId.MULTI_PARTITION, 1, 2), 7, 8, 1);
+    final List<WorkItem> kept = new ArrayList<>();
+    final CountDownLatch written = new CountDownLatch(1);
+    try (CommandLog log = open(CommandLogMode.SYNC, 1)) {
+      kept.add(logged(log, header(0, 1), new Call(1)));
+      logged(log, header(1, 1), new Call(2));
+      log.aborted(header(1, 1));
+      kept.add(logged(log, header(1, 2), new Call(3)));
+      logged(log, header(0, 2), new Join(abortedMp));
+      logged(log, header(1, 3), new Join(abortedMp));
+      log.aborted(abortedMp);
+      kept.add(logged(log, header(0, 3), new Join(keptMp)));
+      kept.add(logged(log, header(1, 4), new Join(keptMp)));
+      log.release(header(1, 4), new Join(keptMp), written::countDown);
+      assertTrue(written.await(60, TimeUnit.SECONDS));
+      assertEquals(9, log.figures().records(), "the two markers are records too");
+    }
+    assertEquals(kept, recover());
+  }
+
+  private static WorkItem logged(CommandLog log, TxnHeader header, SequencedItem item) {
+    log.sequenced(header, item);
+    return item.toProto(header);
+  }
+
   @Test
   void aSyncAnswerLeavesOnlyOnceItsRecordIsInTheFile() throws Exception {
     final List<String> problems = new CopyOnWriteArrayList<>();

@@ -3,7 +3,7 @@ package org.partita.server.compiler.ddl;
 import java.util.Objects;
 
 /**
- * {@code DROP TABLE|INDEX|VIEW|PROCEDURE name}, optionally with {@code IF EXISTS}, which makes
+ * {@code DROP TABLE|INDEX|VIEW|PROCEDURE|ROLE name}, optionally with {@code IF EXISTS}, which makes
  * dropping a missing object a no-op instead of an error.
  */
 public record DropObject(Kind kind, Identifier name, boolean ifExists, SourcePosition position)
@@ -14,7 +14,8 @@ public record DropObject(Kind kind, Identifier name, boolean ifExists, SourcePos
     TABLE,
     INDEX,
     VIEW,
-    PROCEDURE
+    PROCEDURE,
+    ROLE
   }
 
   /** REQUIRES: no argument is null. */

@@ -5,7 +5,8 @@ package org.partita.server.compiler.ddl;
  * procedures and every DROP. Produced by {@link PartitaStatementParser}; immutable.
  */
 public sealed interface PartitaStatement
-    permits PartitionTable, CreateProcedureFromClass, CreateProcedureAs, DropObject {
+    permits PartitionTable, CreateProcedureFromClass, CreateProcedureAs, DropObject, CreateRole,
+        GrantExecute {
 
   /** Where the statement starts in the file. */
   SourcePosition position();

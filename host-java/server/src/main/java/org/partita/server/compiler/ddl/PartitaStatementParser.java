@@ -1,5 +1,7 @@
 package org.partita.server.compiler.ddl;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -11,7 +13,10 @@ import java.util.Optional;
  * PARTITION TABLE table ON COLUMN column
  * CREATE PROCEDURE [partitioning] FROM CLASS java.class.Name
  * CREATE PROCEDURE name [partitioning] AS sql-statement
- * DROP {TABLE | INDEX | VIEW | PROCEDURE} [IF EXISTS] name [IF EXISTS]
+ * DROP {TABLE | INDEX | VIEW | PROCEDURE | ROLE} [IF EXISTS] name [IF EXISTS]
+ * CREATE ROLE name [WITH permission [, permission]...]
+ * GRANT EXECUTE ON [PROCEDURE] name TO role [, role]...
+ * REVOKE EXECUTE ON [PROCEDURE] name FROM role [, role]...
  *
  * partitioning := PARTITION ON TABLE table COLUMN column [PARAMETER non-negative-integer]
  * </pre>
@@ -19,8 +24,8 @@ import java.util.Optional;
  * <p>Decisions:
  *
  * <ul>
- *   <li>A statement is Partita's iff it starts with {@code PARTITION}, {@code DROP} or {@code
- *       CREATE PROCEDURE}; from there on, anything that does not fit the grammar is an error,
+ *   <li>A statement is Partita's iff it starts with {@code PARTITION}, {@code DROP}, {@code
+ *       CREATE PROCEDURE}, {@code CREATE ROLE}, {@code GRANT} or {@code REVOKE}; from there on, anything that does not fit the grammar is an error,
  *       never handed on to JSqlParser.
  *   <li>A procedure FROM CLASS is named after the class's simple name, so a name before FROM
  *       CLASS is an error; a procedure AS a statement must have a name.
@@ -63,6 +68,10 @@ public final class PartitaStatementParser {
       result = parseDrop();
     } else if (first.isKeyword("CREATE") && tokens.peek(1).isKeyword("PROCEDURE")) {
       result = parseCreateProcedure();
+    } else if (first.isKeyword("CREATE") && tokens.peek(1).isKeyword("ROLE")) {
+      result = parseCreateRole();
+    } else if (first.isKeyword("GRANT") || first.isKeyword("REVOKE")) {
+      result = parseGrant();
     } else {
       return Optional.empty();
     }
@@ -82,6 +91,41 @@ public final class PartitaStatementParser {
     final Identifier column = tokens.expectIdentifier("a column name");
     tokens.expectEnd();
     return new PartitionTable(table, column, position);
+  }
+
+  private CreateRole parseCreateRole() throws DdlException {
+    final SourcePosition position = tokens.positionOf(tokens.next());
+    tokens.next();
+    final Identifier name = tokens.expectIdentifier("a role name");
+    final List<Identifier> permissions = new ArrayList<>();
+    if (tokens.acceptKeyword("WITH")) {
+      permissions.addAll(parseNameList("a permission"));
+    }
+    tokens.expectEnd();
+    return new CreateRole(name, permissions, position);
+  }
+
+  private GrantExecute parseGrant() throws DdlException {
+    final Token verb = tokens.next();
+    final boolean grant = verb.isKeyword("GRANT");
+    tokens.expectKeyword("EXECUTE");
+    tokens.expectKeyword("ON");
+    tokens.acceptKeyword("PROCEDURE");
+    final Identifier procedure = tokens.expectIdentifier("a procedure name");
+    tokens.expectKeyword(grant ? "TO" : "FROM");
+    final List<Identifier> roles = parseNameList("a role name");
+    tokens.expectEnd();
+    return new GrantExecute(grant, procedure, roles, tokens.positionOf(verb));
+  }
+
+  private List<Identifier> parseNameList(String what) throws DdlException {
+    final List<Identifier> names = new ArrayList<>();
+    names.add(tokens.expectIdentifier(what));
+    while (tokens.peek().isSymbol(',')) {
+      tokens.next();
+      names.add(tokens.expectIdentifier(what));
+    }
+    return names;
   }
 
   private PartitaStatement parseCreateProcedure() throws DdlException {
@@ -215,7 +259,7 @@ public final class PartitaStatementParser {
         return kind;
       }
     }
-    throw tokens.expected("TABLE, INDEX, VIEW or PROCEDURE");
+    throw tokens.expected("TABLE, INDEX, VIEW, PROCEDURE or ROLE");
   }
 
   private boolean acceptIfExists() throws DdlException {

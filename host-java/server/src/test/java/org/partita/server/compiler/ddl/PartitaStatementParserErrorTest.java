@@ -209,13 +209,13 @@ class PartitaStatementParserErrorTest {
   @Test
   void shouldRejectUnknownDropKind() {
     assertError("DROP SCHEMA s", 6,
-        "expected TABLE, INDEX, VIEW or PROCEDURE after 'DROP', found 'SCHEMA'");
+        "expected TABLE, INDEX, VIEW, PROCEDURE or ROLE after 'DROP', found 'SCHEMA'");
   }
 
   @Test
   void shouldRejectBareDrop() {
     assertError("DROP", 5,
-        "unexpected end of statement, expected TABLE, INDEX, VIEW or PROCEDURE");
+        "unexpected end of statement, expected TABLE, INDEX, VIEW, PROCEDURE or ROLE");
   }
 
   @Test

@@ -11,9 +11,11 @@ import org.partita.server.procedure.SqlStmt;
  * stop it and undo the write.
  */
 public final class WriteThenJoinForever extends Procedure {
-  public final SqlStmt write = new SqlStmt("INSERT INTO p (id, note) VALUES (?, 'written')");
-  public final SqlStmt forever = new SqlStmt(
-      "SELECT COUNT(*) FROM r a, r b, r c, r d WHERE a.x + b.x + c.x + d.x < 0");
+  static final String WRITE = "INSERT INTO p (id, note) VALUES (?, 'written')";
+  static final String FOREVER = "SELECT COUNT(*) FROM r a, r b, r c, r d WHERE a.x + b.x + c.x + d.x < 0";
+
+  public final SqlStmt write = new SqlStmt(WRITE);
+  public final SqlStmt forever = new SqlStmt(FOREVER);
 
   public long run(long id) {
     queue(write, id);
