@@ -1,0 +1,62 @@
+package org.partita.fault;
+
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.partita.client.BackpressureException;
+import org.partita.client.CallTimeoutException;
+import org.partita.client.ClientResponse;
+import org.partita.client.ConnectionLostException;
+import org.partita.client.FrameTooLargeException;
+import org.partita.client.NoConnectionsException;
+
+/**
+ * The one mapping from what the Java client reports to a history outcome
+ * (docs/testing.md, "Outcomes"). Only what proves the transaction did not
+ * run is a failure:
+ *
+ * <ul>
+ *   <li>an answer with status SUCCESS: ok;
+ *   <li>any other answer (USER_ABORT, GRACEFUL_FAILURE, REJECTED,
+ *       UNEXPECTED_FAILURE, TRANSACTION_TIMEOUT and CANCELLED among the
+ *       error codes): fail, since the server rolled the transaction back or
+ *       never ran it;
+ *   <li>{@link NoConnectionsException}, {@link BackpressureException},
+ *       {@link FrameTooLargeException}: fail, the call was never sent;
+ *   <li>{@link CallTimeoutException}, {@link ConnectionLostException} and
+ *       anything else: info, the call may have run.
+ * </ul>
+ * Stateless.
+ */
+final class Outcomes {
+  private Outcomes() {
+  }
+
+  /** The outcome of an answer. */
+  static Outcome of(ClientResponse response) {
+    return response.status() == ClientResponse.Status.SUCCESS ? Outcome.OK : Outcome.FAIL;
+  }
+
+  /** The outcome of a call that completed exceptionally with {@code failure}. */
+  static Outcome of(Throwable failure) {
+    final Throwable cause = unwrap(failure);
+    if (cause instanceof NoConnectionsException || cause instanceof BackpressureException
+        || cause instanceof FrameTooLargeException) {
+      return Outcome.FAIL;
+    }
+    return Outcome.INFO;
+  }
+
+  /** Why it failed, in one line for the history's {@code error} field. */
+  static String describe(Throwable failure) {
+    final Throwable cause = unwrap(failure);
+    return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    Throwable t = failure;
+    while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+}

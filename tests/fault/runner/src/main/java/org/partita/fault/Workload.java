@@ -1,0 +1,43 @@
+package org.partita.fault;
+
+import java.util.List;
+import java.util.Random;
+import org.partita.client.PartitaClient;
+
+/**
+ * A workload (tests/fault/README.md, the checker's table): its schema, its
+ * initial rows, the operations workers draw, the final reads, and the
+ * queries that audit it. Implementations are shared by every worker and
+ * thread-safe.
+ */
+interface Workload {
+  /** The checker's --workload name. */
+  String name();
+
+  /** The schema's file name under tests/fault/workloads/. */
+  String schemaFile();
+
+  /** Loads the initial rows through {@code client}; throws when the server refuses them. */
+  void setup(PartitaClient client);
+
+  /** The next operation of a worker, {@code elapsedNanos} into the run. */
+  Operation next(Random random, long elapsedNanos);
+
+  /** Tells the workload what an operation returned (ok answers only). */
+  default void observed(Operation operation, String completion) {
+  }
+
+  /** The reads made from every host after healing (each recorded with {@code final: true}). */
+  List<Operation> finalReads();
+
+  /** One SQL query returning, in its first BIGINT column, the write id of every write that took effect. */
+  String auditQuery();
+
+  /** SQL queries whose rows, in order, are the whole state compared between copies. */
+  List<String> stateQueries();
+
+  /** Extra arguments for the checker (e.g. the bank's --total). */
+  default List<String> checkerArguments() {
+    return List.of();
+  }
+}

@@ -1,0 +1,24 @@
+package org.partita.fault;
+
+import java.util.List;
+
+/** The workloads by name. Stateless. */
+final class Workloads {
+  static final List<String> NAMES = List.of("register", "set", "dirty-read", "bank", "redundant-register");
+
+  private Workloads() {
+  }
+
+  /** A fresh workload; an unknown name is an IllegalArgumentException listing the known ones. */
+  static Workload named(String name) {
+    return switch (name) {
+      case "register" -> new RegisterWorkload();
+      case "set" -> new SetWorkload(false);
+      case "dirty-read" -> new SetWorkload(true);
+      case "bank" -> new BankWorkload();
+      case "redundant-register" -> new RedundantRegisterWorkload();
+      default -> throw new IllegalArgumentException("unknown workload '" + name + "' (known: "
+          + String.join(", ", NAMES) + ")");
+    };
+  }
+}

@@ -1,0 +1,57 @@
+package org.partita.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RunOptionsTest {
+  private static final Path ROOT = Path.of("/repo");
+
+  private static String error(String... args) {
+    return assertThrows(IllegalArgumentException.class, () -> RunOptions.parse(args, ROOT)).getMessage();
+  }
+
+  @Test
+  void shouldParseEveryOption() {
+    final RunOptions o = RunOptions.parse(new String[] {"--workload", "bank", "--nemesis", "kill,pause", "--time",
+        "45", "--seed", "9", "--hosts", "1", "--kfactor", "0", "--sites", "3", "--processes", "4"}, ROOT);
+    assertEquals("bank", o.workload());
+    assertEquals(List.of("kill", "pause"), o.nemeses());
+    assertEquals(45, o.seconds());
+    assertEquals(9, o.seed());
+    assertEquals(3, o.sites());
+    assertEquals(4, o.processes());
+    assertEquals(ROOT.resolve("tests/fault/workloads/bank.sql"), o.schema());
+  }
+
+  @Test
+  void shouldNameWhatIsWrong() {
+    assertEquals("--workload is required", error("--time", "5"));
+    assertTrue(error("--workload", "queue").startsWith("unknown workload 'queue'"));
+    assertTrue(error("--workload", "set", "--nemesis", "meteor").startsWith("unknown nemesis 'meteor'"));
+    assertEquals("--time 0 is outside 1–3600", error("--workload", "set", "--time", "0"));
+    assertEquals("--seed 'x' is not an integer", error("--workload", "set", "--seed", "x"));
+    assertEquals("--time needs a value", error("--workload", "set", "--time"));
+    assertEquals("unknown option '--speed'", error("--workload", "set", "--speed", "3"));
+    assertTrue(error("--workload", "set", "--kfactor", "1").startsWith("--kfactor 1 needs more than 1 hosts"));
+  }
+
+  @Test
+  void shouldRefuseClusterNemesesClearly() {
+    for (String n : Nemeses.CLUSTER_ONLY) {
+      assertTrue(error("--workload", "register", "--nemesis", "kill," + n).contains("needs a cluster"), n);
+    }
+  }
+
+  @Test
+  void shouldRefuseSeveralHostsWhileTheClusterLauncherIsMissing(@org.junit.jupiter.api.io.TempDir Path dir) {
+    final RunOptions o = RunOptions.parse(new String[] {"--workload", "set", "--hosts", "3", "--kfactor", "1"},
+        dir);
+    final String message = assertThrows(IllegalArgumentException.class, () -> Hosts.open(o, dir)).getMessage();
+    assertTrue(message.contains("needs the cluster launcher"), message);
+  }
+}
