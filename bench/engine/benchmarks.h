@@ -24,6 +24,8 @@ void BM_VoteTxn_Partitions(benchmark::State& state);
 
 // growth_bench.cc; range(0) = rows inserted, one per transaction.
 void BM_InsertStalls(benchmark::State& state);
+// growth_bench.cc: the control, range(0) timed steps of fixed work.
+void BM_ClockNoise(benchmark::State& state);
 
 // kv_bench.cc
 void BM_KV_Get(benchmark::State& state);

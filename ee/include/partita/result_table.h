@@ -55,16 +55,24 @@ class ResultSet {
   uint64_t write_hash_ = 0;
 };
 
-// Reads one table. Values returned by Get() point into the table's bytes.
+// Reads one table. Values returned by Get() and names returned by
+// column_name() point into the table's bytes, which must outlive the reader.
+// Parsing a table of up to kInlineColumns columns and kInlineRows rows (a
+// point lookup's answer, a DML count) allocates nothing.
 class ResultTableReader {
  public:
+  static constexpr int kInlineColumns = 8;
+  static constexpr int kInlineRows = 2;
+
   // Parses the header and indexes the rows; BAD_REQUEST if malformed.
   static Result<ResultTableReader> Parse(std::span<const uint8_t> table);
 
-  int column_count() const { return static_cast<int>(types_.size()); }
-  int64_t row_count() const { return static_cast<int64_t>(rows_.size()); }
-  ValueType column_type(int c) const { return types_[c]; }
-  const std::string& column_name(int c) const { return names_[c]; }
+  int column_count() const { return column_count_; }
+  int64_t row_count() const { return row_count_; }
+  ValueType column_type(int c) const { return types()[c]; }
+  // Walks the column descriptors: meant for error messages and tools, not
+  // for a loop over rows.
+  std::string_view column_name(int c) const;
   // REQUIRES: row < row_count(), column < column_count().
   Value Get(int64_t row, int column) const;
   // Reads every column of `row` into out[0 .. column_count()) in one pass.
@@ -77,9 +85,20 @@ class ResultTableReader {
   std::string ToString() const;
 
  private:
-  std::vector<ValueType> types_;
-  std::vector<std::string> names_;
-  std::vector<const uint8_t*> rows_;  // start of each row's null bitmap
+  // The types and rows live in the inline arrays when they fit, else all of
+  // them in the vectors (computed per call, so a moved reader stays right).
+  const ValueType* types() const { return more_types_.empty() ? inline_types_ : more_types_.data(); }
+  const uint8_t* row(int64_t i) const { return more_rows_.empty() ? inline_rows_[i] : more_rows_[i]; }
+  void AddType(ValueType t);
+  void AddRow(const uint8_t* row);
+
+  std::span<const uint8_t> column_bytes_;  // the column descriptors
+  int column_count_ = 0;
+  int64_t row_count_ = 0;
+  ValueType inline_types_[kInlineColumns] = {};
+  const uint8_t* inline_rows_[kInlineRows] = {};  // start of each row's null bitmap
+  std::vector<ValueType> more_types_;
+  std::vector<const uint8_t*> more_rows_;
 };
 
 }  // namespace partita

@@ -54,12 +54,12 @@ Status Malformed(const std::string& what) {
 }
 
 // Whether `row` (null bitmap then values) holds exactly one value of each
-// non-NULL column of `types`, so Get() never reads past it.
-bool RowIsWellFormed(std::span<const uint8_t> row, const std::vector<ValueType>& types) {
+// non-NULL column of types[0 .. columns), so Get() never reads past it.
+bool RowIsWellFormed(std::span<const uint8_t> row, const ValueType* types, int columns) {
   Reader r(row);
   const uint8_t* bitmap = r.here();
-  if (!r.Skip((types.size() + 7) / 8)) return false;
-  for (size_t c = 0; c < types.size(); ++c) {
+  if (!r.Skip((static_cast<size_t>(columns) + 7) / 8)) return false;
+  for (int c = 0; c < columns; ++c) {
     if (bitmap[c / 8] >> (c % 8) & 1) continue;
     if (IsVariableLengthType(types[c])) {
       uint32_t n;
@@ -72,7 +72,38 @@ bool RowIsWellFormed(std::span<const uint8_t> row, const std::vector<ValueType>&
   return r.pos() == row.size();
 }
 
+// Reads one column descriptor (type, name) at `r`; false if truncated or
+// of an unknown type.
+bool ReadColumn(Reader* r, uint8_t* type, std::string_view* name) {
+  uint16_t name_size;
+  if (!r->Read(type) || !r->Read(&name_size) || !IsKnownValueType(*type)) return false;
+  const uint8_t* bytes = r->here();
+  if (!r->Skip(name_size)) return false;
+  *name = std::string_view(reinterpret_cast<const char*>(bytes), name_size);
+  return true;
+}
+
 }  // namespace
+
+void ResultTableReader::AddType(ValueType t) {
+  if (column_count_ < kInlineColumns) {
+    inline_types_[column_count_++] = t;
+    return;
+  }
+  if (more_types_.empty()) more_types_.assign(inline_types_, inline_types_ + kInlineColumns);
+  more_types_.push_back(t);
+  ++column_count_;
+}
+
+void ResultTableReader::AddRow(const uint8_t* row) {
+  if (row_count_ < kInlineRows) {
+    inline_rows_[row_count_++] = row;
+    return;
+  }
+  if (more_rows_.empty()) more_rows_.assign(inline_rows_, inline_rows_ + kInlineRows);
+  more_rows_.push_back(row);
+  ++row_count_;
+}
 
 Result<ResultTableReader> ResultTableReader::Parse(std::span<const uint8_t> table) {
   ResultTableReader out;
@@ -84,15 +115,14 @@ Result<ResultTableReader> ResultTableReader::Parse(std::span<const uint8_t> tabl
   Reader r(table.first(size_t{size} + 4));
   uint16_t columns;
   if (!r.Skip(4) || !r.Read(&columns)) return Malformed("truncated header");
+  const uint8_t* descriptors = r.here();
   for (int c = 0; c < columns; ++c) {
     uint8_t type;
-    uint16_t name_size;
-    if (!r.Read(&type) || !r.Read(&name_size) || !IsKnownValueType(type)) return Malformed("bad column descriptor");
-    const uint8_t* name = r.here();
-    if (!r.Skip(name_size)) return Malformed("truncated column name");
-    out.types_.push_back(static_cast<ValueType>(type));
-    out.names_.emplace_back(reinterpret_cast<const char*>(name), name_size);
+    std::string_view name;
+    if (!ReadColumn(&r, &type, &name)) return Malformed("bad column descriptor");
+    out.AddType(static_cast<ValueType>(type));
   }
+  out.column_bytes_ = {descriptors, r.here()};
   uint32_t rows;
   if (!r.Read(&rows)) return Malformed("missing row count");
   for (uint32_t i = 0; i < rows; ++i) {
@@ -100,32 +130,43 @@ Result<ResultTableReader> ResultTableReader::Parse(std::span<const uint8_t> tabl
     if (!r.Read(&row_size)) return Malformed("truncated row");
     const uint8_t* row = r.here();
     if (!r.Skip(row_size)) return Malformed("row past the end");
-    if (!RowIsWellFormed({row, row_size}, out.types_)) {
+    if (!RowIsWellFormed({row, row_size}, out.types(), out.column_count_)) {
       return Malformed("row " + std::to_string(i) + " does not match its size and columns");
     }
-    out.rows_.push_back(row);
+    out.AddRow(row);
   }
   if (r.pos() != size_t{size} + 4) return Malformed("bytes after the last row");
   return out;
 }
 
+std::string_view ResultTableReader::column_name(int c) const {
+  // Parse checked every descriptor: the walk stays inside the table.
+  Reader r(column_bytes_);
+  uint8_t type;
+  std::string_view name;
+  for (int i = 0; i <= c; ++i) ReadColumn(&r, &type, &name);
+  return name;
+}
+
 Value ResultTableReader::Get(int64_t row, int column) const {
-  const uint8_t* p = rows_[row];
+  const ValueType* types = this->types();
+  const uint8_t* const bitmap_start = this->row(row);
+  const uint8_t* p = bitmap_start;
   const int bitmap = (column_count() + 7) / 8;
-  if (p[column / 8] >> (column % 8) & 1) return Value::Null(types_[column]);
+  if (p[column / 8] >> (column % 8) & 1) return Value::Null(types[column]);
   p += bitmap;
   auto skip = [&](int c) {
-    if (rows_[row][c / 8] >> (c % 8) & 1) return;
-    if (IsVariableLengthType(types_[c])) {
+    if (bitmap_start[c / 8] >> (c % 8) & 1) return;
+    if (IsVariableLengthType(types[c])) {
       uint32_t n;
       std::memcpy(&n, p, 4);
       p += 4 + n;
     } else {
-      p += FixedSize(types_[c]);
+      p += FixedSize(types[c]);
     }
   };
   for (int c = 0; c < column; ++c) skip(c);
-  const ValueType t = types_[column];
+  const ValueType t = types[column];
   auto read = [&](auto v) {
     std::memcpy(&v, p, sizeof v);
     return v;
@@ -149,10 +190,11 @@ Value ResultTableReader::Get(int64_t row, int column) const {
 }
 
 void ResultTableReader::GetRow(int64_t row, Value* out) const {
-  const uint8_t* bitmap = rows_[row];
+  const ValueType* types = this->types();
+  const uint8_t* bitmap = this->row(row);
   const uint8_t* p = bitmap + (column_count() + 7) / 8;
   for (int c = 0; c < column_count(); ++c) {
-    const ValueType t = types_[c];
+    const ValueType t = types[c];
     if (bitmap[c / 8] >> (c % 8) & 1) {
       out[c] = Value::Null(t);
       continue;

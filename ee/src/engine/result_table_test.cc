@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "testing/engine_fixture.h"
 #include "types/decimal.h"
@@ -164,6 +167,89 @@ TEST_F(ResultTableTest, ResultsBeyondTheLimitAreResultTooLargeAndRollBack) {
   EXPECT_EQ(results_.table_count(), 0);
   EXPECT_EQ(RowCount("T"), 20);
   EXPECT_FALSE(engine_->in_transaction());
+}
+
+
+// A table in the documented format: `columns` BIGINT columns named C0, C1,
+// ..., and `rows` rows where row r, column c holds r * 100 + c, except that
+// column 1 (if there is one) is NULL in odd rows.
+std::vector<uint8_t> WideTable(int columns, int rows) {
+  std::vector<uint8_t> body;
+  auto put = [&body](auto v) {
+    const auto* p = reinterpret_cast<const uint8_t*>(&v);
+    body.insert(body.end(), p, p + sizeof v);
+  };
+  put(static_cast<uint16_t>(columns));
+  for (int c = 0; c < columns; ++c) {
+    const std::string name = "C" + std::to_string(c);
+    put(static_cast<uint8_t>(ValueType::kBigInt));
+    put(static_cast<uint16_t>(name.size()));
+    body.insert(body.end(), name.begin(), name.end());
+  }
+  put(static_cast<uint32_t>(rows));
+  const int bitmap = (columns + 7) / 8;
+  for (int r = 0; r < rows; ++r) {
+    const bool null_one = columns > 1 && r % 2 == 1;
+    put(static_cast<uint32_t>(bitmap + 8 * (columns - (null_one ? 1 : 0))));
+    for (int b = 0; b < bitmap; ++b) body.push_back(b == 0 && null_one ? 0x02 : 0);
+    for (int c = 0; c < columns; ++c) {
+      if (c != 1 || !null_one) put(static_cast<int64_t>(r * 100 + c));
+    }
+  }
+  std::vector<uint8_t> table;
+  const auto size = static_cast<uint32_t>(body.size());
+  table.insert(table.end(), reinterpret_cast<const uint8_t*>(&size), reinterpret_cast<const uint8_t*>(&size) + 4);
+  table.insert(table.end(), body.begin(), body.end());
+  return table;
+}
+
+void ExpectWideTable(const ResultTableReader& t, int columns, int rows) {
+  ASSERT_EQ(t.column_count(), columns);
+  ASSERT_EQ(t.row_count(), rows);
+  std::vector<Value> row(static_cast<size_t>(columns));
+  for (int c = 0; c < columns; ++c) EXPECT_EQ(t.column_name(c), "C" + std::to_string(c));
+  for (int r = 0; r < rows; ++r) {
+    t.GetRow(r, row.data());
+    for (int c = 0; c < columns; ++c) {
+      const bool null = c == 1 && r % 2 == 1;  // never with one column
+      ASSERT_EQ(t.Get(r, c).is_null(), null) << r << "," << c;
+      ASSERT_EQ(row[static_cast<size_t>(c)].is_null(), null) << r << "," << c;
+      if (!null) {
+        ASSERT_EQ(t.Get(r, c).int_value(), r * 100 + c) << r << "," << c;
+        ASSERT_EQ(row[static_cast<size_t>(c)].int_value(), r * 100 + c) << r << "," << c;
+      }
+    }
+  }
+}
+
+TEST(ResultTableReaderTest, TablesWiderAndLongerThanTheInlineArraysReadBackWhole) {
+  for (const int columns : {1, ResultTableReader::kInlineColumns, ResultTableReader::kInlineColumns + 1, 40}) {
+    for (const int rows : {0, 1, ResultTableReader::kInlineRows, ResultTableReader::kInlineRows + 1, 100}) {
+      const std::vector<uint8_t> bytes = WideTable(columns, rows);
+      Result<ResultTableReader> parsed = ResultTableReader::Parse(bytes);
+      ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+      SCOPED_TRACE(std::to_string(columns) + " columns, " + std::to_string(rows) + " rows");
+      ASSERT_NO_FATAL_FAILURE(ExpectWideTable(*parsed, columns, rows));
+      // Moved and copied readers still read their table (the inline arrays
+      // travel with them).
+      ResultTableReader moved = std::move(parsed).value();
+      ASSERT_NO_FATAL_FAILURE(ExpectWideTable(moved, columns, rows));
+      const ResultTableReader copy = moved;
+      ASSERT_NO_FATAL_FAILURE(ExpectWideTable(copy, columns, rows));
+    }
+  }
+}
+
+TEST(ResultTableReaderTest, AMalformedRowPastTheInlineRowsIsRejectedByNumber) {
+  const int rows = ResultTableReader::kInlineRows + 3;
+  std::vector<uint8_t> bytes = WideTable(3, rows);
+  // The last row (even: three values) claims column 0 is NULL, so its bytes
+  // hold one value more than its columns.
+  bytes[bytes.size() - 3 * 8 - 1] = 0x01;
+  Result<ResultTableReader> parsed = ResultTableReader::Parse(bytes);
+  EXPECT_EQ(parsed.status().code(), proto::ERROR_CODE_BAD_REQUEST);
+  EXPECT_NE(parsed.status().message().find("row " + std::to_string(rows - 1)), std::string::npos)
+      << parsed.status().message();
 }
 
 }  // namespace

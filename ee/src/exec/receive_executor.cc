@@ -22,7 +22,7 @@ Status ReceiveExecutor::CheckSchema(const ResultTableReader& table, int ordinal)
   for (int c = 0; c < width(); ++c) {
     if (table.column_type(c) != types_[c]) {
       return Status(proto::ERROR_CODE_BAD_REQUEST, which + " column " + std::to_string(c) + " (" +
-                                                       table.column_name(c) + ") is " +
+                                                       std::string(table.column_name(c)) + ") is " +
                                                        std::string(TypeName(table.column_type(c))) +
                                                        ", the plan expects " + std::string(TypeName(types_[c])));
     }

@@ -172,7 +172,11 @@ char* Table::AllocateSlot() {
   if (blocks_.empty() || next_in_last_block_ == blocks_.back().capacity) {
     const size_t max_tuples = std::max<size_t>(kFirstBlockTuples, kMaxBlockBytes / schema_.tuple_size());
     const size_t capacity = blocks_.empty() ? kFirstBlockTuples : std::min(max_tuples, blocks_.back().capacity * 2);
-    blocks_.push_back(Block{std::make_unique<char[]>(capacity * schema_.tuple_size()), capacity});
+    // Not zeroed here (InsertRow clears each tuple it hands out): zeroing a
+    // 1 MiB block would fault in all its pages inside one insert, where
+    // left alone the pages are faulted in one at a time by the inserts that
+    // reach them.
+    blocks_.push_back(Block{std::make_unique_for_overwrite<char[]>(capacity * schema_.tuple_size()), capacity});
     block_bytes_ += static_cast<int64_t>(capacity * schema_.tuple_size());
     const char* start = blocks_.back().data.get();
     auto at = std::upper_bound(blocks_by_address_.begin(), blocks_by_address_.end(), start, StartsAfter);

@@ -25,6 +25,7 @@
 #ifndef PARTITA_STORAGE_TABLE_H_
 #define PARTITA_STORAGE_TABLE_H_
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -147,7 +148,10 @@ class Table {
   int visible_columns_;
   std::vector<Block> blocks_;
   size_t next_in_last_block_ = 0;  // bump position in blocks_.back()
-  std::vector<uint64_t> free_slots_;  // positions, a min-heap
+  // Positions, a min-heap. A deque grows a 512-byte chunk at a time: a
+  // growth copies at most its map of chunks (a pointer per 64 positions),
+  // never the positions, so no delete's commit copies the whole free list.
+  std::deque<uint64_t> free_slots_;
   std::vector<std::pair<const char*, uint32_t>> blocks_by_address_;  // (start, block index), sorted
   int64_t live_rows_ = 0;
   int64_t allocated_slots_ = 0;  // slots handed out and not on the free list
