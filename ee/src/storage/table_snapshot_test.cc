@@ -36,6 +36,8 @@ std::unique_ptr<Table> MakeItems() {
   return t;
 }
 
+// The values point into r's strings: r must outlive them.
+std::vector<Value> Values(Row&&) = delete;
 std::vector<Value> Values(const Row& r) {
   return {Value::BigInt(r.k), r.s ? Value::Varchar(*r.s) : Value::Null(ValueType::kVarchar), Value::Varchar(r.l),
           Value::Decimal(r.d), Value::Float(r.f)};
@@ -89,7 +91,8 @@ class Writer {
       const int64_t k = static_cast<int64_t>(rng_() % key_space);
       const Value key = Value::BigInt(k);
       const char* tuple = t_->primary_key()->FindUnique(&key);
-      const auto row = Values(RandomRow(k));
+      const Row random = RandomRow(k);
+      const auto row = Values(random);
       if (tuple == nullptr) {
         ASSERT_TRUE(t_->Insert(row.data(), &undo_).ok());
       } else if (rng_() % 2 == 0) {
@@ -160,12 +163,14 @@ TEST(TableSnapshotTest, RowsInsertedAfterTheCutAreNotYielded) {
   auto table = MakeItems();
   Writer writer(table.get(), 7);
   UndoLog undo;
-  const auto a = Values(Row{1, "a", "first", 1, 1.5});
+  const Row a_row{1, "a", "first", 1, 1.5};
+  const auto a = Values(a_row);
   ASSERT_TRUE(table->Insert(a.data(), &undo).ok());
   undo.Commit();
   TableSnapshot* snapshot = table->BeginSnapshot();
   for (int64_t k = 2; k < 100; ++k) {
-    const auto row = Values(Row{k, std::nullopt, "later", 0, 0});
+    const Row source_row{k, std::nullopt, "later", 0, 0};
+    const auto row = Values(source_row);
     ASSERT_TRUE(table->Insert(row.data(), &undo).ok());
   }
   undo.Commit();
@@ -190,7 +195,8 @@ TEST(TableSnapshotTest, DeletedRowWhoseSlotIsReusedKeepsItsCutImage) {
   undo.Commit();  // frees the slot and the out-of-line string
   EXPECT_EQ(snapshot->preserved_rows(), 1u);
   EXPECT_GT(snapshot->preserved_bytes(), 80u);
-  const auto reuse = Values(Row{6, "n", std::string(80, 'n'), 0, 0});
+  const Row reuse_row{6, "n", std::string(80, 'n'), 0, 0};
+  const auto reuse = Values(reuse_row);
   ASSERT_TRUE(table->Insert(reuse.data(), &undo).ok());  // takes the freed slot
   undo.Commit();
   std::string out;
@@ -206,14 +212,16 @@ TEST(TableSnapshotTest, DeletedRowWhoseSlotIsReusedKeepsItsCutImage) {
 TEST(TableSnapshotTest, RowChangedAfterTheScanPassedItIsNotKept) {
   auto table = MakeItems();
   UndoLog undo;
-  const auto row = Values(Row{1, "a", "x", 0, 0});
+  const Row source_row{1, "a", "x", 0, 0};
+  const auto row = Values(source_row);
   ASSERT_TRUE(table->Insert(row.data(), &undo).ok());
   undo.Commit();
   TableSnapshot* snapshot = table->BeginSnapshot();
   std::string out;
   snapshot->Emit(1 << 20, &out);
   const Value key = Value::BigInt(1);
-  const auto changed = Values(Row{1, "b", "y", 1, 1});
+  const Row changed_row{1, "b", "y", 1, 1};
+  const auto changed = Values(changed_row);
   ASSERT_TRUE(table->Update(table->primary_key()->FindUnique(&key), changed.data(), &undo).ok());
   undo.Commit();
   EXPECT_EQ(snapshot->preserved_rows(), 0u);
@@ -222,7 +230,8 @@ TEST(TableSnapshotTest, RowChangedAfterTheScanPassedItIsNotKept) {
 TEST(RowCodecTest, TruncatedRowNamesTheColumn) {
   auto table = MakeItems();
   UndoLog undo;
-  const auto row = Values(Row{1, "abc", "long text", 7, 0.5});
+  const Row source_row{1, "abc", "long text", 7, 0.5};
+  const auto row = Values(source_row);
   const char* tuple = nullptr;
   ASSERT_TRUE(table->Insert(row.data(), &undo, &tuple).ok());
   std::string bytes;
