@@ -59,10 +59,15 @@ class ClusterConfigTest {
   }
 
   @Test
-  void shouldRefuseMoreCopiesThanHostsAndKSafetyBeforeReplication() {
+  void shouldRefuseMoreCopiesThanHostsAndAcceptKSafetyWithEnoughHosts() {
     assertRefused("127.0.0.1:5000,127.0.0.2:5000", 0, 2, 1, null, "--kfactor 2 needs 3 hosts");
-    assertRefused(THREE, 0, 1, 2, null, "K-safety needs replication between hosts, which Partita does not have yet");
     assertRefused(THREE, 0, -1, 1, null, "--kfactor must be 0 or more");
+    assertRefused(THREE, 0, 1, 1, null, "multiple of");
+    final ClusterConfig k1 = ClusterConfig.parse(THREE, 0, 1, 2, null);
+    assertEquals(3, k1.partitionCount());
+    assertEquals(1, k1.kFactor());
+    assertEquals(5, ClusterConfig.parse(THREE.replace("127.0.0.3:21215", "127.0.0.3:21215,127.0.0.4:21215,"
+        + "127.0.0.5:21215"), 0, 2, 3, null).voterCount());
   }
 
   @Test
