@@ -152,6 +152,24 @@ public record ClusterConfig(List<InetSocketAddress> hosts, int hostId, int kFact
     return possible % 2 == 1 ? possible : possible - 1;
   }
 
+  /**
+   * Why this cluster cannot survive the loss of any K hosts, or null when it
+   * can (docs/cluster.md, "Guarantees"): the data has K+1 copies, but the
+   * metadata group, a majority of its voters, must survive too, which needs
+   * at least 2K+1 hosts.
+   */
+  public String survivalWarning() {
+    if (kFactor == 0 || hosts.size() >= 2 * kFactor + 1) {
+      return null;
+    }
+    final int voters = voterCount();
+    return "--kfactor " + kFactor + " on " + hosts.size() + " hosts: each partition has " + (kFactor + 1)
+        + " copies, but the metadata group (" + voters + " voter(s): host(s) 0 to " + (voters - 1) + ") needs a"
+        + " majority of its voters, so losing more than " + (voters - 1) / 2 + " of those stops the cluster: it"
+        + " does not survive the loss of any " + kFactor + " host(s); that needs at least " + (2 * kFactor + 1)
+        + " hosts";
+  }
+
   /** True when this host is a metadata voter. */
   public boolean isVoter() {
     return hostId < voterCount();

@@ -36,6 +36,9 @@ final class ClusterStart {
     final long begin = System.nanoTime();
     final ClusterConfig config = check(options, cluster);
     final CompiledCatalog catalog = PartitaServer.compile(options, options.classes());
+    if (config.survivalWarning() != null) {
+      LOG.warning("cluster: " + config.survivalWarning());
+    }
     LOG.info("cluster: host " + config.hostId() + " of " + config.hostCount() + " joining ("
         + config.voterCount() + " metadata voter(s); this host " + (config.isVoter() ? "is" : "is not") + " one)");
     final ClusterMember member;
