@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,7 +27,11 @@ import java.util.concurrent.TimeUnit;
  * flood-minority nemesis's table). Kill, pause and resume are the script's;
  * a killed host cannot come back until rejoin exists, so {@link #restart}
  * and {@link #dropUnsyncedWrites} refuse with the reason. Network cuts go
- * through the run's {@link Firewall}. The scripts' output goes to
+ * through the run's {@link Firewall}; when a cgroup v2 hierarchy is mounted
+ * under /sys/fs/cgroup, host i runs in the cgroup {@code
+ * <table name>/host-i} there ({@code scripts/cluster start --cgroup}), so
+ * the rules can match each host's own sockets, and the cgroups are removed
+ * once the hosts are stopped. The scripts' output goes to
  * {@code RUN/cluster.log}; the hosts' logs are copied into the run
  * directory when the cluster stops. Used by the nemesis thread and the main
  * thread one after the other, and by the shutdown hook: methods are
@@ -35,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 final class ClusterHosts implements Hosts {
   static final long START_TIMEOUT_SECONDS = 360;
   static final long SCRIPT_TIMEOUT_SECONDS = 90;
+  static final Path CGROUP_FS = Path.of("/sys/fs/cgroup");
   static final String REJOIN_MISSING = "a host returns to a cluster only by rejoin, which is not built yet "
       + "(docs/cluster.md, milestone 5)";
 
@@ -46,6 +52,7 @@ final class ClusterHosts implements Hosts {
   private final Set<Integer> dead = new TreeSet<>();
   private final Thread shutdownHook = new Thread(this::close, "cluster-hosts-shutdown");
   private List<String> addresses = List.of();
+  private Path cgroup;
   private Firewall firewall;
   private boolean started;
 
@@ -67,11 +74,19 @@ final class ClusterHosts implements Hosts {
     final int[] ports = freePorts(options.hosts());
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     started = true;
-    script(START_TIMEOUT_SECONDS, "start", "--hosts", Integer.toString(options.hosts()), "--kfactor",
-        Integer.toString(options.kfactor()), "--sites-per-host", Integer.toString(options.sites()), "--schema",
-        options.schema() + "," + options.root().resolve("tests/fault/workloads/flood.sql"), "--classes",
+    final Optional<Path> cgroupRoot = cgroup2Root();
+    final List<String> args = new ArrayList<>(List.of("start", "--hosts", Integer.toString(options.hosts()),
+        "--kfactor", Integer.toString(options.kfactor()), "--sites-per-host", Integer.toString(options.sites()),
+        "--schema", options.schema() + "," + options.root().resolve("tests/fault/workloads/flood.sql"), "--classes",
         options.classes().toString(), "--port", Integer.toString(ports[0]), "--http-port",
-        Integer.toString(ports[1]), "--internal-port", Integer.toString(ports[2]));
+        Integer.toString(ports[1]), "--internal-port", Integer.toString(ports[2])));
+    if (cgroupRoot.isPresent()) {
+      cgroup = cgroupRoot.get().resolve(tableName());
+      args.addAll(List.of("--cgroup", cgroup.toString()));
+    } else {
+      note("no cgroup v2 hierarchy under " + CGROUP_FS + ": partitions cut the metadata port by destination only");
+    }
+    script(START_TIMEOUT_SECONDS, args.toArray(String[]::new));
     final List<String> servers = List.of(Files.readString(clusterDir.resolve("servers"), StandardCharsets.UTF_8)
         .trim().split(","));
     if (servers.size() != options.hosts()) {
@@ -83,8 +98,15 @@ final class ClusterHosts implements Hosts {
     for (int h = 0; h < options.hosts(); h++) {
       hostAddresses.add(hostAddress(h));
     }
+    final List<String> cgroups = new ArrayList<>();
+    int level = 0;
+    for (int h = 0; cgroup != null && h < options.hosts(); h++) {
+      final Path hostGroup = cgroup.resolve("host-" + h);
+      cgroups.add(CGROUP_FS.relativize(hostGroup).toString());
+      level = cgroupRoot.get().relativize(hostGroup).getNameCount();
+    }
     firewall = new Firewall(tableName(), new NftRules.Ports(hostAddresses, ports[2], ports[2] + 1,
-        voters(options.hosts())));
+        voters(options.hosts()), cgroups, level));
   }
 
   @Override
@@ -160,6 +182,7 @@ final class ClusterHosts implements Hosts {
     paused.clear();
     started = false;
     keepLogs();
+    removeCgroups();
   }
 
   @Override
@@ -189,11 +212,52 @@ final class ClusterHosts implements Hosts {
       started = false;
       keepLogs();
     }
+    removeCgroups();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException e) {
       // Already shutting down: this is the hook.
     }
+  }
+
+  /**
+   * The cgroup v2 hierarchy from /proc/mounts, when it is under {@link
+   * #CGROUP_FS} (nft names cgroups relative to it) and writable; else empty.
+   */
+  static Optional<Path> cgroup2Root() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/mounts"), StandardCharsets.UTF_8)) {
+        final String[] fields = line.split(" ");
+        if (fields.length > 2 && fields[2].equals("cgroup2")) {
+          final Path mount = Path.of(fields[1]);
+          return mount.startsWith(CGROUP_FS) && Files.isWritable(mount) ? Optional.of(mount) : Optional.empty();
+        }
+      }
+    } catch (IOException e) {
+      // No /proc/mounts: no cgroups.
+    }
+    return Optional.empty();
+  }
+
+  /** Removes the hosts' cgroups (they are empty once the hosts exited). */
+  private void removeCgroups() {
+    if (cgroup == null || !Files.exists(cgroup)) {
+      return;
+    }
+    try {
+      for (int h = 0; h < options.hosts(); h++) {
+        Files.deleteIfExists(cgroup.resolve("host-" + h));
+      }
+      Files.deleteIfExists(cgroup);
+    } catch (IOException e) {
+      System.err.println("fault run: could not remove the cgroup " + cgroup + ": " + e.getMessage()
+          + " (tests/fault/run removes it when it exits)");
+    }
+  }
+
+  private void note(String line) throws IOException {
+    Files.writeString(scriptLog, "fault run: " + line + "\n", StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
   }
 
   /** Host {@code host}'s own address: 127.0.0.(host+1), as scripts/cluster binds it. */

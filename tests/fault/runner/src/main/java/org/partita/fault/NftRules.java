@@ -20,22 +20,49 @@ import java.util.regex.Pattern;
  *       packets between the two hosts' addresses to or from that port.</li>
  *   <li>The metadata port (Ratis): Ratis's outgoing connections all come
  *       from 127.0.0.1, whichever host opened them, so they cannot be told
- *       apart by source. A voter on the minority side is cut off as a whole
- *       by destination: every packet to its metadata port and every answer
- *       from it is dropped. Its own outgoing Ratis connections to the
- *       majority's voters are not cut (a one-way cut of the metadata group);
- *       a bridge cuts no metadata traffic.</li>
+ *       apart by address. When each host runs in a cgroup of its own
+ *       ({@code scripts/cluster start --cgroup}), each cut link drops what
+ *       either host's sockets (matched by {@code socket cgroupv2}) send to
+ *       the other's metadata port: exact, both ways, for the voters' own
+ *       connections and each host's metadata client alike. Without cgroups,
+ *       a voter on the minority side is cut off by destination only: every
+ *       packet to its metadata port and every answer from it is dropped,
+ *       but its own outgoing connections to the majority's voters are not
+ *       (a one-way cut), and a bridge cuts no metadata traffic.</li>
  *   <li>Client ports are never touched: clients reach every host.</li>
  * </ul>
  */
 final class NftRules {
   /** Table names: letters, digits and underscores, as nft accepts them unquoted. */
   private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,62}");
+  private static final Pattern CGROUP = Pattern.compile("[A-Za-z0-9_./-]+");
 
-  /** The cluster's addresses and ports the rules name. */
-  record Ports(List<String> hostAddresses, int internalPort, int metadataPort, int voters) {
+  /**
+   * The cluster's addresses and ports the rules name.
+   *
+   * @param cgroups each host's cgroup as nft names it (relative to /sys/fs/cgroup), or empty when the
+   *     hosts do not run in cgroups of their own
+   * @param cgroupLevel the level of those cgroups in their hierarchy (its root is 0)
+   */
+  record Ports(List<String> hostAddresses, int internalPort, int metadataPort, int voters, List<String> cgroups,
+      int cgroupLevel) {
     Ports {
       hostAddresses = List.copyOf(hostAddresses);
+      cgroups = List.copyOf(cgroups);
+      if (!cgroups.isEmpty() && cgroups.size() != hostAddresses.size()) {
+        throw new IllegalArgumentException(cgroups.size() + " cgroups for " + hostAddresses.size() + " hosts");
+      }
+      for (String c : cgroups) {
+        if (!CGROUP.matcher(c).matches()) {
+          throw new IllegalArgumentException("cgroup path '" + c + "' must be letters, digits, '_', '-', '.' "
+              + "and '/'");
+        }
+      }
+    }
+
+    /** Without cgroups. */
+    Ports(List<String> hostAddresses, int internalPort, int metadataPort, int voters) {
+      this(hostAddresses, internalPort, metadataPort, voters, List.of(), 0);
     }
   }
 
@@ -70,7 +97,17 @@ final class NftRules {
         }
       }
     }
-    for (int host : grudge.minority().stream().sorted().toList()) {
+    if (!ports.cgroups().isEmpty()) {
+      for (List<Integer> link : links) {
+        for (int[] pair : new int[][] {{link.get(0), link.get(1)}, {link.get(1), link.get(0)}}) {
+          if (pair[1] < ports.voters()) {
+            rules.add("socket cgroupv2 level " + ports.cgroupLevel() + " \"" + ports.cgroups().get(pair[0])
+                + "\" ip daddr " + address(ports, pair[1]) + " tcp dport " + ports.metadataPort() + " drop");
+          }
+        }
+      }
+    }
+    for (int host : ports.cgroups().isEmpty() ? grudge.minority().stream().sorted().toList() : List.<Integer>of()) {
       if (host < ports.voters()) {
         final String v = address(ports, host);
         rules.add("ip daddr " + v + " tcp dport " + ports.metadataPort() + " drop");

@@ -1,5 +1,6 @@
 package org.partita.fault;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +13,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -49,6 +53,45 @@ class FirewallTest {
       }
       assertFalse(listTables().contains(table), "close must remove the table");
     }
+  }
+
+  @Test
+  void shouldCutOneHostsSocketsByItsCgroup() throws Exception {
+    assumeTrue(Firewall.available(), "nft is not installed (scripts/install-deps installs nftables)");
+    final Path root = ClusterHosts.cgroup2Root().orElse(null);
+    assumeTrue(root != null, "no writable cgroup v2 hierarchy under /sys/fs/cgroup");
+    final String table = "partita_fault_cgtest_" + ProcessHandle.current().pid();
+    final Path group = root.resolve(table);
+    final List<String> cgroups = new ArrayList<>();
+    for (int h = 0; h < 3; h++) {
+      Files.createDirectories(group.resolve("host-" + h));
+      cgroups.add(ClusterHosts.CGROUP_FS.relativize(group.resolve("host-" + h)).toString());
+    }
+    try (ServerSocket metadata = listen("127.0.0.3")) {
+      final NftRules.Ports ports = new NftRules.Ports(List.of("127.0.0.1", "127.0.0.2", "127.0.0.3"), 9,
+          metadata.getLocalPort(), 3, cgroups, root.relativize(group.resolve("host-0")).getNameCount());
+      try (Firewall firewall = new Firewall(table, ports)) {
+        firewall.cut(Grudge.isolate(2, 3));
+        assertEquals(124, connectFromCgroup(group.resolve("host-1"), metadata.getLocalPort()), "host 1 is cut off");
+        assertEquals(0, connectFromCgroup(group.resolve("host-2"), metadata.getLocalPort()), "host 2 reaches itself");
+        firewall.heal();
+        assertEquals(0, connectFromCgroup(group.resolve("host-1"), metadata.getLocalPort()), "healed");
+      }
+    } finally {
+      for (int h = 0; h < 3; h++) {
+        Files.deleteIfExists(group.resolve("host-" + h));
+      }
+      Files.deleteIfExists(group);
+    }
+  }
+
+  /** The exit code of a shell in {@code cgroup} connecting to 127.0.0.3:port: 0 connected, 124 timed out. */
+  private static int connectFromCgroup(Path cgroup, int port) throws IOException, InterruptedException {
+    final Process p = new ProcessBuilder("timeout", "1", "bash", "-c",
+        "echo $$ > '" + cgroup + "/cgroup.procs' && exec 3<>/dev/tcp/127.0.0.3/" + port)
+        .redirectErrorStream(true).start();
+    assertTrue(p.waitFor(20, TimeUnit.SECONDS));
+    return p.exitValue();
   }
 
   private static ServerSocket listen(String address) throws IOException {

@@ -55,6 +55,24 @@ class NftRulesTest {
   }
 
   @Test
+  void shouldCutMetadataTrafficBothWaysByEachHostsCgroup() {
+    final NftRules.Ports withCgroups = new NftRules.Ports(PORTS.hostAddresses(), 31215, 31216, 3,
+        List.of("unified/partita_fault_7/host-0", "unified/partita_fault_7/host-1", "unified/partita_fault_7/host-2"),
+        2);
+    final String script = NftRules.cut("t", Grudge.isolate(2, 3), withCgroups);
+    for (int[] pair : new int[][] {{0, 2}, {2, 0}, {1, 2}, {2, 1}}) {
+      assertTrue(script.contains("    socket cgroupv2 level 2 \"unified/partita_fault_7/host-" + pair[0]
+          + "\" ip daddr 127.0.0." + (pair[1] + 1) + " tcp dport 31216 drop\n"), script);
+    }
+    assertFalse(script.contains("\n    ip daddr"), "no cut by destination alone: " + script);
+    assertEquals(8 + 4, script.lines().filter(l -> l.endsWith("drop")).count(), script);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new NftRules.Ports(PORTS.hostAddresses(), 1, 2, 3,
+        List.of("a\"; flush ruleset", "b", "c"), 2)).getMessage().contains("cgroup path"));
+    assertThrows(IllegalArgumentException.class, () -> new NftRules.Ports(PORTS.hostAddresses(), 1, 2, 3,
+        List.of("a"), 2));
+  }
+
+  @Test
   void shouldRemoveTheTableWhetherOrNotItExists() {
     assertEquals("table inet partita_fault_9 {}\ndelete table inet partita_fault_9\n",
         NftRules.remove("partita_fault_9"));
