@@ -172,10 +172,12 @@ public final class FaultRun {
         throughHosts.add(live);
       }
     }
+    final List<ReplicaVerdict.CopyChecksum> copies =
+        !hosts.restartable() && options.kfactor() > 0 ? CopyChecksums.read(hosts.addresses()) : null;
     hosts.stopAll();
     final String error = nemesisError == null ? null : nemesisError.toString();
     if (!hosts.restartable()) {
-      return clusterResults(Audit.of(workers, applied), throughHosts, error);
+      return clusterResults(Audit.of(workers, applied), throughHosts, copies, error);
     }
     hosts.healAll();
     String recovered = "";
@@ -195,13 +197,14 @@ public final class FaultRun {
   /**
    * A cluster's results: the state read through each host must be the
    * same (each reaches every partition's leader); the copies of each
-   * partition are compared by ReplicaVerdict (n/a with K = 0; the cluster
-   * exposes no per-copy checksum yet, so null).
+   * partition are compared by ReplicaVerdict from every copy's
+   * {@code @Statistics CHECKSUM} (n/a with K = 0).
    */
-  private LiveResults clusterResults(Audit audit, Set<String> throughHosts, String nemesisError) {
-    final ReplicaVerdict copies = ReplicaVerdict.of(options.kfactor(), null);
+  private LiveResults clusterResults(Audit audit, Set<String> throughHosts,
+      List<ReplicaVerdict.CopyChecksum> copyChecksums, String nemesisError) {
+    final ReplicaVerdict copies = ReplicaVerdict.of(options.kfactor(), copyChecksums);
     final String line = "copies compared: " + (options.kfactor() == 0 ? "none (K=0, one copy per partition)"
-        : "none (K=" + options.kfactor() + ": the cluster exposes no per-copy checksum yet)")
+        : copyChecksums.size() + " copies' @Statistics CHECKSUM (K=" + options.kfactor() + ")")
         + "; the state read through each of the "
         + options.hosts() + " hosts after healing: " + (throughHosts.size() == 1 ? "the same, SHA-256 "
         + throughHosts.iterator().next() : "DIFFERS: " + throughHosts);
