@@ -71,7 +71,11 @@ public final class Database implements AutoCloseable {
   private volatile CatalogSnapshot catalog;
 
   private Database(CompiledCatalog catalog, PartitionMap map, int hostId) {
-    this.catalog = new CatalogSnapshot(catalog, 1);
+    this(CatalogHistory.initial(catalog), map, hostId);
+  }
+
+  private Database(CatalogHistory start, PartitionMap map, int hostId) {
+    this.catalog = new CatalogSnapshot(start.catalog(), start.version());
     this.map = map;
     this.hostId = hostId;
     this.sitesByPartition = new Site[map.partitionCount()];
@@ -117,6 +121,20 @@ public final class Database implements AutoCloseable {
    */
   public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
       CommitPipeline pipeline, QueryLimits limits, long epoch) throws InterruptedException {
+    return open(CatalogHistory.initial(catalog), partitions, siteQueueCapacity, coordinatorCapacity, pipeline, limits,
+        epoch);
+  }
+
+  /**
+   * As {@link #open(CompiledCatalog, int, int, int, CommitPipeline,
+   * QueryLimits, long)}, at the catalog version of {@code start} (recovery
+   * from a snapshot taken after schema changes; docs/durability.md): later
+   * schema changes count from it, and snapshots carry its schema changes
+   * with theirs.
+   */
+  public static Database open(CatalogHistory start, int partitions, int siteQueueCapacity, int coordinatorCapacity,
+      CommitPipeline pipeline, QueryLimits limits, long epoch) throws InterruptedException {
+    final CompiledCatalog catalog = start.catalog();
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
@@ -124,10 +142,10 @@ public final class Database implements AutoCloseable {
       throw new IllegalArgumentException("queue capacities must be positive, got " + siteQueueCapacity + " and "
           + coordinatorCapacity);
     }
-    final Database db = new Database(catalog, PartitionMap.singleHost(partitions, HOST_ID), HOST_ID);
+    final Database db = new Database(start, PartitionMap.singleHost(partitions, HOST_ID), HOST_ID);
     db.openSites(siteQueueCapacity, pipeline, limits, epoch);
-    db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
-        next -> db.catalog = next, limits, epoch, pipeline);
+    db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog,
+        start.schemaChanges(), db.adHocPlans, next -> db.catalog = next, limits, epoch, pipeline);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;

@@ -111,6 +111,8 @@ final class MpCoordinator implements AutoCloseable {
   private final Initiator initiator;
   private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
   private CatalogSnapshot catalog;
+  /** The DDL that made catalog versions 2 .. catalog.version(), in order (snapshots carry it). */
+  private final List<String> schemaChanges;
   private PartitionEngine mergeEngine;
 
   /**
@@ -119,6 +121,17 @@ final class MpCoordinator implements AutoCloseable {
    */
   MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog, AdHocPlans adHocPlans,
       Consumer<CatalogSnapshot> publish, QueryLimits limits, long epoch, CommitPipeline pipeline) {
+    this(capacity, sites, map, catalog, List.of(), adHocPlans, publish, limits, epoch, pipeline);
+  }
+
+  /**
+   * As above, for a catalog that {@code schemaChanges} (the DDL of versions
+   * 2 .. its version) made from the starting schema.
+   */
+  MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog,
+      List<String> schemaChanges, AdHocPlans adHocPlans, Consumer<CatalogSnapshot> publish, QueryLimits limits,
+      long epoch, CommitPipeline pipeline) {
+    this.schemaChanges = new ArrayList<>(schemaChanges);
     this.limits = limits;
     this.pipeline = pipeline;
     this.initiator = Initiator.forPartition(TxnId.MULTI_PARTITION, epoch, ImmediateCommitPipeline.INSTANCE);
@@ -341,7 +354,7 @@ final class MpCoordinator implements AutoCloseable {
       return Failures.response(e);
     }
     s.cut().complete(new SnapshotCut(Collections.unmodifiableList(lastRun), catalog.version(),
-        catalog.catalog().engineCatalog().toByteArray()));
+        catalog.catalog().engineCatalog().toByteArray(), List.copyOf(schemaChanges)));
     return ClientResponse.success(List.of());
   }
 
@@ -377,6 +390,7 @@ final class MpCoordinator implements AutoCloseable {
         mergeEngine.updateCatalog(nextBytes);
       }
       catalog = next;
+      schemaChanges.add(ddl);
       instances.clear();
       publish.accept(next);
       return ClientResponse.success(List.of());

@@ -55,10 +55,11 @@ final class DurableStart {
       throw new StartupException("cannot read the command log in " + dataDir + ": " + e.getMessage(), e);
     }
     final SwitchablePipeline pipeline = new SwitchablePipeline();
-    final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
+    final SnapshotRecovery.Choice snapshot = SnapshotRecovery.choose(dataDir, catalog, options.sites());
+    final Database database = Database.open(snapshot.catalog(catalog), options.sites(), options.siteQueueCapacity(),
         Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits(), epoch);
     try {
-      final SnapshotRecovery.Loaded loaded = SnapshotRecovery.load(database, dataDir, catalog);
+      final SnapshotRecovery.Loaded loaded = SnapshotRecovery.load(database, snapshot);
       final long firstSegment = checkTruncation(dataDir, loaded);
       final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint,
           loaded.cuts(), firstSegment);

@@ -116,7 +116,7 @@ final class SnapshotService implements Snapshots, AutoCloseable {
         session.failed(-1, new IllegalStateException("the cut failed: " + error.getMessage(), error));
       } else {
         session.cut = describe(cut.lastRun());
-        session.writer.cut(cut.lastRun(), cut.catalogVersion(), cut.engineCatalog());
+        session.writer.cut(cut.lastRun(), cut.catalogVersion(), cut.engineCatalog(), cut.schemaChanges());
       }
     });
     return session.writer.done().handle((manifest, error) -> finish(session, manifest, error));
@@ -186,7 +186,8 @@ final class SnapshotService implements Snapshots, AutoCloseable {
   /**
    * Deletes the log segments the oldest kept snapshot holds, so that recovery
    * can still fall back to it when the newest is damaged. Only a snapshot
-   * taken with the starting schema counts (recovery loads no other).
+   * whose catalog recovery can rebuild counts (one written before snapshots
+   * kept their schema changes is not loaded at recovery).
    */
   private void truncateLog() {
     try {
@@ -195,7 +196,7 @@ final class SnapshotService implements Snapshots, AutoCloseable {
         return;
       }
       final SnapshotManifest oldest = SnapshotManifest.read(complete.get(complete.size() - 1));
-      if (oldest.catalogVersion() == 1) {
+      if (oldest.rebuildsCatalog()) {
         LogTruncation.truncate(dataDir, oldest.cuts());
       }
     } catch (IOException | SnapshotCorruptException e) {
