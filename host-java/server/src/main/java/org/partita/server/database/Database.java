@@ -590,12 +590,7 @@ public final class Database implements AutoCloseable {
       throw new IllegalArgumentException("a snapshot of " + sources.size() + " partition(s) for a database of "
           + sites.size());
     }
-    final Set<String> replicatedTables = new HashSet<>();
-    for (TableDef table : catalog.catalog().schema().tables()) {
-      if (table.isReplicated() && !table.isView()) {
-        replicatedTables.add(table.name());
-      }
-    }
+    final Set<String> replicatedTables = replicatedTables();
     final List<byte[]> replicated = Collections.synchronizedList(new ArrayList<>());
     final List<CompletableFuture<Long>> loads = new ArrayList<>();
     for (Site site : sites) {
@@ -619,6 +614,55 @@ public final class Database implements AutoCloseable {
       throw new IllegalStateException("loading the replicated tables on the coordinator: " + response.message());
     }
     return chunks;
+  }
+
+  /**
+   * Restores a snapshot into this running database (docs/durability.md,
+   * "Restoring a snapshot"): on the multi-partition coordinator, once the
+   * work before it has finished, checks that every table of every partition
+   * is empty, loads partition p's chunks from {@code sources.get(p)} (taken
+   * with this catalog's tables), then cuts a snapshot of the result into
+   * {@code sink}, as {@link #beginSnapshot} does. Returns that cut; it
+   * completes exceptionally with a {@link ServerException} (BAD_REQUEST)
+   * when a table holds rows, having changed nothing. REQUIRES: the commit
+   * pipeline refuses new transactions from before this call until the
+   * snapshot is durable (nothing runs between the load and the cut, and
+   * nothing is answered that a crash before the snapshot could take back).
+   */
+  public CompletableFuture<SnapshotCut> restoreSnapshot(List<SnapshotSource> sources, SnapshotSink sink) {
+    if (sources.size() != sites.size()) {
+      throw new IllegalArgumentException("a snapshot of " + sources.size() + " partition(s) for a database of "
+          + sites.size());
+    }
+    final CompletableFuture<SnapshotCut> cut = new CompletableFuture<>();
+    coordinator.submit(new MpCoordinator.Restore(List.copyOf(sources), replicatedTables(), sink, cut,
+        response -> {}));
+    return cut;
+  }
+
+  /** The names of the replicated tables (not views) of the current catalog. */
+  private Set<String> replicatedTables() {
+    final Set<String> names = new HashSet<>();
+    for (TableDef table : catalog.catalog().schema().tables()) {
+      if (table.isReplicated() && !table.isView()) {
+        names.add(table.name());
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Bytes of row images the partitions keep for the snapshot being taken:
+   * rows changed before the snapshot's scan reached them, kept as of the
+   * cut (docs/durability.md, "Snapshots"); 0 when none is taken. Each
+   * partition publishes its figure between its transactions. Any thread.
+   */
+  public long snapshotKeptBytes() {
+    long total = 0;
+    for (Site site : sites) {
+      total += site.snapshotKeptBytes();
+    }
+    return total;
   }
 
   /** Queue depth, capacity, busy time and items run of one partition's site; any thread. */

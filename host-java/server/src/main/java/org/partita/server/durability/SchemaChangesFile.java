@@ -88,7 +88,7 @@ public final class SchemaChangesFile {
       }
       return changes;
     } catch (BufferUnderflowException e) {
-      throw new SnapshotCorruptException(file, "it ends before its " + MAGIC.length + "-byte magic and count");
+      throw new SnapshotCorruptException(file, "it ends in the middle of a field (" + bytes.length + " bytes)");
     } catch (CharacterCodingException e) {
       throw new SnapshotCorruptException(file, "a schema change is not UTF-8 text");
     }

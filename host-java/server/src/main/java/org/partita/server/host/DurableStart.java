@@ -109,7 +109,8 @@ final class DurableStart {
         throw new StartupException("the procedure classes of --classes (" + given.id() + ") differ from those the"
             + " command log in " + dataDir + " was written with (" + stored + ", kept as " + jar + "): logged calls"
             + " must replay with the code they ran with; start with the same classes, or without --classes to use"
-            + " the kept copy (changing the classes of a database that has a command log needs a snapshot first)",
+            + " the kept copy. To change the classes: @SnapshotSave PATH, start a server with the new classes on an"
+            + " empty --data-dir, and @SnapshotRestore PATH into it (docs/durability.md, \"Procedure classes\")",
             null);
       }
       LOG.info("procedure classes: " + jar + " (the classes the command log was written with)");
@@ -142,6 +143,14 @@ final class DurableStart {
     final LogTruncation.Mark mark = LogTruncation.readMark(dataDir);
     if (mark == null) {
       return 1;
+    }
+    if (mark.oldestSnapshot() != null
+        && (loaded.name() == null || loaded.name().compareTo(mark.oldestSnapshot()) < 0)) {
+      throw new StartupException("a snapshot was restored into the database in " + dataDir + ", and recovery must"
+          + " start from " + dataDir.resolve("snapshots").resolve(mark.oldestSnapshot()) + " (the restored state) or"
+          + " a newer snapshot, but none of them is complete and intact: " + (loaded.passedOver().isEmpty()
+          ? "there is none" : String.join("; ", loaded.passedOver())) + ". Put back an intact copy of that snapshot's"
+          + " directory, or start from an empty --data-dir", null);
     }
     if (!LogTruncation.covers(loaded.cuts(), mark.cut())) {
       throw new StartupException("the command log in " + dataDir + " begins at segment " + mark.firstSegment()

@@ -52,10 +52,11 @@ final class SnapshotRecovery {
   }
 
   /**
-   * What recovery loaded: the cuts by partition (null when no snapshot was
-   * loaded) and, for each snapshot passed over, why.
+   * What recovery loaded: the snapshot's directory name and cuts by
+   * partition (both null when no snapshot was loaded) and, for each
+   * snapshot passed over, why.
    */
-  record Loaded(List<TxnId> cuts, List<String> passedOver) {}
+  record Loaded(String name, List<TxnId> cuts, List<String> passedOver) {}
 
   private SnapshotRecovery() {}
 
@@ -91,10 +92,11 @@ final class SnapshotRecovery {
    */
   static Loaded load(Database database, Choice choice) throws StartupException {
     if (choice.chosen() == null) {
-      return new Loaded(null, choice.passedOver());
+      return new Loaded(null, null, choice.passedOver());
     }
     loadInto(database, choice.chosen().snapshot(), choice.chosen().manifest());
-    return new Loaded(choice.chosen().manifest().cuts(), choice.passedOver());
+    return new Loaded(choice.chosen().snapshot().getFileName().toString(), choice.chosen().manifest().cuts(),
+        choice.passedOver());
   }
 
   /** {@code snapshot} with its catalog when it is intact and fits this start; else null, said in the log. */

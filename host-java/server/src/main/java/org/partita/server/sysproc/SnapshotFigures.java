@@ -15,13 +15,21 @@ import org.partita.client.ValueType;
  * @param cut the cut, "p0=epoch:seq,p1=..." ("" until fixed)
  * @param error why it failed ("" otherwise)
  * @param completed snapshots completed since the host started
+ * @param keptBytes while in progress, bytes of row images the partitions keep for it (rows changed before the scan
+ *     reached them, as of the cut); 0 otherwise
  */
 public record SnapshotFigures(String state, String path, long bytes, long durationMillis, String cut, String error,
-    long completed) {
+    long completed, long keptBytes) {
   /** A host that has taken no snapshot. */
-  public static final SnapshotFigures NONE = new SnapshotFigures("NONE", "", 0, 0, "", "", 0);
+  public static final SnapshotFigures NONE = new SnapshotFigures("NONE", "", 0, 0, "", "", 0, 0);
 
-  /** One row: STATE, PATH, BYTES, DURATION_MILLIS, MB_PER_SECOND, CUT, ERROR, COMPLETED. */
+  /** Figures of a snapshot that is not running (nothing kept). */
+  public SnapshotFigures(String state, String path, long bytes, long durationMillis, String cut, String error,
+      long completed) {
+    this(state, path, bytes, durationMillis, cut, error, completed, 0);
+  }
+
+  /** One row: STATE, PATH, BYTES, DURATION_MILLIS, MB_PER_SECOND, CUT, ERROR, COMPLETED, KEPT_BYTES. */
   ResultTable toTable() {
     final double seconds = durationMillis / 1000.0;
     return new ResultTableBuilder()
@@ -33,7 +41,9 @@ public record SnapshotFigures(String state, String path, long bytes, long durati
         .column("CUT", ValueType.VARCHAR)
         .column("ERROR", ValueType.VARCHAR)
         .column("COMPLETED", ValueType.BIGINT)
-        .row(state, path, bytes, durationMillis, seconds > 0 ? bytes / 1e6 / seconds : 0.0, cut, error, completed)
+        .column("KEPT_BYTES", ValueType.BIGINT)
+        .row(state, path, bytes, durationMillis, seconds > 0 ? bytes / 1e6 / seconds : 0.0, cut, error, completed,
+            keptBytes)
         .build();
   }
 }
