@@ -125,6 +125,42 @@ class SnapshotRestoreTest {
     }
   }
 
+  /**
+   * The server halts (as kill -9 would) after the restore loaded its rows,
+   * before the snapshot of them is complete: the restore was never answered,
+   * and recovery comes back to the state before it; the restore then works.
+   */
+  @Test
+  void aCrashBeforeTheRestoreIsDurableLeavesTheStateBeforeIt() throws Exception {
+    final Path export = data.resolve("export");
+    final List<List<Object>> saved;
+    try (ServerProcess source = voter("source", 2);
+        PartitaClient client = Clients.connect(source, "crash-source")) {
+      assertEquals(6, client.call("Initialize", 6, NAMES).firstLong());
+      vote(client, 6170000000L, 500);
+      saved = contents(client);
+      assertEquals("DONE", figures(client.callAsync("@SnapshotSave", export.toString()).join()).getString(0));
+    }
+    final List<String> args = List.of("--schema", ServerProcess.VOTER_DDL.toString(), "--classes",
+        ServerProcess.VOTER_CLASSES.toString(), "--sites", "2", "--data-dir", data.resolve("target").toString());
+    try (ServerProcess target = ServerProcess.start(args, java.util.Map.of("PARTITA_CRASH_AT",
+        "snapshot.manifest-written"))) {
+      try (PartitaClient client = Clients.connect(target, org.partita.client.ClientConfig.builder()
+          .clientName("crash-target").callTimeout(java.time.Duration.ofSeconds(30)).reconnect(false).build())) {
+        ok(Clients.adHoc(client, "INSERT INTO contestants VALUES (?, ?)", 99, "Occupying Row"));
+        ok(Clients.adHoc(client, "DELETE FROM contestants"));
+        client.callAsync("@SnapshotRestore", export.toString());
+        assertEquals(99, target.awaitExit(60), target.output());
+      }
+    }
+    try (ServerProcess target = ServerProcess.start(args);
+        PartitaClient client = Clients.connect(target, "crash-recovered")) {
+      assertEquals(List.of(), contents(client), "the restore was never answered and left nothing");
+      assertEquals("DONE", figures(client.callAsync("@SnapshotRestore", export.toString()).join()).getString(0));
+      assertEquals(saved, contents(client));
+    }
+  }
+
   private static void refused(PartitaClient client, String path, String why) {
     final ClientResponse response = client.callAsync("@SnapshotRestore", path).join();
     assertFalse(response.ok(), response.toString());
