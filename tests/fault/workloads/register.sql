@@ -23,3 +23,7 @@ CREATE PROCEDURE PARTITION ON TABLE registers COLUMN id PARAMETER 0
   FROM CLASS org.partita.fault.procedures.RegisterWrite;
 CREATE PROCEDURE PARTITION ON TABLE registers COLUMN id PARAMETER 0
   FROM CLASS org.partita.fault.procedures.RegisterCas;
+-- RegisterWrites(id): every value written to the register (the audit and the state, one key at a time,
+-- so they stay single-partition on a cluster).
+CREATE PROCEDURE RegisterWrites PARTITION ON TABLE register_writes COLUMN id PARAMETER 0 AS
+  SELECT val FROM register_writes WHERE id = ? ORDER BY val;

@@ -26,6 +26,7 @@ class LayeringTest {
         .layer("txn").definedBy("org.partita.server.txn..")
         .layer("topology").definedBy("org.partita.server.topology..")
         .layer("cluster").definedBy("org.partita.server.cluster..")
+        .layer("replication").definedBy("org.partita.server.replication..")
         .layer("catalog").definedBy("org.partita.server.catalog..")
         .layer("planner").definedBy("org.partita.server.planner..")
         .layer("procedure").definedBy("org.partita.server.procedure..")
@@ -42,7 +43,8 @@ class LayeringTest {
         .layer("cli").definedBy("org.partita.server.cli..")
         .layer("security").definedBy("org.partita.server.security..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
-        .whereLayer("cluster").mayOnlyBeAccessedByLayers("host")
+        .whereLayer("cluster").mayOnlyBeAccessedByLayers("replication", "host")
+        .whereLayer("replication").mayOnlyBeAccessedByLayers("host")
         .whereLayer("host").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("sysproc").mayOnlyBeAccessedByLayers("host")
         .whereLayer("http").mayOnlyBeAccessedByLayers("host")
@@ -58,9 +60,9 @@ class LayeringTest {
         .whereLayer("procedure").mayOnlyBeAccessedByLayers("compiler", "database")
         .whereLayer("planner").mayOnlyBeAccessedByLayers("compiler", "database", "sysproc", "cli")
         .whereLayer("catalog").mayOnlyBeAccessedByLayers("planner", "compiler", "database", "sysproc", "host", "cli")
-        .whereLayer("topology").mayOnlyBeAccessedByLayers("cluster", "database", "sysproc", "host")
+        .whereLayer("topology").mayOnlyBeAccessedByLayers("cluster", "replication", "database", "sysproc", "host")
         .whereLayer("txn").mayOnlyBeAccessedByLayers("database", "dispatch", "network", "http", "sysproc", "host",
-            "durability")
+            "durability", "replication")
         .whereLayer("error").mayOnlyBeAccessedByLayers("txn", "procedure", "engine", "database", "network", "http",
             "sysproc", "host");
     rule.check(SERVER);

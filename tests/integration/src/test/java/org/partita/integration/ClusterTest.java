@@ -28,11 +28,12 @@ import org.partita.proto.ErrorCode;
 
 /**
  * Real {@code partita start --cluster} processes, host i bound on
- * 127.0.0.(i+1) (docs/cluster.md, milestone 2): three hosts form a K = 0
+ * 127.0.0.(i+1) (docs/cluster.md, milestones 2 and 3): three hosts form a K = 0
  * cluster and each prints its ready line; calls are served by the host
  * leading their partition and answered NOT_LEADER elsewhere; work that needs
  * every partition is refused by name; bad configurations end the process
- * with a clear error. Every process is stopped by its handle after each test.
+ * with a clear error; with K = 1 every acknowledged write is on both copies
+ * of its partition. Every process is stopped by its handle after each test.
  */
 @Timeout(300)
 class ClusterTest {
@@ -179,11 +180,73 @@ class ClusterTest {
     assertEquals(120, notLeader);
   }
 
+  /**
+   * K = 1 on three hosts (two sites each: three partitions, copies on hosts {0,1}, {2,0}, {1,2}) under a
+   * firehose of single-partition writes (Voter's shape; Voter itself needs its replicated tables filled,
+   * which multi-partition writes do across hosts only from milestone 6): every write is acknowledged, reads
+   * see them, and each partition's two copies have the same checksum ({@code @Statistics CHECKSUM}).
+   */
+  @Test
+  void shouldKeepEveryAcknowledgedWriteOnBothCopiesWithKOne() throws Exception {
+    final String cluster = clusterList(3, freeClusterPort(3));
+    for (int i = 0; i < 3; i++) {
+      launch(i, cluster, KV_DDL, "--sites-per-host", "2", "--kfactor", "1", "--join-timeout", "120s");
+    }
+    final List<String> addresses = new ArrayList<>();
+    for (ServerProcess host : hosts) {
+      assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
+      final Matcher ready = READY.matcher(host.output());
+      assertTrue(ready.find());
+      addresses.add(ready.group(1) + ":" + ready.group(2));
+    }
+    final PartitaClient all = client(addresses.toArray(new String[0]));
+    assertEquals(3, all.topology().partitionCount());
+    final int keys = 3000;
+    int acknowledged = 0;
+    for (int from = 0; from < keys; from += 500) {
+      final List<java.util.concurrent.CompletableFuture<ClientResponse>> calls = new ArrayList<>();
+      for (int k = from; k < from + 500; k++) {
+        calls.add(all.callAsync("Put", "key" + k, ("value" + k).getBytes(StandardCharsets.UTF_8)));
+      }
+      for (java.util.concurrent.CompletableFuture<ClientResponse> call : calls) {
+        final ClientResponse answer = call.join();
+        assertTrue(answer.ok(), answer.message());
+        acknowledged++;
+      }
+    }
+    assertEquals(keys, acknowledged);
+    for (int k = 0; k < keys; k += 29) {
+      assertArrayEquals(("value" + k).getBytes(StandardCharsets.UTF_8), value(all.call("Get", "key" + k)));
+    }
+    // Each partition: one row from its leader's host, one from its replica's, with the same checksum.
+    final java.util.Map<Integer, List<Long>> checksums = new java.util.TreeMap<>();
+    final java.util.Map<Integer, Integer> leaders = new java.util.TreeMap<>();
+    for (int i = 0; i < 3; i++) {
+      final ClientResponse answer = client(false, addresses.get(i)).callAsync("@Statistics", "CHECKSUM").join();
+      assertTrue(answer.ok(), answer.message());
+      final ResultTable table = answer.results().get(0);
+      while (table.advanceRow()) {
+        final int partition = (int) table.getLong(0);
+        checksums.computeIfAbsent(partition, p -> new ArrayList<>()).add(table.getLong(4));
+        if (table.getLong(1) == 1) {
+          leaders.merge(partition, 1, Integer::sum);
+        }
+      }
+    }
+    assertEquals(List.of(0, 1, 2), new ArrayList<>(checksums.keySet()));
+    for (java.util.Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
+      assertEquals(2, copies.getValue().size(), "partition " + copies.getKey() + " has two copies");
+      assertEquals(copies.getValue().get(0), copies.getValue().get(1), "partition " + copies.getKey()
+          + ": both copies hold the same rows");
+      assertEquals(1, leaders.get(copies.getKey()), "partition " + copies.getKey() + " has one leader");
+    }
+  }
+
   @Test
   void shouldRefuseBadConfigurationsWithTheReason() throws Exception {
     final String cluster = clusterList(3, freeClusterPort(3));
-    assertFails(launch(0, cluster, KV_DDL, "--kfactor", "1", "--sites-per-host", "2"),
-        "--kfactor 1: K-safety needs replication between hosts, which Partita does not have yet");
+    assertFails(launch(0, cluster, KV_DDL, "--kfactor", "1", "--sites-per-host", "1"),
+        "not a multiple of K+1 = 2");
     assertFails(launch(0, "127.0.0.1:5000,127.0.0.2:5000", KV_DDL, "--kfactor", "2"),
         "--kfactor 2 needs 3 hosts for the copies of each partition, but --cluster lists 2");
     assertFails(launch(0, cluster, KV_DDL, "--users", KV_DDL.toString()),

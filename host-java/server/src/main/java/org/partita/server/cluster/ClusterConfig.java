@@ -53,10 +53,6 @@ public record ClusterConfig(List<InetSocketAddress> hosts, int hostId, int kFact
       throw new IllegalArgumentException("--kfactor " + kFactor + " needs " + (kFactor + 1)
           + " hosts for the copies of each partition, but --cluster lists " + hosts.size());
     }
-    if (kFactor > 0) {
-      throw new IllegalArgumentException("--kfactor " + kFactor + ": K-safety needs replication between hosts, "
-          + "which Partita does not have yet; a cluster runs with --kfactor 0 (docs/cluster.md, milestone 3)");
-    }
     try {
       Placement.of(hosts.size(), sitesPerHost, kFactor);
     } catch (IllegalArgumentException e) {
@@ -154,6 +150,24 @@ public record ClusterConfig(List<InetSocketAddress> hosts, int hostId, int kFact
     final int wanted = Math.max(3, 2 * kFactor + 1);
     final int possible = Math.min(wanted, hosts.size());
     return possible % 2 == 1 ? possible : possible - 1;
+  }
+
+  /**
+   * Why this cluster cannot survive the loss of any K hosts, or null when it
+   * can (docs/cluster.md, "Guarantees"): the data has K+1 copies, but the
+   * metadata group, a majority of its voters, must survive too, which needs
+   * at least 2K+1 hosts.
+   */
+  public String survivalWarning() {
+    if (kFactor == 0 || hosts.size() >= 2 * kFactor + 1) {
+      return null;
+    }
+    final int voters = voterCount();
+    return "--kfactor " + kFactor + " on " + hosts.size() + " hosts: each partition has " + (kFactor + 1)
+        + " copies, but the metadata group (" + voters + " voter(s): host(s) 0 to " + (voters - 1) + ") needs a"
+        + " majority of its voters, so losing more than " + (voters - 1) / 2 + " of those stops the cluster: it"
+        + " does not survive the loss of any " + kFactor + " host(s); that needs at least " + (2 * kFactor + 1)
+        + " hosts";
   }
 
   /** True when this host is a metadata voter. */

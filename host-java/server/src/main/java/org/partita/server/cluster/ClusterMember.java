@@ -1,5 +1,6 @@
 package org.partita.server.cluster;
 
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.partita.proto.cluster.HostRecord;
@@ -61,6 +63,8 @@ public final class ClusterMember implements AutoCloseable {
   private InternalLinks links;
   private MetadataClient client;
   private PartitionMap map;
+  /** Closed first when this member closes (the data plane riding on the internal port). */
+  private volatile AutoCloseable dependent;
 
   private ClusterMember(ClusterConfig config, Duration timeout) {
     this.config = config;
@@ -289,6 +293,24 @@ public final class ClusterMember implements AutoCloseable {
     return heartbeats;
   }
 
+  /** The internal port's event loop (replication's connections share it). */
+  public EventLoopGroup eventLoop() {
+    return loop;
+  }
+
+  /**
+   * From now on, replication frames reaching this host's internal port go to
+   * a handler {@code handlers} makes for each connection.
+   */
+  public void acceptReplication(Supplier<ChannelHandler> handlers) {
+    internal.acceptReplication(handlers);
+  }
+
+  /** Closes {@code closeable} first when this member closes (once; the last one given). */
+  public void closeWith(AutoCloseable closeable) {
+    dependent = closeable;
+  }
+
   /** The configuration this host started with. */
   public ClusterConfig config() {
     return config;
@@ -308,6 +330,7 @@ public final class ClusterMember implements AutoCloseable {
 
   @Override
   public void close() {
+    closeQuietly(dependent, "replication");
     if (links != null) {
       links.close();
     }

@@ -1,6 +1,17 @@
 package org.partita.server.cluster;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.function.Supplier;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.codec.protobuf.ProtobufDecoder;
@@ -12,15 +23,38 @@ import org.partita.proto.cluster.InternalFrame;
  * big-endian length, then one {@code InternalFrame}. Frames over
  * {@link #MAX_FRAME_BYTES} close the connection. Stateless.
  */
-final class InternalFrames {
+public final class InternalFrames {
   /** The largest frame either side accepts (a whole metadata snapshot fits many times over). */
-  static final int MAX_FRAME_BYTES = 16 << 20;
+  public static final int MAX_FRAME_BYTES = 16 << 20;
 
   private InternalFrames() {
   }
 
+  /** How long opening an internal connection may take. */
+  static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+
+  /**
+   * Opens an internal connection to {@code to} from {@code from} (the host's
+   * own address, any port) on {@code group}: the framing, then a handler
+   * {@code handler} makes for it.
+   */
+  public static ChannelFuture connect(EventLoopGroup group, InetSocketAddress to, InetAddress from,
+      Supplier<ChannelHandler> handler) {
+    return new Bootstrap().group(group).channel(NioSocketChannel.class)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .handler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel channel) {
+            install(channel.pipeline());
+            channel.pipeline().addLast(handler.get());
+          }
+        })
+        .connect(to, new InetSocketAddress(from, 0));
+  }
+
   /** Adds the framing and the protobuf codec to a new channel's pipeline. */
-  static void install(ChannelPipeline pipeline) {
+  public static void install(ChannelPipeline pipeline) {
     pipeline.addLast("frames", new LengthFieldBasedFrameDecoder(MAX_FRAME_BYTES, 0, 4, 0, 4))
         .addLast("decode", new ProtobufDecoder(InternalFrame.getDefaultInstance()))
         .addLast("length", new LengthFieldPrepender(4))

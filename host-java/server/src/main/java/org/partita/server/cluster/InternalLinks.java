@@ -1,15 +1,10 @@
 package org.partita.server.cluster;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -81,17 +76,7 @@ final class InternalLinks implements AutoCloseable {
     if (closed) {
       return;
     }
-    final ChannelFuture connecting = new Bootstrap().group(group).channel(NioSocketChannel.class)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000)
-        .option(ChannelOption.TCP_NODELAY, true)
-        .handler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel channel) {
-            InternalFrames.install(channel.pipeline());
-            channel.pipeline().addLast("watch", new Watch(voter));
-          }
-        })
-        .connect(voter, new InetSocketAddress(bindAddress, 0));
+    final ChannelFuture connecting = InternalFrames.connect(group, voter, bindAddress, () -> new Watch(voter));
     connecting.addListener(done -> {
       if (!done.isSuccess()) {
         retryLater(voter);

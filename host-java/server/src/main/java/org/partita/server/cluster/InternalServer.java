@@ -2,6 +2,7 @@ package org.partita.server.cluster;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
@@ -23,7 +24,10 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * heartbeats other hosts send (recorded in a {@link HeartbeatTable}) and
  * the metadata watch: a host that sends {@code WatchMetadata} receives this
  * voter's metadata at once and again after every change
- * ({@link #publish}). Only voters answer a watch. A malformed frame, an
+ * ({@link #publish}). Only voters answer a watch. Replication frames go on
+ * to the handler {@link #acceptReplication} gives (added behind this one on
+ * a connection's first such frame); before there is one they close their
+ * connection, and the sender connects again later. A malformed frame, an
  * unexpected one or a frame over the size bound closes that connection with
  * a warning naming the peer; nothing a peer sends stops the server.
  *
@@ -32,12 +36,15 @@ import org.partita.proto.cluster.MetadataSnapshot;
  */
 final class InternalServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(InternalServer.class.getName());
+  private static final String REPLICATION = "replication";
 
   private final HeartbeatTable heartbeats;
   /** The voter's own metadata, or null on a host that is not a voter. */
   private final Supplier<MetadataSnapshot> metadata;
   private final ChannelGroup watchers = new DefaultChannelGroup("partita-watchers", GlobalEventExecutor.INSTANCE);
   private Channel listener;
+  /** Makes the handler of replication frames for one connection; null until the host replicates. */
+  private volatile Supplier<ChannelHandler> replication;
 
   InternalServer(HeartbeatTable heartbeats, Supplier<MetadataSnapshot> metadata) {
     this.heartbeats = heartbeats;
@@ -56,6 +63,11 @@ final class InternalServer implements AutoCloseable {
         })
         .bind(address).sync().channel();
     return ((InetSocketAddress) listener.localAddress()).getPort();
+  }
+
+  /** From now on, replication frames go to a handler {@code handlers} makes for each connection. */
+  void acceptReplication(Supplier<ChannelHandler> handlers) {
+    replication = handlers;
   }
 
   /** Sends {@code snapshot} to every watching host. */
@@ -78,8 +90,21 @@ final class InternalServer implements AutoCloseable {
         case HEARTBEAT -> heartbeats.record(frame.getHeartbeat().getHostId(), frame.getHeartbeat().getIncarnation(),
             System.nanoTime());
         case WATCH -> watch(context.channel(), frame.getWatch().getHostId());
+        case REPLICATION_BATCH, REPLICATION_ACK -> replicate(context, frame);
         default -> refuse(context.channel(), "an unexpected internal frame (" + frame.getFrameCase() + ")");
       }
+    }
+
+    private void replicate(ChannelHandlerContext context, InternalFrame frame) {
+      if (context.pipeline().get(REPLICATION) == null) {
+        final Supplier<ChannelHandler> handlers = replication;
+        if (handlers == null) {
+          refuse(context.channel(), "a replication frame before this host opened its partitions");
+          return;
+        }
+        context.pipeline().addLast(REPLICATION, handlers.get());
+      }
+      context.fireChannelRead(frame);
     }
 
     private void watch(Channel channel, int hostId) {

@@ -189,7 +189,38 @@ final class MetadataState {
     final Map<Integer, HostRecord> next = new TreeMap<>(hosts);
     next.put(existing.getHostId(), existing.toBuilder().setState(HostState.HOST_STATE_DEAD).build());
     hosts = Map.copyOf(next);
+    if (map != null) {
+      map = withoutHost(map, command.getHostId());
+    }
     return withMap(MetadataReply.newBuilder().setApplied(true));
+  }
+
+  /**
+   * The map after host {@code dead} died (docs/cluster.md, "Failure detection
+   * and failover"): every partition with a copy on it moves to epoch + 1
+   * without that copy, and one it led is led by the lowest surviving host id
+   * (heartbeats do not report executed sequences yet). Every survivor of the
+   * old epoch has every committed transaction, because commit needed each of
+   * them. A partition whose only copy was there keeps its entry: its data is
+   * gone until the host returns by rejoin. The version increases by one when
+   * any partition changed; {@code current} itself when none did.
+   */
+  static PartitionMap withoutHost(PartitionMap current, int dead) {
+    final List<PartitionMap.Replicas> partitions = new ArrayList<>(current.partitionCount());
+    boolean changed = false;
+    for (int p = 0; p < current.partitionCount(); p++) {
+      final PartitionMap.Replicas old = current.replicas(p);
+      final List<Integer> survivors = old.replicaHosts().stream().filter(h -> h != dead).toList();
+      if (survivors.size() == old.replicaHosts().size() || survivors.isEmpty()) {
+        partitions.add(old);
+        continue;
+      }
+      final int leader = old.leaderHost() != dead ? old.leaderHost()
+          : survivors.stream().mapToInt(Integer::intValue).min().getAsInt();
+      partitions.add(new PartitionMap.Replicas(p, leader, survivors, old.epoch() + 1));
+      changed = true;
+    }
+    return changed ? PartitionMap.of(current.version() + 1, bucketTable(current), partitions) : current;
   }
 
   private MetadataReply serving(HostServing command) {

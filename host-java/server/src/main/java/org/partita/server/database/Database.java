@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
@@ -28,6 +29,7 @@ import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.Invocation;
+import org.partita.server.txn.ReplicaExecutor;
 import org.partita.server.txn.TxnId;
 
 /**
@@ -62,6 +64,11 @@ public final class Database implements AutoCloseable {
   private final int hostId;
   /** Partition id -> its site on this host, or null where another host leads the partition. */
   private final Site[] sitesByPartition;
+  /**
+   * Partition id -> this host's replica copy of a partition another host leads, or null. A replica's site takes
+   * work only from its leader ({@link #offerReplicated}); calls for it are answered NOT_LEADER.
+   */
+  private final Site[] replicaSites;
   private final AdHocPlans adHocPlans = new AdHocPlans(new RowCounts(sites));
   private final AtomicLong inProcessSequence = new AtomicLong();
   private final AtomicInteger nextAnyPartition = new AtomicInteger();
@@ -79,6 +86,7 @@ public final class Database implements AutoCloseable {
     this.map = map;
     this.hostId = hostId;
     this.sitesByPartition = new Site[map.partitionCount()];
+    this.replicaSites = new Site[map.partitionCount()];
   }
 
   /** Opens {@code partitions} partitions of {@code catalog} (empty tables) with default queue bounds. */
@@ -163,34 +171,53 @@ public final class Database implements AutoCloseable {
    */
   public static Database openHost(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
       CommitPipeline pipeline, QueryLimits limits) throws InterruptedException {
+    return openHost(catalog, map, hostId, siteQueueCapacity, partition -> pipeline, limits);
+  }
+
+  /**
+   * As {@link #openHost(CompiledCatalog, PartitionMap, int, int, CommitPipeline, QueryLimits)}, for a
+   * cluster with K ≥ 1 (docs/cluster.md, milestone 3): a site for every copy this host holds. A partition it
+   * leads sequences its calls in the map's epoch through {@code pipelines.apply(partition)} (the replication
+   * pipeline sending them to its replicas); a copy it holds as a replica runs only what its leader sends
+   * ({@link #offerReplicated}), and calls for it are answered NOT_LEADER. Multi-partition work runs only on a
+   * host that leads every partition of a map without replicas.
+   */
+  public static Database openHost(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
+      IntFunction<CommitPipeline> pipelines, QueryLimits limits) throws InterruptedException {
     if (siteQueueCapacity < 2) {
       throw new IllegalArgumentException("the site queue capacity must be at least 2, got " + siteQueueCapacity);
     }
     final Database db = new Database(catalog, map, hostId);
-    db.openSites(siteQueueCapacity, pipeline, limits, 1);
-    if (db.sites.isEmpty()) {
+    db.openCopies(siteQueueCapacity, pipelines, limits);
+    if (db.sites.isEmpty() && db.replicaSiteCount() == 0) {
       db.close();
-      throw new IllegalArgumentException("host " + hostId + " leads no partition of " + map);
+      throw new IllegalArgumentException("host " + hostId + " holds no partition of " + map);
     }
-    if (db.sites.size() == map.partitionCount()) {
+    if (db.sites.size() == map.partitionCount() && db.replicaSiteCount() == 0 && singleCopies(map)) {
       // A cluster of one host: every partition is here, so multi-partition work runs as on a single host.
       db.coordinator = new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(db.sites), db.map, db.catalog,
-          db.adHocPlans, next -> db.catalog = next, limits, 1, pipeline);
+          db.adHocPlans, next -> db.catalog = next, limits, 1, pipelines.apply(0));
     }
-    LOG.info("database open: partitions " + db.sites.stream().map(Site::partition).toList() + " of "
-        + map.partitionCount() + " on host " + hostId + ", " + catalog.schema().tables().size() + " table(s), "
-        + catalog.procedures().size() + " procedure(s)");
+    LOG.info("database open: partitions " + db.sites.stream().map(Site::partition).toList() + " led and "
+        + db.replicaPartitions() + " replicated of " + map.partitionCount() + " on host " + hostId + ", "
+        + catalog.schema().tables().size() + " table(s), " + catalog.procedures().size() + " procedure(s)");
     return db;
   }
 
-  /** Starts a site for every partition this host leads in the map. */
+  private static boolean singleCopies(PartitionMap map) {
+    for (int p = 0; p < map.partitionCount(); p++) {
+      if (map.replicas(p).replicaHosts().size() > 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Starts a site for every partition of a single host's map, each initiator in {@code epoch}. */
   private void openSites(int siteQueueCapacity, CommitPipeline pipeline, QueryLimits limits, long epoch)
       throws InterruptedException {
     try {
       for (int p = 0; p < map.partitionCount(); p++) {
-        if (map.leaderOf(p) != hostId) {
-          continue;
-        }
         final Site site = new Site(p, map, catalog, adHocPlans, siteQueueCapacity, pipeline, limits, epoch);
         site.start();
         sites.add(site);
@@ -200,6 +227,88 @@ public final class Database implements AutoCloseable {
       close();
       throw e;
     }
+  }
+
+  /** Starts a site for every copy this host holds in the map: the ones it leads and the ones it replicates. */
+  private void openCopies(int siteQueueCapacity, IntFunction<CommitPipeline> pipelines, QueryLimits limits)
+      throws InterruptedException {
+    try {
+      for (int p = 0; p < map.partitionCount(); p++) {
+        final PartitionMap.Replicas copies = map.replicas(p);
+        if (copies.leaderHost() == hostId) {
+          final Site site = new Site(p, map, catalog, adHocPlans, siteQueueCapacity, pipelines.apply(p), limits,
+              copies.epoch());
+          site.start();
+          sites.add(site);
+          sitesByPartition[p] = site;
+        } else if (copies.replicaHosts().contains(hostId)) {
+          final Site site = new Site(p, map, catalog, adHocPlans, siteQueueCapacity,
+              ImmediateCommitPipeline.INSTANCE, limits, copies.epoch());
+          site.start();
+          replicaSites[p] = site;
+        }
+      }
+    } catch (RuntimeException | InterruptedException e) {
+      close();
+      throw e;
+    }
+  }
+
+  private int replicaSiteCount() {
+    return replicaPartitions().size();
+  }
+
+  /** The partitions this host holds a replica of (and does not lead), in order. */
+  public List<Integer> replicaPartitions() {
+    final List<Integer> out = new ArrayList<>();
+    for (int p = 0; p < replicaSites.length; p++) {
+      if (replicaSites[p] != null) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Queues {@code item}, which partition p's leader sequenced and ran, on this host's replica copy of p (p is
+   * the item's header's partition): it runs under the leader's header, in the order offered, and {@code done}
+   * gets its write hash on the copy's thread (docs/cluster.md, "Data plane"). Returns false iff the copy's
+   * queue is full. Never blocks; any thread. This is the database's {@link ReplicaExecutor}.
+   *
+   * @throws IllegalArgumentException when this host holds no replica of p
+   */
+  public boolean offerReplicated(org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done) {
+    final int partition = item.getHeader().getPartition();
+    final Site site = partition < replicaSites.length ? replicaSites[partition] : null;
+    if (site == null) {
+      throw new IllegalArgumentException("host " + hostId + " holds no replica of partition " + partition);
+    }
+    return site.offer(new ReplicaRun(this, item, done));
+  }
+
+  /** One copy of a partition on this host: its role, the last transaction it ran (null: none) and its checksum. */
+  public record CopyChecksum(int partition, boolean leader, TxnId lastApplied, long checksum) {}
+
+  /**
+   * A checksum of every copy of a partition this host holds (led and replicated), each made on its site's
+   * thread between two transactions ({@code @Statistics CHECKSUM}): two copies that ran the same transactions
+   * have the same checksum. In partition order; null iff some copy's queue was full. Any thread.
+   */
+  public CompletableFuture<List<CopyChecksum>> offerChecksums() {
+    final List<CompletableFuture<CopyChecksum>> parts = new ArrayList<>();
+    for (int p = 0; p < map.partitionCount(); p++) {
+      final Site site = sitesByPartition[p] != null ? sitesByPartition[p] : replicaSites[p];
+      if (site == null) {
+        continue;
+      }
+      final CompletableFuture<CopyChecksum> part = new CompletableFuture<>();
+      if (!site.offer(new SiteChecksum(site == sitesByPartition[p], part))) {
+        return null;
+      }
+      parts.add(part);
+    }
+    return CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0]))
+        .thenApply(ignored -> parts.stream().map(CompletableFuture::join).toList());
   }
 
   /** True when this database holds every partition (a single host), so multi-partition work can run. */
@@ -508,6 +617,10 @@ public final class Database implements AutoCloseable {
   private int localPartition(PlannedStatement planned, Object[] parameters) {
     switch (planned.distribution()) {
       case ANY_PARTITION:
+        if (sites.isEmpty()) {
+          throw new ServerException(ErrorCode.ERROR_CODE_NOT_LEADER, "this host (" + hostId + ") leads no partition;"
+              + " send the statement to a host that leads one");
+        }
         return sites.get(Math.floorMod(nextAnyPartition.getAndIncrement(), sites.size())).partition();
       case SINGLE_PARTITION:
         return StatementPartitions.partition(planned, parameters, "statement", map);
@@ -713,6 +826,11 @@ public final class Database implements AutoCloseable {
     }
     for (Site site : sites) {
       site.stop();
+    }
+    for (Site site : replicaSites) {
+      if (site != null) {
+        site.stop();
+      }
     }
     LOG.info("database closed");
   }

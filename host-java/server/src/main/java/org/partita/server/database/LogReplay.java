@@ -99,7 +99,7 @@ public final class LogReplay {
     final CompletableFuture<ClientResponse> done = new CompletableFuture<>();
     final WorkItem item;
     try {
-      item = singlePartitionItem(Invocation.fromProto(record.getSinglePartition()), done::complete);
+      item = singlePartitionItem(database, Invocation.fromProto(record.getSinglePartition()), done::complete);
     } catch (MalformedInvocationException | PlanningException | RuntimeException e) {
       fail(new IllegalStateException("cannot replay " + header.id() + ": " + e.getMessage(), e));
       return;
@@ -110,7 +110,12 @@ public final class LogReplay {
     sites.get(partition).submit(new Replayed(item, header, failureSink));
   }
 
-  private WorkItem singlePartitionItem(Invocation invocation, Consumer<ClientResponse> done)
+  /**
+   * The work item that runs {@code invocation} (a procedure call or an
+   * {@code @AdHoc} statement) on one partition of {@code database} at its
+   * current catalog: how a logged or replicated item is run again.
+   */
+  static WorkItem singlePartitionItem(Database database, Invocation invocation, Consumer<ClientResponse> done)
       throws PlanningException {
     final CatalogSnapshot snapshot = database.catalogSnapshot();
     if (invocation.procedure().equals("@AdHoc")) {

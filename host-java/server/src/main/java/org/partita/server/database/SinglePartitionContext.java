@@ -41,6 +41,9 @@ final class SinglePartitionContext implements ProcedureContext {
   private boolean open;
   private int appStatus;
   private String appStatusMessage = "";
+  // The write hash of the transaction as it stands: the engine's after the last batch that succeeded, 0 after a
+  // rollback (what replicas compare: CommitPipeline#release).
+  private long writeHash;
 
   SinglePartitionContext(Site site) {
     this.site = site;
@@ -66,6 +69,7 @@ final class SinglePartitionContext implements ProcedureContext {
       if (open) {
         engine.rollback();
       }
+      writeHash = 0;
       return withAppStatus(Failures.response(t));
     } finally {
       instance = null;
@@ -89,10 +93,20 @@ final class SinglePartitionContext implements ProcedureContext {
       if (open) {
         engine.rollback();
       }
+      writeHash = 0;
       return Failures.response(t);
     } finally {
       site.runningCall().end();
     }
+  }
+
+  /**
+   * The write hash of the last transaction run, as it ended: the engine's
+   * after its last batch when it committed, 0 when it wrote nothing or
+   * rolled back.
+   */
+  long writeHash() {
+    return writeHash;
   }
 
   private ClientResponse withAppStatus(ClientResponse response) {
@@ -116,6 +130,7 @@ final class SinglePartitionContext implements ProcedureContext {
     timestamp = header.timestampMicros();
     appStatus = 0;
     appStatusMessage = "";
+    writeHash = 0;
     random.setSeed(header.seed());
     pendingStatements.clear();
     pendingParameters.clear();
@@ -190,8 +205,10 @@ final class SinglePartitionContext implements ProcedureContext {
     try {
       results = engine.execute();
     } catch (EngineException e) {
+      writeHash = 0; // the engine rolled the whole transaction back
       throw interruption.note(budget.rethrown(e));
     }
+    writeHash = engine.writeHash();
     open = !lastBatch;
     return ResultSets.tables(resultArena.copy(results));
   }

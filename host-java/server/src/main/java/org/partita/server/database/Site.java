@@ -1,6 +1,11 @@
 package org.partita.server.database;
 
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +31,7 @@ import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.Initiator;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
+import org.partita.server.txn.TxnId;
 
 /**
  * One partition: a thread that owns the partition's engine, its catalog
@@ -65,6 +71,8 @@ final class Site implements Runnable {
   static final long IDLE_STATS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
   /** Rows per snapshot chunk, in bytes: one chunk is made between two transactions (docs/durability.md). */
   static final int SNAPSHOT_CHUNK_BYTES = 512 * 1024;
+  /** The site thread's CPU clock, read around each snapshot chunk (SnapshotSink#chunk). */
+  private static final ThreadMXBean THREAD_CPU = ManagementFactory.getThreadMXBean();
 
   private final int partition;
   private final PartitionMap partitionMap;
@@ -90,6 +98,8 @@ final class Site implements Runnable {
   private CatalogSnapshot catalog;
   /** Site-confined: a replayed item is running. */
   private boolean replaying;
+  /** Site-confined: on a replica's copy, the last item of the leader's order run here (null before any). */
+  private TxnId lastReplicated;
   private PartitionEngine engine;
   private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
   private SinglePartitionContext context;
@@ -229,7 +239,9 @@ final class Site implements Runnable {
     if (Interruption.isInterruption(response.errorCode())) {
       initiator.pipeline().aborted(header);
     }
-    initiator.pipeline().release(header, item, () -> done.accept(response));
+    // A failed call changed nothing (and may have failed before the context ran it: its hash is not this call's).
+    final long writeHash = response.ok() ? context.writeHash() : 0;
+    initiator.pipeline().release(header, item, writeHash, () -> done.accept(response));
   }
 
   /** True while a replayed item runs (it runs without a time limit). REQUIRES: on the site thread. */
@@ -240,6 +252,41 @@ final class Site implements Runnable {
   /** REQUIRES: on the site thread. */
   void replaying(boolean now) {
     replaying = now;
+  }
+
+  /** Records that {@code id}, of the leader's order, ran on this copy. REQUIRES: on the site thread. */
+  void replicated(TxnId id) {
+    lastReplicated = id;
+  }
+
+  /**
+   * A checksum of every row of this copy now, with the last transaction it
+   * ran: the first 8 bytes of a SHA-256 over the partition's snapshot
+   * stream (docs/engine-formats.md), which two copies that ran the same
+   * transactions produce byte for byte. Reads the whole partition in one go,
+   * between two transactions. {@code leader}: whether this copy is the
+   * partition's leader (for the report). REQUIRES: on the site thread.
+   *
+   * @throws IllegalStateException when a snapshot is being taken here
+   */
+  Database.CopyChecksum checksum(boolean leader) {
+    if (snapshotSink != null) {
+      throw new IllegalStateException("partition " + partition + " is taking a snapshot; ask again when it is over");
+    }
+    final MessageDigest digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JVM has no SHA-256", e);
+    }
+    engine.beginSnapshot();
+    for (byte[] chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES); chunk != null;
+        chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES)) {
+      digest.update(chunk);
+    }
+    final TxnId last = lastReplicated != null ? lastReplicated : initiator.lastRun();
+    return new Database.CopyChecksum(partition, leader, last,
+        ByteBuffer.wrap(digest.digest()).getLong());
   }
 
   /** The version of this partition's catalog. REQUIRES: on the site thread. */
@@ -363,12 +410,14 @@ final class Site implements Runnable {
       return false;
     }
     try {
+      final long start = System.nanoTime();
+      final long startCpu = THREAD_CPU.getCurrentThreadCpuTime();
       final byte[] chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES);
       if (chunk == null) {
         snapshotSink = null;
         sink.finished(partition);
       } else {
-        sink.chunk(partition, chunk);
+        sink.chunk(partition, chunk, System.nanoTime() - start, THREAD_CPU.getCurrentThreadCpuTime() - startCpu);
       }
     } catch (RuntimeException e) {
       snapshotSink = null;

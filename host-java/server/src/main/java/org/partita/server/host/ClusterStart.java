@@ -12,14 +12,17 @@ import org.partita.server.cluster.ClusterMember;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.database.Database;
 import org.partita.server.durability.CommandLogMode;
+import org.partita.server.replication.Replication;
 import org.partita.server.txn.ImmediateCommitPipeline;
 
 /**
- * Starts one host of a cluster (docs/cluster.md, milestone 2, K = 0): checks
+ * Starts one host of a cluster (docs/cluster.md, milestones 2 and 3): checks
  * the cluster options, compiles the schema, joins the cluster (metadata
- * voter, internal port, registration, the installed placement), opens the
- * partitions this host leads, binds the client and HTTP ports, records
- * that the host serves and waits until every host does. Every failure is a
+ * voter, internal port, registration, the installed placement), opens a
+ * site for every copy this host holds (with K ≥ 1 behind the replication
+ * pipelines, its replica copies fed by their leaders over the internal
+ * port), binds the client and HTTP ports, records that the host serves and
+ * waits until every host does. Every failure is a
  * {@link StartupException} with the reason. Used once, at start.
  */
 final class ClusterStart {
@@ -33,6 +36,9 @@ final class ClusterStart {
     final long begin = System.nanoTime();
     final ClusterConfig config = check(options, cluster);
     final CompiledCatalog catalog = PartitaServer.compile(options, options.classes());
+    if (config.survivalWarning() != null) {
+      LOG.warning("cluster: " + config.survivalWarning());
+    }
     LOG.info("cluster: host " + config.hostId() + " of " + config.hostCount() + " joining ("
         + config.voterCount() + " metadata voter(s); this host " + (config.isVoter() ? "is" : "is not") + " one)");
     final ClusterMember member;
@@ -42,12 +48,23 @@ final class ClusterStart {
       throw new StartupException(e.getMessage(), e);
     }
     final Database database;
+    // K = 0: no replication exists at all; K >= 1: each led partition's answers wait for its replicas.
+    final Replication replication = config.kFactor() == 0 ? null : new Replication(config.hostId(), member.map(),
+        config.hosts(), config.self().getAddress(), member.eventLoop());
     try {
-      database = Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
-          ImmediateCommitPipeline.INSTANCE, options.queryLimits());
+      database = replication == null
+          ? Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
+              ImmediateCommitPipeline.INSTANCE, options.queryLimits())
+          : Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
+              replication::pipeline, options.queryLimits());
     } catch (RuntimeException | InterruptedException e) {
       member.close();
       throw e;
+    }
+    if (replication != null) {
+      replication.start(database::offerReplicated);
+      member.acceptReplication(replication::inboundHandler);
+      member.closeWith(replication);
     }
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
         () -> clientHosts(member.metadata().getHostsList()));
@@ -60,8 +77,8 @@ final class ClusterStart {
     }
     LOG.info("ready: cluster host " + config.hostId() + " of " + config.hostCount() + ", client port "
         + options.bindAddress() + ":" + server.clientPort() + ", partitions " + database.partitionStatuses().stream()
-        .map(Database.PartitionStatus::partition).toList() + " of " + config.partitionCount() + ", K="
-        + config.kFactor() + ", started in " + (System.nanoTime() - begin) / 1_000_000 + " ms");
+        .map(Database.PartitionStatus::partition).toList() + " of " + config.partitionCount() + " (replicas "
+        + database.replicaPartitions() + "), K=" + config.kFactor() + ", started in " + (System.nanoTime() - begin) / 1_000_000 + " ms");
     return server;
   }
 

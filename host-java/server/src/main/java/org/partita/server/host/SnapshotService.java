@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -254,7 +255,8 @@ final class SnapshotService implements Snapshots, AutoCloseable {
       return last;
     }
     return new SnapshotFigures("IN_PROGRESS", s.writer.directory().toString(), s.writer.writtenBytes(),
-        (System.nanoTime() - s.startNanos) / 1_000_000, s.cut, "", completed, database.snapshotKeptBytes());
+        (System.nanoTime() - s.startNanos) / 1_000_000, s.cut, "", completed, s.longestChunkNanos.get() / 1000,
+        s.longestChunkCpuNanos.get() / 1000, database.snapshotKeptBytes());
   }
 
   private SnapshotFigures finish(Session session, SnapshotManifest manifest, Throwable error) {
@@ -266,7 +268,8 @@ final class SnapshotService implements Snapshots, AutoCloseable {
           + " failed (nothing else was touched; its directory was removed): " + figures.error()));
     }
     LOG.info("snapshot " + path + " complete: " + figures.bytes() + " bytes in " + figures.durationMillis()
-        + " ms, cut " + figures.cut());
+        + " ms, cut " + figures.cut() + ", longest pause of a partition for one chunk " + figures.longestChunkMicros()
+        + " µs (most CPU time in one " + figures.longestChunkCpuMicros() + " µs)");
     if (removeOld(session.writer.directory()) && snapshotLogBytes > 0) {
       truncateLog();
     }
@@ -286,9 +289,11 @@ final class SnapshotService implements Snapshots, AutoCloseable {
       final Throwable cause = error instanceof CompletionException && error.getCause() != null
           ? error.getCause() : error;
       figures = error == null
-          ? new SnapshotFigures("DONE", path, manifest.bytes(), millis, session.cut, "", completed)
+          ? new SnapshotFigures("DONE", path, manifest.bytes(), millis, session.cut, "", completed,
+              session.longestChunkNanos.get() / 1000, session.longestChunkCpuNanos.get() / 1000)
           : new SnapshotFigures("FAILED", path, session.writer.writtenBytes(), millis, session.cut,
-              String.valueOf(cause.getMessage()), completed);
+              String.valueOf(cause.getMessage()), completed, session.longestChunkNanos.get() / 1000,
+              session.longestChunkCpuNanos.get() / 1000);
       last = figures;
     }
     return figures;
@@ -355,6 +360,9 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     volatile String cut = "";
     /** Set when the cut was refused before anything changed (a restore into tables holding rows). */
     volatile ServerException refusal;
+    /** The longest time one site spent making one chunk (any partition), and the most CPU time one took. */
+    final AtomicLong longestChunkNanos = new AtomicLong();
+    final AtomicLong longestChunkCpuNanos = new AtomicLong();
 
     Session(SnapshotWriter writer, long startNanos) {
       this.writer = writer;
@@ -372,7 +380,9 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     }
 
     @Override
-    public void chunk(int partition, byte[] chunk) {
+    public void chunk(int partition, byte[] chunk, long madeNanos, long madeCpuNanos) {
+      longestChunkNanos.accumulateAndGet(madeNanos, Math::max);
+      longestChunkCpuNanos.accumulateAndGet(madeCpuNanos, Math::max);
       writer.chunk(partition, chunk);
     }
 

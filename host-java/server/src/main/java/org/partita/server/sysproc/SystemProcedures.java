@@ -75,7 +75,8 @@ public final class SystemProcedures {
         .add("CONNECTIONS", new StatsConnections(connections))
         .add("TOPO", new StatsTopology(database, identity))
         .add("COMMANDLOG", new StatsCommandLog(commandLog))
-        .add("SNAPSHOT", snapshotStatus);
+        .add("SNAPSHOT", snapshotStatus)
+        .add("CHECKSUM", new StatsChecksum(database));
     final Choices<CatalogSelector> catalogSelectors = new Choices<CatalogSelector>()
         .add("TABLES", new CatalogTables())
         .add("COLUMNS", new CatalogColumns())

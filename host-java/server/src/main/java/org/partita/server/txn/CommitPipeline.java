@@ -24,6 +24,18 @@ public interface CommitPipeline {
   void release(TxnHeader header, SequencedItem item, Runnable answer);
 
   /**
+   * As {@link #release(TxnHeader, SequencedItem, Runnable)}, with the
+   * transaction's write hash as it ended ({@code PartitionEngine.writeHash}
+   * of its last batch when it committed; 0 when it wrote nothing or rolled
+   * back): what a leader's replicas must match (docs/cluster.md, "Data
+   * plane"). Sites call this form for single-partition items; pipelines that
+   * do not compare hashes keep the default.
+   */
+  default void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
+    release(header, item, answer);
+  }
+
+  /**
    * The transaction of {@code header}, sequenced before, was rolled back
    * because of its time limit or a cancel: an outcome that depends on time,
    * so a log records it for replay to skip the transaction. Called on the

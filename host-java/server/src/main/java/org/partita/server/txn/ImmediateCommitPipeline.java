@@ -19,4 +19,9 @@ public final class ImmediateCommitPipeline implements CommitPipeline {
   public void release(TxnHeader header, SequencedItem item, Runnable answer) {
     answer.run();
   }
+
+  @Override
+  public void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
+    answer.run();
+  }
 }

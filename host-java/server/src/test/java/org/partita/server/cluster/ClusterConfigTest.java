@@ -2,6 +2,7 @@ package org.partita.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,10 +60,25 @@ class ClusterConfigTest {
   }
 
   @Test
-  void shouldRefuseMoreCopiesThanHostsAndKSafetyBeforeReplication() {
+  void shouldRefuseMoreCopiesThanHostsAndAcceptKSafetyWithEnoughHosts() {
     assertRefused("127.0.0.1:5000,127.0.0.2:5000", 0, 2, 1, null, "--kfactor 2 needs 3 hosts");
-    assertRefused(THREE, 0, 1, 2, null, "K-safety needs replication between hosts, which Partita does not have yet");
     assertRefused(THREE, 0, -1, 1, null, "--kfactor must be 0 or more");
+    assertRefused(THREE, 0, 1, 1, null, "multiple of");
+    final ClusterConfig k1 = ClusterConfig.parse(THREE, 0, 1, 2, null);
+    assertEquals(3, k1.partitionCount());
+    assertEquals(1, k1.kFactor());
+    assertEquals(5, ClusterConfig.parse(THREE.replace("127.0.0.3:21215", "127.0.0.3:21215,127.0.0.4:21215,"
+        + "127.0.0.5:21215"), 0, 2, 3, null).voterCount());
+  }
+
+  @Test
+  void shouldWarnWhenTheMetadataGroupCannotSurviveKLosses() {
+    assertNull(ClusterConfig.parse(THREE, 0, 1, 2, null).survivalWarning(), "three hosts survive one loss");
+    assertNull(ClusterConfig.parse(THREE, 0, 0, 1, null).survivalWarning());
+    final String two = ClusterConfig.parse("127.0.0.1:5000,127.0.0.2:5000", 0, 1, 1, null).survivalWarning();
+    assertEquals("--kfactor 1 on 2 hosts: each partition has 2 copies, but the metadata group (1 voter(s): host(s) 0"
+        + " to 0) needs a majority of its voters, so losing more than 0 of those stops the cluster: it does not"
+        + " survive the loss of any 1 host(s); that needs at least 3 hosts", two);
   }
 
   @Test

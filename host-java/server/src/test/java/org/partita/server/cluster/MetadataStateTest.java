@@ -2,6 +2,7 @@ package org.partita.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -207,6 +208,30 @@ class MetadataStateTest {
     assertEquals(HostState.HOST_STATE_DEAD, dead.getState().getHosts(0).getState());
     assertEquals("MarkDead for host 1: incarnation 11 is already dead", apply(markDead(1, 11)).getRefusal());
     assertTrue(apply(register(1, 12, 0xabc, "three")).getRefusal().contains("the host was declared dead"));
+  }
+
+  @Test
+  void shouldMoveTheDeadHostsPartitionsToTheirSurvivorsInANewEpoch() {
+    apply(register(1, 11, 0xabc, "three"));
+    apply(install(0, threeHostMap()));
+    final MetadataReply dead = apply(markDead(1, 11));
+    assertTrue(dead.getApplied(), dead.getRefusal());
+    assertEquals(2, state.version(), "one map change for the whole failover");
+    // Partition 0 ({0,1}, led by 0) loses its replica; 1 ({2,0}) is untouched; 2 ({1,2}, led by 1) moves to 2.
+    assertEquals(new PartitionMap.Replicas(0, 0, List.of(0), 2), state.map().replicas(0));
+    assertEquals(new PartitionMap.Replicas(1, 2, List.of(2, 0), 1), state.map().replicas(1));
+    assertEquals(new PartitionMap.Replicas(2, 2, List.of(2), 2), state.map().replicas(2));
+    assertEquals(2, dead.getMap().getTopologyVersion());
+    // The epoch moved: a ChangeLeader built from the old one is refused.
+    assertEquals("ChangeLeader for partition 2 expected epoch 1, current is 2",
+        apply(changeLeader(2, 1, 1, List.of(1, 2))).getRefusal());
+  }
+
+  @Test
+  void shouldKeepAPartitionWhoseOnlyCopyDied() {
+    final PartitionMap single = PartitionMap.singleHost(2, 0);
+    assertSame(single, MetadataState.withoutHost(single, 0), "nowhere to move: the map does not change");
+    assertSame(single, MetadataState.withoutHost(single, 1), "no copy on host 1");
   }
 
   @Test

@@ -1,10 +1,13 @@
 package org.partita.server.database;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.partita.client.ClientResponse;
@@ -13,13 +16,20 @@ import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.SourceFile;
 import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
+import org.partita.server.txn.ReplicaExecutor;
+import org.partita.server.txn.SequencedItem;
+import org.partita.server.txn.TxnHeader;
+import org.partita.server.txn.TxnId;
 
 /**
- * One host of a K = 0 cluster ({@link Database#openHost}): it runs the
+ * One host of a cluster ({@link Database#openHost}): it runs the
  * partitions it leads, answers NOT_LEADER for the others, and refuses
  * multi-partition work and schema changes instead of running them on its
- * partitions alone.
+ * partitions alone. With K = 1 it also holds replica copies, which run
+ * their leader's items under the leader's headers with the leader's write
+ * hash and are never reached by calls.
  */
 class ClusterHostDatabaseTest {
   private static final String DDL = """
@@ -107,6 +117,102 @@ class ClusterHostDatabaseTest {
       assertTrue(refused.message().endsWith("(docs/cluster.md, milestone 6); the call was not run"));
     }
     assertEquals(0, db.coordinatorBacklog());
+  }
+
+  /** Host 1 of two with K = 1: it leads partition 1 and replicates partition 0 (led by host 0). */
+  private void openReplicatingHostOne() throws Exception {
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    for (int b = 0; b < buckets.length; b++) {
+      buckets[b] = b % 2;
+    }
+    final PartitionMap map = PartitionMap.of(1, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0, 1), 1),
+        new PartitionMap.Replicas(1, 1, List.of(1, 0), 1)));
+    final CompiledCatalog catalog = new CatalogCompiler(getClass().getClassLoader())
+        .compile(List.of(new SourceFile("kv.sql", DDL)));
+    db = Database.openHost(catalog, map, 1, 64, p -> ImmediateCommitPipeline.INSTANCE, QueryLimits.EMBEDDED);
+  }
+
+  @Test
+  void shouldOpenACopyForEveryReplicaButServeOnlyThePartitionsItLeads() throws Exception {
+    openReplicatingHostOne();
+    assertEquals(List.of(1), db.partitionStatuses().stream().map(Database.PartitionStatus::partition).toList());
+    assertEquals(List.of(0), db.replicaPartitions());
+    final long replicated = key(0);
+    final ClientResponse call = db.callSync("Put", replicated, "x");
+    assertEquals(ErrorCode.ERROR_CODE_NOT_LEADER, call.errorCode(), call.message());
+    assertTrue(call.message().startsWith("partition 0 is led by host 0, not by this host (1)"), call.message());
+    final ClientResponse count = db.adHocSync("SELECT COUNT(*) FROM kv");
+    assertEquals(ErrorCode.ERROR_CODE_BAD_REQUEST, count.errorCode(), "no multi-partition work with replicas");
+  }
+
+  /** Records what a leader's site hands its pipeline: the item as a replica gets it, and the write hash. */
+  private static final class Recorder implements CommitPipeline {
+    final List<org.partita.proto.txn.WorkItem> items = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<Long> hashes = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public void sequenced(TxnHeader header, SequencedItem item) {}
+
+    @Override
+    public void release(TxnHeader header, SequencedItem item, Runnable answer) {
+      answer.run();
+    }
+
+    @Override
+    public void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
+      items.add(item.toProto(header));
+      hashes.add(writeHash);
+      answer.run();
+    }
+  }
+
+  @Test
+  void shouldRunALeadersItemOnTheReplicaCopyWithTheSameWriteHash() throws Exception {
+    openReplicatingHostOne();
+    final long replicated = key(0);
+    final Recorder recorder = new Recorder();
+    final CompiledCatalog catalog = new CatalogCompiler(getClass().getClassLoader())
+        .compile(List.of(new SourceFile("kv.sql", DDL)));
+    try (Database leader = Database.openHost(catalog, db.partitionMap(), 0, 64, p -> recorder,
+        QueryLimits.EMBEDDED)) {
+      assertTrue(leader.callSync("Put", replicated, "v").ok());
+      assertTrue(leader.callSync("Get", replicated).ok());
+    }
+    assertEquals(2, recorder.hashes.size());
+    assertTrue(recorder.hashes.get(0) != 0, "the write changed the leader's copy");
+    assertEquals(0L, (long) recorder.hashes.get(1), "the read changed nothing");
+    final CompletableFuture<Long> hash = new CompletableFuture<>();
+    assertTrue(db.offerReplicated(recorder.items.get(0), new ReplicaExecutor.Done() {
+      @Override
+      public void ran(long writeHash) {
+        hash.complete(writeHash);
+      }
+
+      @Override
+      public void failed(String reason) {
+        hash.completeExceptionally(new AssertionError(reason));
+      }
+    }));
+    assertEquals((long) recorder.hashes.get(0), (long) hash.get(10, TimeUnit.SECONDS),
+        "the replica's hash is the leader's");
+    final List<Database.CopyChecksum> copies = db.offerChecksums().get(10, TimeUnit.SECONDS);
+    assertEquals(2, copies.size());
+    assertEquals(0, copies.get(0).partition());
+    assertFalse(copies.get(0).leader());
+    assertEquals(new TxnId(0, 1, 1), copies.get(0).lastApplied());
+    assertTrue(copies.get(1).leader());
+    assertThrows(IllegalArgumentException.class, () -> db.offerReplicated(recorder.items.get(0).toBuilder()
+        .setHeader(recorder.items.get(0).getHeader().toBuilder().setPartition(1)).build(), null),
+        "this host leads partition 1: it takes no replicated items for it");
+  }
+
+  /** A key of {@code partition} in a map of two partitions (bucket mod 2). */
+  private long key(int partition) {
+    for (long k = 0; ; k++) {
+      if (db.partitionMap().partitionOf(k) == partition) {
+        return k;
+      }
+    }
   }
 
   @Test

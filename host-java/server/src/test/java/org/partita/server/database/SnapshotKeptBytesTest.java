@@ -38,7 +38,7 @@ class SnapshotKeptBytesTest {
     }
 
     @Override
-    public void chunk(int partition, byte[] chunk) {}
+    public void chunk(int partition, byte[] chunk, long madeNanos, long madeCpuNanos) {}
 
     @Override
     public void finished(int partition) {

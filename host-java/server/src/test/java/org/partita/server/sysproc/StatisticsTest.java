@@ -114,6 +114,37 @@ class StatisticsTest {
     }
   }
 
+  @Test
+  void shouldReportAChecksumOfEveryPartitionThatFollowsItsRows() throws Exception {
+    f = new SysprocFixture(2);
+    final ResultTable empty = f.table("@Statistics", "CHECKSUM");
+    assertEquals(List.of("PARTITION_ID", "LEADER", "LAST_EPOCH", "LAST_SEQUENCE", "CHECKSUM"), columns(empty));
+    assertEquals(2, empty.rowCount());
+    final List<Long> before = new java.util.ArrayList<>();
+    while (empty.advanceRow()) {
+      assertEquals(1, empty.getLong("LEADER"), "a single host leads every partition");
+      before.add(empty.getLong("CHECKSUM"));
+    }
+    assertEquals(before, checksums(f.table("@Statistics", "CHECKSUM")), "nothing changed: the same checksums");
+    insertItems(10);
+    final ResultTable after = f.table("@Statistics", "CHECKSUM");
+    final List<Long> changed = checksums(after);
+    assertTrue(!changed.get(0).equals(before.get(0)) && !changed.get(1).equals(before.get(1)), changed::toString);
+    after.resetRowPosition();
+    while (after.advanceRow()) {
+      assertTrue(after.getLong("LAST_SEQUENCE") > 0, "the last transaction each partition ran");
+    }
+  }
+
+  private static List<Long> checksums(ResultTable t) {
+    final List<Long> out = new java.util.ArrayList<>();
+    t.resetRowPosition();
+    while (t.advanceRow()) {
+      out.add(t.getLong("CHECKSUM"));
+    }
+    return out;
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
   void shouldReportEachPartitionsQueueAndWorkThenTheCoordinator(int partitions) throws Exception {
@@ -197,14 +228,15 @@ class StatisticsTest {
     f = new SysprocFixture(1);
     final ResultTable off = f.table("@Statistics", "COMMANDLOG");
     assertEquals(List.of("MODE", "RECORDS", "BYTES", "SYNCS", "LARGEST_BATCH", "LONGEST_SYNC_MICROS",
-        "THROTTLED_MICROS"), columns(off));
-    assertEquals(List.of("OFF|0|0|0|0|0|0"), rows(off));
+        "THROTTLED_MICROS", "MEAN_BATCH", "SYNC_P50_MICROS", "SYNC_P99_MICROS", "SYNC_P999_MICROS"), columns(off));
+    assertEquals(List.of("OFF|0|0|0|0|0|0|0.0|0|0|0"), rows(off));
     final SystemProcedures logged = new SystemProcedures(f.db, new ProcedureStatistics(), List::of,
-        () -> SysprocFixture.IDENTITY, () -> { }, () -> new LogFigures("SYNC", 10, 4096, 3, 6, 2_500_000, 7_000));
+        () -> SysprocFixture.IDENTITY, () -> { }, () -> new LogFigures("SYNC", 10, 4096, 4, 6, 2_500_000, 7_000,
+            300, 900, 2_400));
     final java.util.concurrent.CompletableFuture<org.partita.client.ClientResponse> answer =
         new java.util.concurrent.CompletableFuture<>();
     assertTrue(logged.call("@Statistics", new Object[] {"COMMANDLOG"}, answer::complete));
-    assertEquals(List.of("SYNC|10|4096|3|6|2500|7"), rows(answer.get().results().get(0)));
+    assertEquals(List.of("SYNC|10|4096|4|6|2500|7|2.5|300|900|2400"), rows(answer.get().results().get(0)));
   }
 
   @Test
@@ -231,7 +263,7 @@ class StatisticsTest {
     assertEquals(Status.REJECTED, r.status());
     assertEquals("BAD_PARAMETER", r.errorName());
     assertEquals("@Statistics: unknown selector TABLES; selectors: PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY,"
-        + " CONNECTIONS, TOPO, COMMANDLOG, SNAPSHOT", r.message());
+        + " CONNECTIONS, TOPO, COMMANDLOG, SNAPSHOT, CHECKSUM", r.message());
   }
 
   @Test

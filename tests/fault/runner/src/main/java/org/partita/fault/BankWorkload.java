@@ -56,14 +56,19 @@ final class BankWorkload implements Workload {
   }
 
   @Override
-  public String auditQuery() {
-    return "SELECT id FROM transfers";
+  public List<Query> auditQueries() {
+    return Query.adHoc("SELECT id FROM transfers");
   }
 
   @Override
-  public List<String> stateQueries() {
-    return List.of("SELECT id, balance FROM accounts ORDER BY id",
+  public List<Query> stateQueries() {
+    return Query.adHoc("SELECT id, balance FROM accounts ORDER BY id",
         "SELECT id, from_id, to_id, amount FROM transfers ORDER BY id");
+  }
+
+  @Override
+  public String multiPartitionReason() {
+    return "its transfers move money between partitions and its reads read every account in one transaction";
   }
 
   @Override

@@ -3,7 +3,10 @@ package org.partita.fault;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.TreeSet;
 import java.util.HexFormat;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -37,17 +40,38 @@ final class FinalReads {
   void record(PartitaClient client, String host, int process) throws InterruptedException {
     for (Operation read : workload.finalReads()) {
       final long invoked = history.now();
-      final ClientResponse response = callUntilOk(client, read.procedure(), read.parameters());
-      history.finalRead(process, read.f(), read.key(), host, invoked, read.result().apply(response));
+      final List<Query> parts = workload.unionOf(read);
+      final String value;
+      if (parts == null) {
+        value = read.result().apply(callUntilOk(client, read.procedure(), read.parameters()));
+      } else {
+        final Set<Long> union = new TreeSet<>();
+        for (Query part : parts) {
+          union.addAll(firstColumn(callUntilOk(client, part.procedure(), part.parameters())));
+        }
+        value = Json.array(union.stream().map(String::valueOf).toList());
+      }
+      history.finalRead(process, read.f(), read.key(), host, invoked, value);
     }
   }
 
-  /** The write ids the audit query finds. */
-  Set<Long> applied(PartitaClient client) throws InterruptedException {
-    final ResultTable table = callUntilOk(client, "@AdHoc", workload.auditQuery()).results().get(0);
-    final Set<Long> ids = new HashSet<>();
+  private static List<Long> firstColumn(ClientResponse response) {
+    final ResultTable table = response.results().get(0);
+    final List<Long> values = new ArrayList<>();
     while (table.advanceRow()) {
-      ids.add(table.getLong(0));
+      values.add(table.getLong(0));
+    }
+    return values;
+  }
+
+  /** The write ids the audit queries find. */
+  Set<Long> applied(PartitaClient client) throws InterruptedException {
+    final Set<Long> ids = new HashSet<>();
+    for (Query query : workload.auditQueries()) {
+      final ResultTable table = callUntilOk(client, query.procedure(), query.parameters()).results().get(0);
+      while (table.advanceRow()) {
+        ids.add(table.getLong(0));
+      }
     }
     return ids;
   }
@@ -56,9 +80,10 @@ final class FinalReads {
   String stateChecksum(PartitaClient client) throws InterruptedException {
     try {
       final MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      for (String query : workload.stateQueries()) {
-        digest.update((query + "\n").getBytes(StandardCharsets.UTF_8));
-        digest.update(Results.rows(callUntilOk(client, "@AdHoc", query)).getBytes(StandardCharsets.UTF_8));
+      for (Query query : workload.stateQueries()) {
+        digest.update((query.describe() + "\n").getBytes(StandardCharsets.UTF_8));
+        digest.update(Results.rows(callUntilOk(client, query.procedure(), query.parameters()))
+            .getBytes(StandardCharsets.UTF_8));
       }
       return HexFormat.of().formatHex(digest.digest());
     } catch (NoSuchAlgorithmException e) {

@@ -1,7 +1,6 @@
 package org.partita.fault;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -10,8 +9,8 @@ import java.util.List;
  * numbered from 0, each started, stopped, killed, paused and restarted on
  * request. Every method returns when the action is done (a started host
  * answers, a killed one is dead). {@link #close} leaves nothing running.
- * Implementations: {@link SingleHost} (one {@code scripts/partita start});
- * a {@code scripts/cluster} implementation comes with that script.
+ * Implementations: {@link SingleHost} (one {@code scripts/partita start})
+ * and {@link ClusterHosts} (a local cluster through {@code scripts/cluster}).
  */
 interface Hosts extends AutoCloseable {
   /** The hosts' client addresses (host:port), by host number. */
@@ -39,11 +38,24 @@ interface Hosts extends AutoCloseable {
    */
   void dropUnsyncedWrites(int host) throws IOException, InterruptedException;
 
-  /** Resumes every paused host and starts every dead one (after the schedule, whatever it left). */
+  /** Heals the network, resumes every paused host and starts every dead one (after the schedule, whatever it left). */
   void healAll() throws IOException, InterruptedException;
 
   /** Stops every host gracefully (every accepted call answered). */
   void stopAll() throws IOException, InterruptedException;
+
+  /**
+   * Whether a killed or stopped host can start again ({@link #restart}):
+   * true on one host (it recovers from its command log); false on a
+   * cluster until rejoin exists (docs/cluster.md, milestone 5).
+   */
+  boolean restartable();
+
+  /** Cuts the network between hosts as {@code grudge} says, replacing any cut in force. */
+  void cut(Grudge grudge) throws IOException, InterruptedException;
+
+  /** Removes every cut (nothing to do when none is in force). */
+  void healNetwork() throws IOException, InterruptedException;
 
   /** Each host's server log files, kept in the run directory. */
   List<Path> logs();
@@ -52,21 +64,8 @@ interface Hosts extends AutoCloseable {
   @Override
   void close();
 
-  /**
-   * The hosts for a run: one host is a {@link SingleHost}; more need
-   * {@code scripts/cluster} (issue "Cluster"), and the runner says so
-   * clearly while it is missing.
-   */
+  /** The hosts for a run: one host is a {@link SingleHost}, more a {@link ClusterHosts}. */
   static Hosts open(RunOptions options, Path runDir) {
-    if (options.hosts() == 1) {
-      return new SingleHost(options, runDir);
-    }
-    final Path cluster = options.root().resolve("scripts/cluster");
-    if (!Files.isExecutable(cluster)) {
-      throw new IllegalArgumentException("--hosts " + options.hosts() + " needs the cluster launcher "
-          + cluster + ", which does not exist yet (issue \"Cluster\"); only --hosts 1 runs today");
-    }
-    throw new IllegalArgumentException("--hosts " + options.hosts() + ": " + cluster
-        + " exists but the runner's cluster hosts are not written yet; only --hosts 1 runs today");
+    return options.hosts() == 1 ? new SingleHost(options, runDir) : new ClusterHosts(options, runDir);
   }
 }

@@ -8,7 +8,7 @@ import java.util.Random;
  * A kind of fault: {@link #inject} breaks something and says what it
  * targets; {@link #heal} repairs exactly that (restarting what was killed,
  * resuming what was paused) and returns when the hosts answer again.
- * Implementations hold no state between calls: the target is passed back.
+ * Each fault gets its own instance; the target is passed back to heal.
  */
 interface Nemesis {
   /** The name in --nemesis and in the history. */
@@ -19,4 +19,9 @@ interface Nemesis {
 
   /** Repairs what {@link #inject} broke on {@code targets}. */
   void heal(Hosts hosts, List<Integer> targets) throws IOException, InterruptedException;
+
+  /** What the fault did beyond its target hosts, for the history (empty when nothing more). */
+  default String detail() {
+    return "";
+  }
 }

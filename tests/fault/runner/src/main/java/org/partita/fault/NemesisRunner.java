@@ -66,7 +66,9 @@ final class NemesisRunner implements Runnable {
     injected = number;
     TimeUnit.MILLISECONDS.sleep(fault.holdMillis());
     nemesis.heal(hosts, targets);
-    history.nemesis(nemesis.name(), "end", number, "hosts " + describe(targets));
+    final String detail = nemesis.detail();
+    history.nemesis(nemesis.name(), "end", number, "hosts " + describe(targets)
+        + (detail.isEmpty() ? "" : ": " + detail));
   }
 
   private String describe(List<Integer> targets) {

@@ -2,6 +2,7 @@ package org.partita.fault;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.regex.Pattern;
 import org.partita.client.BackpressureException;
 import org.partita.client.CallTimeoutException;
 import org.partita.client.ClientResponse;
@@ -22,12 +23,19 @@ import org.partita.client.NoConnectionsException;
  *       never ran it;
  *   <li>{@link NoConnectionsException}, {@link BackpressureException},
  *       {@link FrameTooLargeException}: fail, the call was never sent;
+ *   <li>a {@link ConnectionLostException} for a call still queued when its
+ *       connection dropped ("lost before the call to P was sent", the Java
+ *       client's {@code Connection.failQueued}): fail, it was never written
+ *       to the socket. The client tells the two cases apart only by the
+ *       message, so this is matched on it ({@link #NOT_SENT});
  *   <li>{@link CallTimeoutException}, {@link ConnectionLostException} and
  *       anything else: info, the call may have run.
  * </ul>
  * Stateless.
  */
 final class Outcomes {
+  /** The Java client's message for a call its connection dropped before writing it. */
+  static final Pattern NOT_SENT = Pattern.compile("^connection to \\S+ lost before the call to \\S+ was sent: ");
   private Outcomes() {
   }
 
@@ -41,6 +49,10 @@ final class Outcomes {
     final Throwable cause = unwrap(failure);
     if (cause instanceof NoConnectionsException || cause instanceof BackpressureException
         || cause instanceof FrameTooLargeException) {
+      return Outcome.FAIL;
+    }
+    if (cause instanceof ConnectionLostException && cause.getMessage() != null
+        && NOT_SENT.matcher(cause.getMessage()).find()) {
       return Outcome.FAIL;
     }
     return Outcome.INFO;

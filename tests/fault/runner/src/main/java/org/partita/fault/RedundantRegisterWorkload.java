@@ -68,13 +68,18 @@ final class RedundantRegisterWorkload implements Workload {
   }
 
   @Override
-  public String auditQuery() {
-    return "SELECT val FROM redundant_writes";
+  public List<Query> auditQueries() {
+    return Query.adHoc("SELECT val FROM redundant_writes");
   }
 
   @Override
-  public List<String> stateQueries() {
-    return List.of("SELECT slot, val FROM slots ORDER BY slot", "SELECT val FROM redundant_writes ORDER BY val");
+  public List<Query> stateQueries() {
+    return Query.adHoc("SELECT slot, val FROM slots ORDER BY slot", "SELECT val FROM redundant_writes ORDER BY val");
+  }
+
+  @Override
+  public String multiPartitionReason() {
+    return "each write sets every partition's slot in one transaction and each read reads them all together";
   }
 
   private static Operation read() {

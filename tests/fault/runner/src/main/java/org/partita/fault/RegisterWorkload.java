@@ -18,7 +18,9 @@ import org.partita.client.PartitaClient;
  * {@link #KEY_PERIOD_SECONDS} s, so each key's history stays small enough
  * for the linearizability search. Every written value is unique in the run
  * (a write's id is its value), so the audit can find each write. A CAS
- * expects the last value any worker saw on its key. Thread-safe.
+ * expects the last value any worker saw on its key. Every call, the audit
+ * and the state included, is single-partition (one key), so the workload
+ * runs on a cluster. Thread-safe.
  */
 final class RegisterWorkload implements Workload {
   static final int KEYS_AT_ONCE = 3;
@@ -86,13 +88,23 @@ final class RegisterWorkload implements Workload {
   }
 
   @Override
-  public String auditQuery() {
-    return "SELECT val FROM register_writes";
+  public List<Query> auditQueries() {
+    final List<Query> queries = new ArrayList<>();
+    for (long key : keysUsed) {
+      queries.add(new Query("RegisterWrites", key));
+    }
+    return queries;
   }
 
+  /** Per key used, in key order: its value, then every write recorded on it. */
   @Override
-  public List<String> stateQueries() {
-    return List.of("SELECT id, val FROM registers ORDER BY id", "SELECT id, val FROM register_writes ORDER BY id, val");
+  public List<Query> stateQueries() {
+    final List<Query> queries = new ArrayList<>();
+    for (long key : keysUsed) {
+      queries.add(new Query("RegisterRead", key));
+      queries.add(new Query("RegisterWrites", key));
+    }
+    return queries;
   }
 
   private static Operation read(long key) {

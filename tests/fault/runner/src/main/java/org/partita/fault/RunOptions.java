@@ -22,7 +22,8 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
       "  --nemesis     comma-separated: " + String.join(", ", Nemeses.NAMES) + ", or none (default none)",
       "  --time        seconds of workload (default 30)",
       "  --seed        the schedule's and the workers' seed (default 1)",
-      "  --hosts       1 (more need scripts/cluster); --kfactor 0 on one host",
+      "  --hosts       1 (default), or 3 or more: a local cluster through scripts/cluster (single-partition",
+      "                workloads only: register, set, dirty-read); --kfactor copies per partition minus one (0 today)",
       "  --sites       partitions per host (default 2); --processes client workers (default 5)",
       "  --results     where the run directory goes (default tests/fault/results)",
       "  --command-log sync (default); async or off make the hosts lose acknowledged writes on purpose,",
@@ -66,7 +67,12 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
     if (workload == null) {
       throw new IllegalArgumentException("--workload is required");
     }
-    Workloads.named(workload);
+    final String multiPartition = Workloads.named(workload, hosts).multiPartitionReason();
+    if (hosts > 1 && multiPartition != null) {
+      throw new IllegalArgumentException("workload '" + workload + "' needs multi-partition transactions across "
+          + "hosts (" + multiPartition + "), which a cluster refuses until docs/cluster.md milestone 6; run it "
+          + "with --hosts 1");
+    }
     if (kfactor >= hosts) {
       throw new IllegalArgumentException("--kfactor " + kfactor + " needs more than " + kfactor + " hosts, not "
           + hosts);
@@ -83,7 +89,7 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
   }
 
   Path schema() {
-    return root.resolve("tests/fault/workloads").resolve(Workloads.named(workload).schemaFile());
+    return root.resolve("tests/fault/workloads").resolve(Workloads.named(workload, hosts).schemaFile());
   }
 
   Path classes() {

@@ -10,11 +10,11 @@ import java.util.Random;
  * from the end of the previous fault's healing (so the workload always
  * gets a quiet spell, however long a restart takes), is drawn from the
  * run's nemeses, and is held {@link #FAULT_MIN_MILLIS}–{@link
- * #FAULT_MAX_MILLIS} ms (pauses at least {@link #PAUSE_MIN_MILLIS}, past the
- * workers' call timeout) before healing. The list is long enough for the
- * run if healing took no time; {@link NemesisRunner} stops starting faults
- * {@link #TAIL_MILLIS} ms before the workload's end, so every run ends
- * quiet. Immutable.
+ * #FAULT_MAX_MILLIS} ms (pauses and network cuts at least {@link
+ * #PAUSE_MIN_MILLIS}, past the workers' call timeout) before healing. The
+ * list is long enough for the run if healing took no time; {@link
+ * NemesisRunner} stops starting faults {@link #TAIL_MILLIS} ms before the
+ * workload's end, so every run ends quiet. Immutable.
  */
 record Schedule(List<Fault> faults) {
   static final long QUIET_MIN_MILLIS = 2_000;
@@ -40,7 +40,7 @@ record Schedule(List<Fault> faults) {
     while (true) {
       final long quiet = between(random, QUIET_MIN_MILLIS, QUIET_MAX_MILLIS);
       final String nemesis = nemeses.get(random.nextInt(nemeses.size()));
-      final long min = nemesis.equals("pause") ? PAUSE_MIN_MILLIS : FAULT_MIN_MILLIS;
+      final long min = longHold(nemesis) ? PAUSE_MIN_MILLIS : FAULT_MIN_MILLIS;
       final long hold = between(random, min, Math.max(min, FAULT_MAX_MILLIS));
       if (t + quiet + hold > end) {
         break;
@@ -49,6 +49,11 @@ record Schedule(List<Fault> faults) {
       t += quiet + hold;
     }
     return new Schedule(List.copyOf(faults));
+  }
+
+  /** Pauses and network cuts are held past the workers' call timeout, so calls caught in them time out. */
+  static boolean longHold(String nemesis) {
+    return nemesis.equals("pause") || Nemeses.NETWORK.contains(nemesis);
   }
 
   private static long between(Random random, long min, long max) {

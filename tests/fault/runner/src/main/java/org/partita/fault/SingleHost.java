@@ -149,6 +149,21 @@ final class SingleHost implements Hosts {
   }
 
   @Override
+  public boolean restartable() {
+    return true;
+  }
+
+  @Override
+  public void cut(Grudge grudge) {
+    throw new IllegalStateException("one host has no network between hosts to cut");
+  }
+
+  @Override
+  public void healNetwork() {
+    // One host: nothing is ever cut.
+  }
+
+  @Override
   public synchronized List<Path> logs() {
     return List.copyOf(logs);
   }

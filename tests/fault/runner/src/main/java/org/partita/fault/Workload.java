@@ -30,11 +30,29 @@ interface Workload {
   /** The reads made from every host after healing (each recorded with {@code final: true}). */
   List<Operation> finalReads();
 
-  /** One SQL query returning, in its first BIGINT column, the write id of every write that took effect. */
-  String auditQuery();
+  /**
+   * For a final read made of several single-partition calls: those calls,
+   * whose rows' first columns together are the read's answer (a JSON array,
+   * sorted); null when {@code read} is one call.
+   */
+  default List<Query> unionOf(Operation read) {
+    return null;
+  }
 
-  /** SQL queries whose rows, in order, are the whole state compared between copies. */
-  List<String> stateQueries();
+  /** Calls returning, in their first BIGINT column, the write id of every write that took effect. */
+  List<Query> auditQueries();
+
+  /** Calls whose rows, in order, are the whole state compared between copies. */
+  List<Query> stateQueries();
+
+  /**
+   * Why the workload cannot run on a cluster before multi-partition
+   * transactions across hosts exist (docs/cluster.md, milestone 6), or
+   * null when every call it makes is single-partition.
+   */
+  default String multiPartitionReason() {
+    return null;
+  }
 
   /** Extra arguments for the checker (e.g. the bank's --total). */
   default List<String> checkerArguments() {

@@ -9,12 +9,15 @@ final class Workloads {
   private Workloads() {
   }
 
-  /** A fresh workload; an unknown name is an IllegalArgumentException listing the known ones. */
-  static Workload named(String name) {
+  /**
+   * A fresh workload for {@code hosts} hosts; an unknown name is an
+   * IllegalArgumentException listing the known ones.
+   */
+  static Workload named(String name, int hosts) {
     return switch (name) {
       case "register" -> new RegisterWorkload();
-      case "set" -> new SetWorkload(false);
-      case "dirty-read" -> new SetWorkload(true);
+      case "set" -> new SetWorkload(false, hosts > 1);
+      case "dirty-read" -> new SetWorkload(true, hosts > 1);
       case "bank" -> new BankWorkload();
       case "redundant-register" -> new RedundantRegisterWorkload();
       default -> throw new IllegalArgumentException("unknown workload '" + name + "' (known: "

@@ -23,7 +23,7 @@ class AuditTest {
 
   @Test
   void shouldFindAnAcknowledgedWriteMissingAndAFailedWritePresent() throws Exception {
-    final Worker worker = new Worker(0, 1, new SetWorkload(false), null, List.of(), 1, 0);
+    final Worker worker = new Worker(0, 1, new SetWorkload(false, false), null, List.of(), 1, 0);
     worker.acknowledgedWrites().addAll(List.of(write(1, false), write(2, false), write(3, false)));
     worker.failedWrites().add(write(4, false));
     final Audit audit = Audit.of(List.of(worker), Set.of(1L, 3L, 4L));

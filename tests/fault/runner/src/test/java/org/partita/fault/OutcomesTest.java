@@ -38,5 +38,10 @@ class OutcomesTest {
   void shouldCallACallNeverSentAFailure() {
     assertEquals(Outcome.FAIL, Outcomes.of(new ExecutionException(new NoConnectionsException("none up"))));
     assertEquals(Outcome.FAIL, Outcomes.of(new BackpressureException("full")));
+    assertEquals(Outcome.FAIL, Outcomes.of(new ExecutionException(new ConnectionLostException(
+        "connection to 127.0.0.1:43581 lost before the call to RegisterCas was sent: the connection is down"))));
+    assertEquals(Outcome.INFO, Outcomes.of(new ExecutionException(new ConnectionLostException(
+        "connection to 127.0.0.1:43581 lost with the call to RegisterCas in flight: the server closed the "
+            + "connection"))));
   }
 }

@@ -41,17 +41,31 @@ class RunOptionsTest {
   }
 
   @Test
-  void shouldRefuseClusterNemesesClearly() {
-    for (String n : Nemeses.CLUSTER_ONLY) {
-      assertTrue(error("--workload", "register", "--nemesis", "kill," + n).contains("needs a cluster"), n);
+  void shouldRefuseNetworkNemesesOnOneHostClearly() {
+    for (String n : Nemeses.NETWORK) {
+      assertTrue(error("--workload", "register", "--nemesis", "kill," + n).contains("needs a cluster of 3 hosts"),
+          n);
     }
+    assertTrue(error("--workload", "register", "--nemesis", "rejoin").contains("not built yet"));
   }
 
   @Test
-  void shouldRefuseSeveralHostsWhileTheClusterLauncherIsMissing(@org.junit.jupiter.api.io.TempDir Path dir) {
-    final RunOptions o = RunOptions.parse(new String[] {"--workload", "set", "--hosts", "3", "--kfactor", "1"},
-        dir);
-    final String message = assertThrows(IllegalArgumentException.class, () -> Hosts.open(o, dir)).getMessage();
-    assertTrue(message.contains("needs the cluster launcher"), message);
+  void shouldRefuseOnAClusterWhatNeedsRejoinOrMultiPartitionWork() {
+    for (String n : Nemeses.RESTARTING) {
+      final String message = error("--workload", "register", "--hosts", "3", "--nemesis", n);
+      assertTrue(message.contains("rejoin, which is not built yet"), message);
+    }
+    for (String w : List.of("bank", "redundant-register")) {
+      final String message = error("--workload", w, "--hosts", "3");
+      assertTrue(message.startsWith("workload '" + w + "' needs multi-partition transactions across hosts"),
+          message);
+      assertTrue(message.endsWith("run it with --hosts 1"), message);
+    }
+    assertTrue(error("--workload", "register", "--hosts", "2", "--nemesis", "partition").contains("not 2"));
+    for (String w : List.of("register", "set", "dirty-read")) {
+      final RunOptions o = RunOptions.parse(new String[] {"--workload", w, "--hosts", "3", "--nemesis",
+          "pause,partition,partition-leader,flood-minority"}, ROOT);
+      assertEquals(3, o.hosts());
+    }
   }
 }

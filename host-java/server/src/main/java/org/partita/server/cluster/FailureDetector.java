@@ -1,0 +1,73 @@
+package org.partita.server.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.partita.proto.cluster.HostRecord;
+import org.partita.proto.cluster.HostState;
+import org.partita.proto.cluster.MarkDead;
+import org.partita.proto.cluster.MetadataSnapshot;
+
+/**
+ * The metadata leader's failure detector (docs/cluster.md, "Failure
+ * detection and failover"): which hosts to declare dead now. A host is due
+ * when its current incarnation has not been heard for longer than the
+ * heartbeat timeout, counting from this voter's election at the earliest (a
+ * new metadata leader has no heartbeat history, so every host's silence
+ * starts with its election). The detector's own host is never due.
+ *
+ * <p>Milestone 4, first step: nothing runs it yet. Committing its decisions
+ * waits until hosts follow the moved map (a host declared dead today would
+ * go on serving what the metadata no longer gives it).
+ *
+ * <p>Thread model: one caller at a time (the metadata leader's timer).
+ */
+final class FailureDetector {
+  private final int selfHost;
+  private final HeartbeatTable heartbeats;
+  private final long timeoutNanos;
+  private final LongSupplier clock;
+  /** When this voter became the metadata leader (clock nanos), or -1 while it does not lead. */
+  private long leaderSince = -1;
+
+  /**
+   * @param clock monotonic nanoseconds, the clock the heartbeat table was filled with
+   */
+  FailureDetector(int selfHost, HeartbeatTable heartbeats, long timeoutNanos, LongSupplier clock) {
+    this.selfHost = selfHost;
+    this.heartbeats = heartbeats;
+    this.timeoutNanos = timeoutNanos;
+    this.clock = clock;
+  }
+
+  /** This voter leads the metadata group from now on. */
+  void becameLeader() {
+    leaderSince = clock.getAsLong();
+  }
+
+  /** This voter no longer leads: it declares nothing until it leads again. */
+  void lostLeadership() {
+    leaderSince = -1;
+  }
+
+  /** The MarkDead commands due now against {@code state}; empty while this voter does not lead. */
+  List<MarkDead> due(MetadataSnapshot state) {
+    if (leaderSince < 0) {
+      return List.of();
+    }
+    final long now = clock.getAsLong();
+    final List<MarkDead> out = new ArrayList<>();
+    for (HostRecord host : state.getHostsList()) {
+      if (host.getState() != HostState.HOST_STATE_UP || host.getHostId() == selfHost) {
+        continue;
+      }
+      final HeartbeatTable.Heard heard = heartbeats.lastHeard(host.getHostId());
+      final long since = heard != null && heard.incarnation() == host.getIncarnation()
+          ? Math.max(heard.atNanos(), leaderSince) : leaderSince;
+      if (now - since > timeoutNanos) {
+        out.add(MarkDead.newBuilder().setHostId(host.getHostId()).setIncarnation(host.getIncarnation()).build());
+      }
+    }
+    return out;
+  }
+}

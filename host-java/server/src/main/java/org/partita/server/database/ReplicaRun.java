@@ -1,0 +1,56 @@
+package org.partita.server.database;
+
+import org.partita.client.ClientResponse;
+import org.partita.server.planner.PlanningException;
+import org.partita.server.txn.Invocation;
+import org.partita.server.txn.MalformedInvocationException;
+import org.partita.server.txn.ReplicaExecutor;
+import org.partita.server.txn.TxnHeader;
+
+/**
+ * An item that the partition's leader sequenced and ran, run on this host's
+ * copy of the partition (a replica site; docs/cluster.md, "Data plane"):
+ * decoded against this host's catalog as recovery decodes a logged item,
+ * run under the leader's header (its timestamp and seed) without a time
+ * limit and invisible to {@code @CancelQuery}, as a replayed item runs; its
+ * write hash goes to {@code done}. Not sequenced here: a replica runs the
+ * leader's order.
+ */
+record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done)
+    implements WorkItem {
+  @Override
+  public void run(Site site, TxnHeader ignored) {
+    if (done.cancelled()) {
+      return;
+    }
+    final TxnHeader header = TxnHeader.fromProto(item.getHeader());
+    if (header.catalogVersion() != site.catalogVersion()) {
+      done.failed(header.id() + " ran at catalog version " + header.catalogVersion() + " on its leader, but this"
+          + " copy of partition " + site.partition() + " is at version " + site.catalogVersion());
+      return;
+    }
+    final ClientResponse[] answer = new ClientResponse[1];
+    final WorkItem call;
+    try {
+      call = LogReplay.singlePartitionItem(database, Invocation.fromProto(item.getSinglePartition()),
+          response -> answer[0] = response);
+    } catch (MalformedInvocationException | PlanningException | RuntimeException e) {
+      done.failed("cannot run " + header.id() + " on this copy: " + e.getMessage());
+      return;
+    }
+    site.replaying(true);
+    try {
+      call.run(site, header);
+    } finally {
+      site.replaying(false);
+    }
+    site.replicated(header.id());
+    done.ran(answer[0] != null && answer[0].ok() ? site.context().writeHash() : 0);
+  }
+
+  @Override
+  public void refuse(ClientResponse response) {
+    done.failed("this copy of partition " + item.getHeader().getPartition() + " did not run "
+        + item.getHeader().getSequence() + ": " + response.message());
+  }
+}

@@ -1,0 +1,275 @@
+package org.partita.server.replication;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntConsumer;
+import java.util.logging.Logger;
+import org.partita.proto.cluster.InternalFrame;
+import org.partita.proto.cluster.ReplicatedItem;
+import org.partita.proto.cluster.ReplicationAck;
+import org.partita.proto.cluster.ReplicationBatch;
+import org.partita.proto.txn.Aborted;
+import org.partita.proto.txn.WorkItem;
+import org.partita.server.txn.CommitPipeline;
+import org.partita.server.txn.SequencedItem;
+import org.partita.server.txn.TxnHeader;
+
+/**
+ * The commit pipeline of a partition this host leads with replicas
+ * (docs/cluster.md, "Data plane"): every item the site ran is kept, in
+ * sequence order, with its answer and the leader's write hash, until every
+ * replica of the epoch has acknowledged it with that hash; then its answer
+ * is released and the committed sequence moves past it. Answers are released
+ * in sequence order, so a read (sent as a marker) is answered only after
+ * every write before it committed and every replica answered its marker in
+ * this epoch.
+ *
+ * <p>What a replica receives is decided after the leader ran the item: an
+ * item that changed the leader's copy travels whole with the leader's write
+ * hash; a transaction the leader rolled back because of its time limit or a
+ * cancel ({@link #aborted}) travels as an {@code aborted} item, and anything
+ * else that changed nothing (reads, writes that wrote no row, rollbacks) as
+ * a marker. Replicas run only the first kind, so a replica never runs a
+ * transaction its leader did not keep and never needs to undo one.
+ *
+ * <p>A replica that does not answer holds every later answer (nothing is
+ * dropped without a new epoch from the metadata group, milestone 4); one
+ * that answers another write hash stops its copy and is reported here, and
+ * the partition's answers stay held from that item on.
+ *
+ * <p>Thread model: {@link #release} and {@link #aborted} on the partition's
+ * site thread; {@link #drain}, {@link #reconnected} and {@link #ack} on the
+ * internal port's event loop; state guarded by this object's monitor.
+ * Answers run outside it, on whichever thread completed them.
+ */
+public final class LeaderPipeline implements CommitPipeline, OutboundSource {
+  private static final Logger LOG = Logger.getLogger(LeaderPipeline.class.getName());
+  /** Items in one batch frame at most. */
+  static final int MAX_BATCH_ITEMS = 1024;
+  /** Bytes of items in one batch frame at most (the internal port's frame bound is 16 MiB). */
+  static final int MAX_BATCH_BYTES = 4 << 20;
+
+  private final int partition;
+  private final long epoch;
+  private final int leaderHost;
+  private final int[] replicas;
+  private final IntConsumer wake;
+  /** Site-confined: the sequence the site reported aborted last (0: none). */
+  private long abortedSequence;
+  // Guarded by this.
+  private final SequenceRing<Pending> pending = new SequenceRing<>();
+  private long committed;
+  private long last;
+  private final long[] acked;
+  private final long[] sent;
+  private final boolean[] diverged;
+
+  /**
+   * @param replicas the host ids of the partition's other copies in {@code epoch}
+   * @param wake asks the link to a host to pull what this pipeline has for it
+   */
+  public LeaderPipeline(int partition, long epoch, int leaderHost, List<Integer> replicas, IntConsumer wake) {
+    this.partition = partition;
+    this.epoch = epoch;
+    this.leaderHost = leaderHost;
+    this.replicas = replicas.stream().mapToInt(Integer::intValue).toArray();
+    this.wake = wake;
+    this.acked = new long[this.replicas.length];
+    this.sent = new long[this.replicas.length];
+    this.diverged = new boolean[this.replicas.length];
+  }
+
+  public int partition() {
+    return partition;
+  }
+
+  @Override
+  public void sequenced(TxnHeader header, SequencedItem item) {
+    // Nothing leaves before the item ran: what a replica gets depends on how it ended.
+  }
+
+  @Override
+  public void aborted(TxnHeader header) {
+    abortedSequence = header.id().sequence();
+  }
+
+  @Override
+  public void release(TxnHeader header, SequencedItem item, Runnable answer) {
+    throw new IllegalStateException("partition " + partition + " is replicated and " + header.id() + " came without"
+        + " its write hash: multi-partition work is not replicated yet (docs/cluster.md, milestone 6)");
+  }
+
+  @Override
+  public void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
+    final ReplicatedItem replicated = replicatedItem(header, item, writeHash);
+    final List<Runnable> ready;
+    synchronized (this) {
+      final long sequence = header.id().sequence();
+      if (header.id().epoch() != epoch || sequence != last + 1) {
+        throw new IllegalStateException("partition " + partition + " (epoch " + epoch + ", last " + last
+            + ") released " + header.id() + " out of order");
+      }
+      pending.add(sequence, new Pending(sequence, replicated, answer));
+      last = sequence;
+      ready = releasable();
+    }
+    ready.forEach(Runnable::run);
+    for (int host : replicas) {
+      wake.accept(host);
+    }
+  }
+
+  private ReplicatedItem replicatedItem(TxnHeader header, SequencedItem item, long writeHash) {
+    if (abortedSequence == header.id().sequence()) {
+      return ReplicatedItem.newBuilder().setItem(WorkItem.newBuilder().setHeader(header.toProto())
+          .setAborted(Aborted.getDefaultInstance())).build();
+    }
+    if (writeHash == 0) {
+      return ReplicatedItem.newBuilder().setItem(WorkItem.newBuilder().setHeader(header.toProto())).build();
+    }
+    return ReplicatedItem.newBuilder().setItem(item.toProto(header)).setWriteHash(writeHash).build();
+  }
+
+  @Override
+  public synchronized InternalFrame drain(int host) {
+    final int r = indexOf(host);
+    if (r < 0) {
+      return null;
+    }
+    // An acknowledgement can overtake what this connection sent (it came on the replica's own connection).
+    final long from = Math.max(sent[r], acked[r]) + 1;
+    if (from > last) {
+      return null;
+    }
+    final ReplicationBatch.Builder batch = ReplicationBatch.newBuilder().setPartition(partition).setEpoch(epoch)
+        .setLeaderHostId(leaderHost).setCommittedSequence(committed);
+    int bytes = 0;
+    long next = from;
+    for (; next <= last && batch.getItemsCount() < MAX_BATCH_ITEMS && bytes < MAX_BATCH_BYTES; next++) {
+      final ReplicatedItem item = pending.get(next).item();
+      batch.addItems(item);
+      bytes += item.getSerializedSize();
+    }
+    sent[r] = next - 1;
+    return InternalFrame.newBuilder().setReplicationBatch(batch).build();
+  }
+
+  @Override
+  public synchronized void reconnected(int host) {
+    final int r = indexOf(host);
+    if (r >= 0) {
+      sent[r] = acked[r];
+    }
+  }
+
+  /**
+   * Takes a replica's acknowledgement. Returns null, or why it is refused
+   * (another epoch, an unknown replica, a gap, an item never sent): the
+   * caller closes that connection. Acknowledgements already taken are
+   * skipped (a replica acknowledges again after a reconnection).
+   */
+  public String ack(ReplicationAck ack) {
+    final List<Runnable> ready;
+    synchronized (this) {
+      final String refusal = takeAck(ack);
+      if (refusal != null) {
+        return refusal;
+      }
+      ready = releasable();
+    }
+    ready.forEach(Runnable::run);
+    return null;
+  }
+
+  private String takeAck(ReplicationAck ack) {
+    if (ack.getEpoch() != epoch) {
+      return "an acknowledgement of partition " + partition + " in epoch " + ack.getEpoch() + ", but this leader is"
+          + " in epoch " + epoch;
+    }
+    final int r = indexOf(ack.getReplicaHostId());
+    if (r < 0) {
+      return "an acknowledgement of partition " + partition + " from host " + ack.getReplicaHostId()
+          + ", which holds no copy of it in epoch " + epoch;
+    }
+    if (diverged[r]) {
+      return null;
+    }
+    for (int i = 0; i < ack.getWriteHashesCount(); i++) {
+      final long sequence = ack.getFirstSequence() + i;
+      if (sequence <= acked[r]) {
+        continue;
+      }
+      if (sequence != acked[r] + 1 || sequence > last) {
+        return "an acknowledgement of partition " + partition + " sequence " + sequence + " from host "
+            + replicas[r] + ", which had acknowledged up to " + acked[r] + " of " + last + " sent";
+      }
+      final Pending item = pending.get(sequence);
+      final long theirs = ack.getWriteHashes(i);
+      if (theirs != item.item().getWriteHash()) {
+        diverge(r, item, theirs);
+        return null;
+      }
+      acked[r] = sequence;
+    }
+    return null;
+  }
+
+  private void diverge(int r, Pending item, long theirs) {
+    diverged[r] = true;
+    LOG.severe("partition " + partition + ": replica host " + replicas[r] + " ran transaction (epoch " + epoch
+        + ", sequence " + item.sequence() + ") with write hash " + Long.toHexString(theirs) + " but this leader's"
+        + " is " + Long.toHexString(item.item().getWriteHash()) + " (" + ReplicaSequencer.describe(item.item()
+        .getItem()) + "); that copy stopped, and this partition's answers are held from this transaction on until"
+        + " the metadata group drops the replica (docs/cluster.md, milestone 4)");
+  }
+
+  /** Pops every item every replica has acknowledged; returns their answers. REQUIRES: holding the monitor. */
+  private List<Runnable> releasable() {
+    long through = last;
+    for (long a : acked) {
+      through = Math.min(through, a);
+    }
+    if (through <= committed) {
+      return List.of();
+    }
+    final List<Runnable> ready = new ArrayList<>((int) (through - committed));
+    while (committed < through) {
+      ready.add(pending.removeFirst().answer());
+      committed++;
+    }
+    return ready;
+  }
+
+  private int indexOf(int host) {
+    for (int r = 0; r < replicas.length; r++) {
+      if (replicas[r] == host) {
+        return r;
+      }
+    }
+    return -1;
+  }
+
+  /** The highest sequence every replica acknowledged (its answer released). */
+  public synchronized long committed() {
+    return committed;
+  }
+
+  /** The highest sequence released by the site (run here). */
+  public synchronized long last() {
+    return last;
+  }
+
+  /** The replicas whose write hash differed from this leader's (their copies stopped). */
+  public synchronized List<Integer> diverged() {
+    final List<Integer> out = new ArrayList<>();
+    for (int r = 0; r < replicas.length; r++) {
+      if (diverged[r]) {
+        out.add(replicas[r]);
+      }
+    }
+    return out;
+  }
+
+  /** One item run here and not yet acknowledged by every replica. */
+  record Pending(long sequence, ReplicatedItem item, Runnable answer) {}
+}

@@ -1,0 +1,359 @@
+package org.partita.server.replication;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.IntConsumer;
+import java.util.logging.Logger;
+import org.partita.proto.cluster.InternalFrame;
+import org.partita.proto.cluster.ReplicatedItem;
+import org.partita.proto.cluster.ReplicationAck;
+import org.partita.proto.cluster.ReplicationBatch;
+import org.partita.proto.txn.WorkItem;
+import org.partita.server.txn.Invocation;
+import org.partita.server.txn.MalformedInvocationException;
+import org.partita.server.txn.ReplicaExecutor;
+
+/**
+ * This host's copy of a partition another host leads, as the replication
+ * layer sees it (docs/cluster.md, "Data plane"): takes the leader's batches,
+ * fences them on the epoch (an older epoch is refused, a newer one waits
+ * until the metadata shows it), runs each item in sequence order through
+ * the {@link ReplicaExecutor}, compares its write hash with the leader's,
+ * and acknowledges the items in order with its own hashes. Markers (reads,
+ * items that changed nothing, transactions the leader aborted) are not run:
+ * they are acknowledged in their place with hash 0.
+ *
+ * <p>Every item stays in the repair log until the leader's committed
+ * sequence passes it (failover repair, milestone 4, will read it). An item
+ * sent again after a reconnection is not run twice: it is acknowledged
+ * again from the log. A write hash other than the leader's stops this copy
+ * at once: nothing after that item runs or is acknowledged, and the log
+ * names the transaction, its procedure and invocation and both hashes.
+ *
+ * <p>Thread model: {@link #receive}, {@link #drain} and {@link #reconnected}
+ * on the internal port's event loop; the executor's outcomes on the copy's
+ * site thread; state guarded by this object's monitor. The executor and
+ * {@code wake} must not block.
+ */
+public final class ReplicaSequencer implements OutboundSource {
+  private static final Logger LOG = Logger.getLogger(ReplicaSequencer.class.getName());
+  /** Batches of a newer epoch held at most, waiting for the metadata to show it; past it they are refused. */
+  static final int MAX_HELD_BATCHES = 1024;
+  /** Hashes in one acknowledgement frame at most. */
+  static final int MAX_ACK_HASHES = 4096;
+
+  private final int partition;
+  private final int selfHost;
+  private final int leaderHost;
+  private final ReplicaExecutor executor;
+  private final IntConsumer wake;
+  // Guarded by this.
+  private long epoch;
+  private final SequenceRing<Entry> log = new SequenceRing<>();
+  private final List<ReplicationBatch> held = new ArrayList<>();
+  private long lastReceived;
+  private long submittedThrough;
+  private long doneThrough;
+  private long ackedThrough;
+  private long committed;
+  /** The sequence whose hash differed or that could not run (0: this copy runs). */
+  private long stoppedAt;
+  private String stopReason;
+
+  /**
+   * @param epoch the partition's epoch as the metadata shows it now
+   * @param wake asks the link to the leader's host to pull this copy's acknowledgements
+   */
+  public ReplicaSequencer(int partition, long epoch, int selfHost, int leaderHost, ReplicaExecutor executor,
+      IntConsumer wake) {
+    this.partition = partition;
+    this.epoch = epoch;
+    this.selfHost = selfHost;
+    this.leaderHost = leaderHost;
+    this.executor = executor;
+    this.wake = wake;
+  }
+
+  public int partition() {
+    return partition;
+  }
+
+  /**
+   * Takes one batch from the leader. Returns null when it was taken, held
+   * (newer epoch) or ignored (this copy stopped), or why it is refused: the
+   * caller closes that connection (the leader connects again and sends what
+   * this copy has not acknowledged).
+   */
+  public String receive(ReplicationBatch batch) {
+    final String refusal;
+    synchronized (this) {
+      refusal = take(batch);
+    }
+    wake.accept(leaderHost);
+    return refusal;
+  }
+
+  private String take(ReplicationBatch batch) {
+    if (stoppedAt != 0) {
+      return null;
+    }
+    if (batch.getPartition() != partition || batch.getLeaderHostId() != leaderHost) {
+      return "a batch of partition " + batch.getPartition() + " from host " + batch.getLeaderHostId() + ", but this"
+          + " copy is of partition " + partition + " led by host " + leaderHost;
+    }
+    if (batch.getEpoch() < epoch) {
+      return "a batch of partition " + partition + " in epoch " + batch.getEpoch() + ", older than this copy's epoch "
+          + epoch + ": its sender no longer leads it";
+    }
+    if (batch.getEpoch() > epoch) {
+      if (held.size() >= MAX_HELD_BATCHES) {
+        return "more than " + MAX_HELD_BATCHES + " batches of partition " + partition + " in epoch "
+            + batch.getEpoch() + ", which this host has not seen yet (its epoch is " + epoch + ")";
+      }
+      held.add(batch);
+      return null;
+    }
+    trim(batch.getCommittedSequence());
+    for (ReplicatedItem item : batch.getItemsList()) {
+      final String refusal = append(item, batch.getEpoch());
+      if (refusal != null) {
+        return refusal;
+      }
+    }
+    advanceDone();
+    pump();
+    return null;
+  }
+
+  private String append(ReplicatedItem replicated, long batchEpoch) {
+    final WorkItem item = replicated.getItem();
+    final long sequence = item.getHeader().getSequence();
+    if (item.getHeader().getPartition() != partition || item.getHeader().getEpoch() != batchEpoch) {
+      return "an item of partition " + item.getHeader().getPartition() + " epoch " + item.getHeader().getEpoch()
+          + " in a batch of partition " + partition + " epoch " + batchEpoch;
+    }
+    if (sequence <= lastReceived) {
+      // Sent again after a reconnection: acknowledge again what the log still holds.
+      ackedThrough = Math.max(Math.min(ackedThrough, sequence - 1), log.isEmpty() ? lastReceived
+          : log.firstSequence() - 1);
+      return null;
+    }
+    if (sequence != lastReceived + 1) {
+      return "partition " + partition + " sequence " + sequence + " after " + lastReceived + ": items are missing";
+    }
+    final Entry entry;
+    switch (item.getKindCase()) {
+      case SINGLE_PARTITION -> entry = new Entry(sequence, replicated, false);
+      case ABORTED, KIND_NOT_SET -> {
+        if (replicated.getWriteHash() != 0) {
+          return "a marker of partition " + partition + " sequence " + sequence + " with a write hash";
+        }
+        entry = new Entry(sequence, replicated, true);
+      }
+      default -> {
+        return "a " + item.getKindCase() + " item of partition " + partition + " sequence " + sequence
+            + ": only single-partition items are replicated (docs/cluster.md, milestone 6)";
+      }
+    }
+    log.add(sequence, entry);
+    lastReceived = sequence;
+    return null;
+  }
+
+  /** Drops from the repair log what the leader committed (every replica acknowledged). */
+  private void trim(long committedSequence) {
+    committed = Math.max(committed, committedSequence);
+    while (!log.isEmpty() && log.firstSequence() <= Math.min(committed, ackedThrough)) {
+      log.removeFirst();
+    }
+  }
+
+  /** Gives the executor every received item not yet given, in order, as far as its queue takes them. */
+  private void pump() {
+    while (stoppedAt == 0 && submittedThrough < lastReceived) {
+      final Entry entry = log.get(submittedThrough + 1);
+      if (!entry.marker && !executor.offer(entry.item.getItem(), new Outcome(entry.sequence))) {
+        return;
+      }
+      submittedThrough++;
+    }
+  }
+
+  private void advanceDone() {
+    while (doneThrough < lastReceived && (stoppedAt == 0 || doneThrough < stoppedAt)
+        && log.get(doneThrough + 1).done()) {
+      doneThrough++;
+    }
+  }
+
+  private void ran(long sequence, long writeHash) {
+    synchronized (this) {
+      if (!log.contains(sequence)) {
+        return;
+      }
+      final Entry entry = log.get(sequence);
+      entry.ownHash = writeHash;
+      entry.ran = true;
+      if (writeHash != entry.item.getWriteHash()) {
+        stop(sequence, "it ran here with write hash " + Long.toHexString(writeHash) + " but on its leader (host "
+            + leaderHost + ") with " + Long.toHexString(entry.item.getWriteHash()));
+      }
+      advanceDone();
+      pump();
+    }
+    wake.accept(leaderHost);
+  }
+
+  private void failed(long sequence, String reason) {
+    synchronized (this) {
+      if (log.contains(sequence)) {
+        stop(sequence, "it could not run here: " + reason);
+      }
+    }
+  }
+
+  /** Stops this copy at {@code sequence}. REQUIRES: holding the monitor. */
+  private void stop(long sequence, String why) {
+    if (stoppedAt != 0) {
+      return;
+    }
+    stoppedAt = sequence;
+    stopReason = "transaction (epoch " + epoch + ", sequence " + sequence + ") " + describe(log.get(sequence).item
+        .getItem()) + ": " + why;
+    LOG.severe("partition " + partition + ": this copy (host " + selfHost + ") stopped: " + stopReason
+        + ". It runs and acknowledges nothing more; the leader holds the partition's answers until the metadata"
+        + " group drops this replica (docs/cluster.md, milestone 4), and it comes back by rejoin");
+  }
+
+  /** "procedure Vote, invocation Vote[5551234, 3, 10]" for the logs; never throws. */
+  static String describe(WorkItem item) {
+    if (!item.hasSinglePartition()) {
+      return "(a " + item.getKindCase() + " item)";
+    }
+    try {
+      final Invocation invocation = Invocation.fromProto(item.getSinglePartition());
+      return "procedure " + invocation.procedure() + ", invocation " + invocation.procedure()
+          + Arrays.deepToString(invocation.parameters()) + " from client " + invocation.clientId() + " sequence "
+          + invocation.clientSequence();
+    } catch (MalformedInvocationException | RuntimeException e) {
+      return "(an invocation that does not decode: " + e.getMessage() + ")";
+    }
+  }
+
+  @Override
+  public synchronized InternalFrame drain(int host) {
+    if (host != leaderHost || doneThrough <= ackedThrough) {
+      return null;
+    }
+    final ReplicationAck.Builder ack = ReplicationAck.newBuilder().setPartition(partition).setEpoch(epoch)
+        .setReplicaHostId(selfHost).setFirstSequence(ackedThrough + 1);
+    while (ackedThrough < doneThrough && ack.getWriteHashesCount() < MAX_ACK_HASHES) {
+      ackedThrough++;
+      ack.addWriteHashes(log.get(ackedThrough).ownHash);
+    }
+    trim(committed);
+    return InternalFrame.newBuilder().setReplicationAck(ack).build();
+  }
+
+  @Override
+  public synchronized void reconnected(int host) {
+    if (host == leaderHost && !log.isEmpty()) {
+      ackedThrough = Math.min(ackedThrough, log.firstSequence() - 1);
+    }
+  }
+
+  /**
+   * The metadata shows {@code newEpoch} for this partition with this host
+   * still a replica under the same leader: batches of older epochs are
+   * refused from now on, and the held batches of this one are taken. The old
+   * epoch's log is dropped (repair, which would read it, is milestone 4).
+   */
+  public void enterEpoch(long newEpoch) {
+    synchronized (this) {
+      if (newEpoch <= epoch) {
+        return;
+      }
+      epoch = newEpoch;
+      log.clear();
+      lastReceived = 0;
+      submittedThrough = 0;
+      doneThrough = 0;
+      ackedThrough = 0;
+      committed = 0;
+      final List<ReplicationBatch> waiting = new ArrayList<>(held);
+      held.clear();
+      for (ReplicationBatch batch : waiting) {
+        if (batch.getEpoch() == newEpoch || batch.getEpoch() > newEpoch) {
+          take(batch);
+        }
+      }
+    }
+    wake.accept(leaderHost);
+  }
+
+  /** The last sequence of the current epoch this copy ran or acknowledged as a marker. */
+  public synchronized long doneThrough() {
+    return doneThrough;
+  }
+
+  /** Why this copy stopped, or null while it runs. */
+  public synchronized String stopReason() {
+    return stopReason;
+  }
+
+  /** The epoch this copy is in. */
+  public synchronized long epoch() {
+    return epoch;
+  }
+
+  /** Items in the repair log (received, not yet known committed). */
+  public synchronized int repairLogSize() {
+    return log.size();
+  }
+
+  /** One received item. Guarded by the sequencer's monitor. */
+  private static final class Entry {
+    final long sequence;
+    final ReplicatedItem item;
+    final boolean marker;
+    boolean ran;
+    long ownHash;
+
+    Entry(long sequence, ReplicatedItem item, boolean marker) {
+      this.sequence = sequence;
+      this.item = item;
+      this.marker = marker;
+    }
+
+    boolean done() {
+      return marker || ran;
+    }
+  }
+
+  /** The executor's outcome of one item, back to this sequencer. */
+  private final class Outcome implements ReplicaExecutor.Done {
+    private final long sequence;
+
+    Outcome(long sequence) {
+      this.sequence = sequence;
+    }
+
+    @Override
+    public void ran(long writeHash) {
+      ReplicaSequencer.this.ran(sequence, writeHash);
+    }
+
+    @Override
+    public void failed(String reason) {
+      ReplicaSequencer.this.failed(sequence, reason);
+    }
+
+    @Override
+    public boolean cancelled() {
+      synchronized (ReplicaSequencer.this) {
+        return stoppedAt != 0;
+      }
+    }
+  }
+}

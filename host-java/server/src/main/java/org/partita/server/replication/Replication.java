@@ -1,0 +1,130 @@
+package org.partita.server.replication;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.EventLoopGroup;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.logging.Logger;
+import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.CommitPipeline;
+import org.partita.server.txn.ImmediateCommitPipeline;
+import org.partita.server.txn.ReplicaExecutor;
+
+/**
+ * The data plane of one cluster host with K ≥ 1 (docs/cluster.md, "Data
+ * plane: replication of one partition"): a {@link LeaderPipeline} for every
+ * partition it leads with replicas (its sites' commit pipelines), a
+ * {@link ReplicaSequencer} for every copy it holds of a partition another
+ * host leads, and one {@link PeerLink} to every host it shares a partition
+ * with. Frames from peers come in through {@link #inboundHandler}, which the
+ * internal port puts on each connection that carries them.
+ *
+ * <p>Made from the installed map before the database opens ({@link #pipeline}
+ * gives the sites their pipelines), started once it has opened
+ * ({@link #start}, with the database's replica copies as the executor).
+ * Thread-safe; closed with the host.
+ */
+public final class Replication implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(Replication.class.getName());
+
+  private final int selfHost;
+  private final PartitionMap map;
+  private final Map<Integer, PeerLink> links = new TreeMap<>();
+  private final LeaderPipeline[] leaders;
+  private final ReplicaSequencer[] replicas;
+  private volatile boolean started;
+
+  /**
+   * @param internalAddresses every host's internal port, by host id
+   * @param bindAddress this host's own address, which its connections leave from
+   * @param group the internal port's event loop
+   */
+  public Replication(int selfHost, PartitionMap map, List<InetSocketAddress> internalAddresses,
+      InetAddress bindAddress, EventLoopGroup group) {
+    this.selfHost = selfHost;
+    this.map = map;
+    this.leaders = new LeaderPipeline[map.partitionCount()];
+    this.replicas = new ReplicaSequencer[map.partitionCount()];
+    for (int p = 0; p < map.partitionCount(); p++) {
+      final PartitionMap.Replicas copies = map.replicas(p);
+      if (!copies.replicaHosts().contains(selfHost) || copies.replicaHosts().size() < 2) {
+        continue;
+      }
+      for (int host : copies.replicaHosts()) {
+        if (host != selfHost) {
+          links.computeIfAbsent(host, h -> new PeerLink(h, internalAddresses.get(h), bindAddress, group));
+        }
+      }
+      if (copies.leaderHost() == selfHost) {
+        final List<Integer> others = copies.replicaHosts().stream().filter(h -> h != selfHost).toList();
+        leaders[p] = new LeaderPipeline(p, copies.epoch(), selfHost, others, this::wake);
+        for (int host : others) {
+          links.get(host).add(leaders[p]);
+        }
+      }
+    }
+  }
+
+  /** The commit pipeline of {@code partition}'s site on this host (replication when it leads with replicas). */
+  public CommitPipeline pipeline(int partition) {
+    return leaders[partition] != null ? leaders[partition] : ImmediateCommitPipeline.INSTANCE;
+  }
+
+  /**
+   * Opens this host's copies of the partitions others lead to their leaders'
+   * batches, run through {@code executor}, and connects to every peer.
+   */
+  public void start(ReplicaExecutor executor) {
+    for (int p = 0; p < map.partitionCount(); p++) {
+      final PartitionMap.Replicas copies = map.replicas(p);
+      if (copies.leaderHost() != selfHost && copies.replicaHosts().contains(selfHost)) {
+        replicas[p] = new ReplicaSequencer(p, copies.epoch(), selfHost, copies.leaderHost(), executor, this::wake);
+        links.get(copies.leaderHost()).add(replicas[p]);
+      }
+    }
+    started = true;
+    links.values().forEach(PeerLink::start);
+    LOG.info("replication: host " + selfHost + " leads " + count(leaders) + " replicated partition(s), holds "
+        + count(replicas) + " replica(s), linked to host(s) " + links.keySet());
+  }
+
+  /** A new handler for the replication frames of one incoming internal connection. */
+  public ChannelHandler inboundHandler() {
+    return new ReplicationInbound(this);
+  }
+
+  /** This host's open copy of {@code partition} as a replica, or null. */
+  ReplicaSequencer replica(int partition) {
+    return started && partition >= 0 && partition < replicas.length ? replicas[partition] : null;
+  }
+
+  /** The pipeline of {@code partition} when this host leads it with replicas, else null. */
+  LeaderPipeline leader(int partition) {
+    return partition >= 0 && partition < leaders.length ? leaders[partition] : null;
+  }
+
+  private void wake(int host) {
+    final PeerLink link = links.get(host);
+    if (link != null) {
+      link.wake();
+    }
+  }
+
+  private static int count(Object[] entries) {
+    int n = 0;
+    for (Object e : entries) {
+      if (e != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public void close() {
+    links.values().forEach(PeerLink::close);
+  }
+}

@@ -1,0 +1,69 @@
+package org.partita.server.replication;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import java.util.logging.Logger;
+import org.partita.proto.cluster.InternalFrame;
+import org.partita.proto.cluster.ReplicationAck;
+import org.partita.proto.cluster.ReplicationBatch;
+
+/**
+ * The replication frames of one incoming internal connection
+ * (docs/cluster.md, "Data plane"): a batch goes to this host's copy of its
+ * partition, an acknowledgement to the partition this host leads. A frame
+ * for a partition this host holds no such copy of, or one its copy refuses
+ * (older epoch, missing items, malformed), closes this connection only,
+ * with a warning naming the peer and the reason; the peer connects again
+ * and sends what was not acknowledged. Sits behind the internal port's own
+ * handlers (and whatever admission handler precedes them).
+ *
+ * <p>Thread model: the connection's event loop.
+ */
+final class ReplicationInbound extends SimpleChannelInboundHandler<InternalFrame> {
+  private static final Logger LOG = Logger.getLogger(ReplicationInbound.class.getName());
+
+  private final Replication replication;
+
+  ReplicationInbound(Replication replication) {
+    this.replication = replication;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext context, InternalFrame frame) {
+    final String refusal = switch (frame.getFrameCase()) {
+      case REPLICATION_BATCH -> batch(frame.getReplicationBatch());
+      case REPLICATION_ACK -> ack(frame.getReplicationAck());
+      default -> "an unexpected internal frame (" + frame.getFrameCase() + ")";
+    };
+    if (refusal != null) {
+      refuse(context, refusal);
+    }
+  }
+
+  private String batch(ReplicationBatch batch) {
+    final ReplicaSequencer copy = replication.replica(batch.getPartition());
+    if (copy == null) {
+      return "a batch of partition " + batch.getPartition() + ", which this host holds no open replica of";
+    }
+    return copy.receive(batch);
+  }
+
+  private String ack(ReplicationAck ack) {
+    final LeaderPipeline leader = replication.leader(ack.getPartition());
+    if (leader == null) {
+      return "an acknowledgement of partition " + ack.getPartition() + ", which this host does not lead";
+    }
+    return leader.ack(ack);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+    refuse(context, "a bad frame (" + cause.getMessage() + ")");
+  }
+
+  private static void refuse(ChannelHandlerContext context, String what) {
+    LOG.warning("internal port: " + context.channel().remoteAddress() + " sent " + what
+        + "; closing that connection");
+    context.close();
+  }
+}

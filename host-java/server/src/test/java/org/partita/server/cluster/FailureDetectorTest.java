@@ -1,0 +1,77 @@
+package org.partita.server.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.partita.proto.cluster.HostRecord;
+import org.partita.proto.cluster.HostState;
+import org.partita.proto.cluster.MarkDead;
+import org.partita.proto.cluster.MetadataSnapshot;
+
+/**
+ * Which hosts the metadata leader declares dead, on a clock the test moves:
+ * silence past the timeout from the last heartbeat of the current
+ * incarnation, counted from the election at the earliest; never itself,
+ * never a host already dead, nothing while not leading.
+ */
+class FailureDetectorTest {
+  private static final long TIMEOUT = TimeUnit.SECONDS.toNanos(3);
+
+  private long now = TimeUnit.SECONDS.toNanos(100);
+  private final HeartbeatTable heartbeats = new HeartbeatTable();
+  private final FailureDetector detector = new FailureDetector(0, heartbeats, TIMEOUT, () -> now);
+
+  private static MetadataSnapshot hosts(HostRecord... records) {
+    return MetadataSnapshot.newBuilder().addAllHosts(List.of(records)).build();
+  }
+
+  private static HostRecord up(int id, long incarnation) {
+    return HostRecord.newBuilder().setHostId(id).setIncarnation(incarnation).setState(HostState.HOST_STATE_UP)
+        .build();
+  }
+
+  private static List<Integer> ids(List<MarkDead> due) {
+    return due.stream().map(MarkDead::getHostId).toList();
+  }
+
+  @Test
+  void shouldDeclareNothingWhileNotLeading() {
+    now += 10 * TIMEOUT;
+    assertEquals(List.of(), detector.due(hosts(up(1, 11))));
+  }
+
+  @Test
+  void shouldCountSilenceFromTheElectionThenFromTheLastHeartbeat() {
+    heartbeats.record(1, 11, now - 10 * TIMEOUT); // heard long before this voter led
+    detector.becameLeader();
+    final MetadataSnapshot state = hosts(up(0, 10), up(1, 11), up(2, 12));
+    now += TIMEOUT;
+    heartbeats.record(2, 12, now);
+    assertEquals(List.of(), detector.due(state), "silence counts from the election");
+    now += 1;
+    assertEquals(List.of(1), ids(detector.due(state)), "host 1 silent since the election; host 0 is this one");
+    now += TIMEOUT;
+    assertEquals(List.of(1, 2), ids(detector.due(state)));
+    assertEquals(11, detector.due(state).get(0).getIncarnation());
+  }
+
+  @Test
+  void shouldTreatAHeartbeatOfAnotherIncarnationAsSilence() {
+    detector.becameLeader();
+    now += TIMEOUT + 1;
+    heartbeats.record(1, 99, now);
+    assertEquals(List.of(1), ids(detector.due(hosts(up(1, 11)))));
+  }
+
+  @Test
+  void shouldSkipDeadHostsAndStopWhenLeadershipIsLost() {
+    detector.becameLeader();
+    now += 2 * TIMEOUT;
+    final HostRecord dead = up(2, 12).toBuilder().setState(HostState.HOST_STATE_DEAD).build();
+    assertEquals(List.of(1), ids(detector.due(hosts(up(1, 11), dead))));
+    detector.lostLeadership();
+    assertEquals(List.of(), detector.due(hosts(up(1, 11), dead)));
+  }
+}

@@ -1,0 +1,378 @@
+package org.partita.fault;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A local cluster driven through {@code scripts/cluster} (docs/cluster.md,
+ * "Running a cluster today"): host i runs on 127.0.0.(i+1) with the run's
+ * K and sites per host, on client, HTTP and internal ports chosen free once
+ * per run (so runs do not collide with other clusters on this machine), its
+ * directory being {@code -Dpartita.fault.cluster} (set by tests/fault/run,
+ * which stops what is left there when it exits) or {@code RUN/cluster}.
+ * The schema is the workload's plus {@code workloads/flood.sql} (the
+ * flood-minority nemesis's table). Kill, pause and resume are the script's;
+ * a killed host cannot come back until rejoin exists, so {@link #restart}
+ * and {@link #dropUnsyncedWrites} refuse with the reason. Network cuts go
+ * through the run's {@link Firewall}; when a cgroup v2 hierarchy is mounted
+ * under /sys/fs/cgroup, host i runs in the cgroup {@code
+ * <table name>/host-i} there ({@code scripts/cluster start --cgroup}), so
+ * the rules can match each host's own sockets, and the cgroups are removed
+ * once the hosts are stopped. The scripts' output goes to
+ * {@code RUN/cluster.log}; the hosts' logs are copied into the run
+ * directory when the cluster stops. Used by the nemesis thread and the main
+ * thread one after the other, and by the shutdown hook: methods are
+ * synchronized.
+ */
+final class ClusterHosts implements Hosts {
+  static final long START_TIMEOUT_SECONDS = 360;
+  static final long SCRIPT_TIMEOUT_SECONDS = 90;
+  static final Path CGROUP_FS = Path.of("/sys/fs/cgroup");
+  static final String REJOIN_MISSING = "a host returns to a cluster only by rejoin, which is not built yet "
+      + "(docs/cluster.md, milestone 5)";
+
+  private final RunOptions options;
+  private final Path runDir;
+  private final Path clusterDir;
+  private final Path scriptLog;
+  private final Set<Integer> paused = new TreeSet<>();
+  private final Set<Integer> dead = new TreeSet<>();
+  private final Thread shutdownHook = new Thread(this::close, "cluster-hosts-shutdown");
+  private List<String> addresses = List.of();
+  private Path cgroup;
+  private Firewall firewall;
+  private boolean started;
+
+  ClusterHosts(RunOptions options, Path runDir) {
+    this.options = options;
+    this.runDir = runDir;
+    final String dir = System.getProperty("partita.fault.cluster");
+    this.clusterDir = dir == null || dir.isEmpty() ? runDir.resolve("cluster") : Path.of(dir);
+    this.scriptLog = runDir.resolve("cluster.log");
+  }
+
+  @Override
+  public synchronized List<String> addresses() {
+    return addresses;
+  }
+
+  @Override
+  public synchronized void startAll() throws IOException, InterruptedException {
+    final int[] ports = freePorts(options.hosts());
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+    started = true;
+    final Optional<Path> cgroupRoot = cgroup2Root();
+    final List<String> args = new ArrayList<>(List.of("start", "--hosts", Integer.toString(options.hosts()),
+        "--kfactor", Integer.toString(options.kfactor()), "--sites-per-host", Integer.toString(options.sites()),
+        "--schema", options.schema() + "," + options.root().resolve("tests/fault/workloads/flood.sql"), "--classes",
+        options.classes().toString(), "--port", Integer.toString(ports[0]), "--http-port",
+        Integer.toString(ports[1]), "--internal-port", Integer.toString(ports[2])));
+    if (cgroupRoot.isPresent()) {
+      cgroup = cgroupRoot.get().resolve(tableName());
+      args.addAll(List.of("--cgroup", cgroup.toString()));
+    } else {
+      note("no cgroup v2 hierarchy under " + CGROUP_FS + ": partitions cut the metadata port by destination only");
+    }
+    script(START_TIMEOUT_SECONDS, args.toArray(String[]::new));
+    final List<String> servers = List.of(Files.readString(clusterDir.resolve("servers"), StandardCharsets.UTF_8)
+        .trim().split(","));
+    if (servers.size() != options.hosts()) {
+      throw new IllegalStateException("scripts/cluster start listed " + servers + ", not " + options.hosts()
+          + " hosts");
+    }
+    addresses = servers;
+    final List<String> hostAddresses = new ArrayList<>();
+    for (int h = 0; h < options.hosts(); h++) {
+      hostAddresses.add(hostAddress(h));
+    }
+    final List<String> cgroups = new ArrayList<>();
+    int level = 0;
+    for (int h = 0; cgroup != null && h < options.hosts(); h++) {
+      final Path hostGroup = cgroup.resolve("host-" + h);
+      cgroups.add(CGROUP_FS.relativize(hostGroup).toString());
+      level = cgroupRoot.get().relativize(hostGroup).getNameCount();
+    }
+    firewall = new Firewall(tableName(), new NftRules.Ports(hostAddresses, ports[2], ports[2] + 1,
+        voters(options.hosts()), cgroups, level));
+  }
+
+  @Override
+  public synchronized void kill(int host) throws IOException, InterruptedException {
+    requireHost(host);
+    script(SCRIPT_TIMEOUT_SECONDS, "kill", Integer.toString(host));
+    dead.add(host);
+    paused.remove(host);
+  }
+
+  @Override
+  public void restart(int host) {
+    throw new IllegalStateException("host " + host + " cannot start again: " + REJOIN_MISSING);
+  }
+
+  @Override
+  public synchronized void pause(int host) throws IOException, InterruptedException {
+    requireHost(host);
+    script(SCRIPT_TIMEOUT_SECONDS, "pause", Integer.toString(host));
+    paused.add(host);
+  }
+
+  @Override
+  public synchronized void resume(int host) throws IOException, InterruptedException {
+    requireHost(host);
+    script(SCRIPT_TIMEOUT_SECONDS, "resume", Integer.toString(host));
+    paused.remove(host);
+  }
+
+  @Override
+  public void dropUnsyncedWrites(int host) {
+    throw new IllegalStateException("power loss on a cluster needs the killed host to start again: "
+        + REJOIN_MISSING);
+  }
+
+  @Override
+  public boolean restartable() {
+    return false;
+  }
+
+  @Override
+  public synchronized void cut(Grudge grudge) throws IOException, InterruptedException {
+    if (firewall == null) {
+      throw new IllegalStateException("the cluster is not started: no addresses to cut");
+    }
+    firewall.cut(grudge);
+  }
+
+  @Override
+  public synchronized void healNetwork() throws IOException, InterruptedException {
+    if (firewall != null) {
+      firewall.heal();
+    }
+  }
+
+  @Override
+  public synchronized void healAll() throws IOException, InterruptedException {
+    healNetwork();
+    for (int h : List.copyOf(paused)) {
+      resume(h);
+    }
+    if (!dead.isEmpty()) {
+      throw new IllegalStateException("hosts " + dead + " were killed and cannot start again: " + REJOIN_MISSING);
+    }
+  }
+
+  @Override
+  public synchronized void stopAll() throws IOException, InterruptedException {
+    if (!started) {
+      return;
+    }
+    script(SCRIPT_TIMEOUT_SECONDS, "stop");
+    paused.clear();
+    started = false;
+    keepLogs();
+    removeCgroups();
+  }
+
+  @Override
+  public synchronized List<Path> logs() {
+    final List<Path> logs = new ArrayList<>();
+    for (int h = 0; h < options.hosts(); h++) {
+      logs.add(runDir.resolve("cluster-host-" + h + ".log"));
+    }
+    return logs;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (firewall != null) {
+      firewall.close();
+    }
+    if (started) {
+      try {
+        script(SCRIPT_TIMEOUT_SECONDS, "stop");
+      } catch (IOException | RuntimeException e) {
+        System.err.println("fault run: scripts/cluster stop failed (" + e.getMessage() + "); killing the hosts");
+        killLeftovers();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        killLeftovers();
+      }
+      started = false;
+      keepLogs();
+    }
+    removeCgroups();
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      // Already shutting down: this is the hook.
+    }
+  }
+
+  /**
+   * The cgroup v2 hierarchy from /proc/mounts, when it is under {@link
+   * #CGROUP_FS} (nft names cgroups relative to it) and writable; else empty.
+   */
+  static Optional<Path> cgroup2Root() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/mounts"), StandardCharsets.UTF_8)) {
+        final String[] fields = line.split(" ");
+        if (fields.length > 2 && fields[2].equals("cgroup2")) {
+          final Path mount = Path.of(fields[1]);
+          return mount.startsWith(CGROUP_FS) && Files.isWritable(mount) ? Optional.of(mount) : Optional.empty();
+        }
+      }
+    } catch (IOException e) {
+      // No /proc/mounts: no cgroups.
+    }
+    return Optional.empty();
+  }
+
+  /** Removes the hosts' cgroups (they are empty once the hosts exited). */
+  private void removeCgroups() {
+    if (cgroup == null || !Files.exists(cgroup)) {
+      return;
+    }
+    try {
+      for (int h = 0; h < options.hosts(); h++) {
+        Files.deleteIfExists(cgroup.resolve("host-" + h));
+      }
+      Files.deleteIfExists(cgroup);
+    } catch (IOException e) {
+      System.err.println("fault run: could not remove the cgroup " + cgroup + ": " + e.getMessage()
+          + " (tests/fault/run removes it when it exits)");
+    }
+  }
+
+  private void note(String line) throws IOException {
+    Files.writeString(scriptLog, "fault run: " + line + "\n", StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+  }
+
+  /** Host {@code host}'s own address: 127.0.0.(host+1), as scripts/cluster binds it. */
+  static String hostAddress(int host) {
+    return "127.0.0." + (host + 1);
+  }
+
+  /** How many metadata voters a cluster of {@code hosts} has: 3, or 1 of 2 (docs/cluster.md). */
+  static int voters(int hosts) {
+    return hosts >= 3 ? 3 : 1;
+  }
+
+  /** The run's nftables table: {@code -Dpartita.fault.table} from tests/fault/run, or one named for this JVM. */
+  static String tableName() {
+    final String name = System.getProperty("partita.fault.table");
+    return name == null || name.isEmpty() ? "partita_fault_" + ProcessHandle.current().pid() : name;
+  }
+
+  private void script(long timeoutSeconds, String... args) throws IOException, InterruptedException {
+    final List<String> command = new ArrayList<>();
+    command.add(options.root().resolve("scripts/cluster").toString());
+    command.addAll(List.of(args));
+    Files.writeString(scriptLog, "$ scripts/cluster " + String.join(" ", args) + "\n", StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(scriptLog.toFile()));
+    builder.environment().put("PARTITA_CLUSTER_DIR", clusterDir.toString());
+    builder.environment().put("PARTITA_JAVA_OPTS", "-Xmx768m");
+    builder.environment().put("PARTITA_CLUSTER_START_TIMEOUT", Long.toString(START_TIMEOUT_SECONDS - 30));
+    final Process p = builder.start();
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IllegalStateException("scripts/cluster " + args[0] + " did not finish in " + timeoutSeconds
+          + " s; see " + scriptLog);
+    }
+    if (p.exitValue() != 0) {
+      throw new IllegalStateException("scripts/cluster " + String.join(" ", args) + " failed (exit code "
+          + p.exitValue() + "): " + tail(scriptLog));
+    }
+  }
+
+  /** SIGKILL to every host pid the script recorded (when its stop failed). */
+  private void killLeftovers() {
+    for (int h = 0; h < options.hosts(); h++) {
+      try {
+        final long pid = Long.parseLong(Files.readString(clusterDir.resolve("host-" + h + ".pid")).trim());
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly); // SIGKILL ends a paused host too
+      } catch (IOException | NumberFormatException e) {
+        // No pid file: that host never started.
+      }
+    }
+  }
+
+  private void keepLogs() {
+    for (int h = 0; h < options.hosts(); h++) {
+      final Path log = clusterDir.resolve("host-" + h + ".log");
+      try {
+        if (Files.exists(log) && !log.startsWith(runDir)) {
+          Files.copy(log, runDir.resolve("cluster-host-" + h + ".log"), StandardCopyOption.REPLACE_EXISTING);
+        }
+      } catch (IOException e) {
+        System.err.println("fault run: could not keep " + log + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private static String tail(Path file) {
+    try {
+      final List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+    } catch (IOException e) {
+      return "(" + file + " unreadable: " + e.getMessage() + ")";
+    }
+  }
+
+  /**
+   * Client, HTTP and internal ports free on every host address (the
+   * metadata port is internal + 1, so that one must be free too).
+   */
+  private static int[] freePorts(int hosts) throws IOException {
+    final Random random = new Random();
+    final int[] ports = new int[3];
+    int found = 0;
+    final Set<Integer> taken = new TreeSet<>();
+    for (int attempt = 0; attempt < 1000 && found < 3; attempt++) {
+      final int port = 30_000 + random.nextInt(20_000);
+      final boolean internal = found == 2;
+      if (taken.contains(port) || taken.contains(port + 1)
+          || !free(port, hosts) || (internal && !free(port + 1, hosts))) {
+        continue;
+      }
+      taken.add(port);
+      taken.add(port + 1);
+      ports[found++] = port;
+    }
+    if (found < 3) {
+      throw new IOException("found no free ports on 127.0.0.1-127.0.0." + hosts + " in 1000 attempts");
+    }
+    return ports;
+  }
+
+  private static boolean free(int port, int hosts) {
+    for (int h = 0; h < hosts; h++) {
+      try (ServerSocket s = new ServerSocket()) {
+        s.bind(new InetSocketAddress(InetAddress.getByName(hostAddress(h)), port));
+      } catch (IOException e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void requireHost(int host) {
+    if (host < 0 || host >= options.hosts()) {
+      throw new IllegalArgumentException("host " + host + " does not exist: hosts 0 to " + (options.hosts() - 1));
+    }
+  }
+}

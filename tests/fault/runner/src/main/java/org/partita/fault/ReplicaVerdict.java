@@ -1,0 +1,60 @@
+package org.partita.fault;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The summary's {@code replicas identical:} line for a cluster: every copy
+ * of every partition must hold the same rows, compared by per-copy
+ * checksums. With K = 0 there is one copy per partition and nothing to
+ * compare ({@code n/a}); with K ≥ 1 the copies' checksums come from the
+ * cluster, and while it exposes none the verdict is {@code unknown} and the
+ * run does not pass. Never {@code yes} unless copies were compared.
+ * Immutable.
+ *
+ * @param text what follows "replicas identical: "
+ * @param passed whether the run may pass on it
+ */
+record ReplicaVerdict(String text, boolean passed) {
+  /** One copy's checksum of one partition, as the cluster reports it. */
+  record CopyChecksum(int partition, int host, String checksum) {
+  }
+
+  /**
+   * The verdict for a cluster with {@code kfactor}, given every copy's
+   * checksum, or null when the cluster exposes no per-copy checksum.
+   */
+  static ReplicaVerdict of(int kfactor, List<CopyChecksum> copies) {
+    if (kfactor == 0) {
+      return new ReplicaVerdict("n/a (K=0, one copy per partition)", true);
+    }
+    if (copies == null) {
+      return new ReplicaVerdict("unknown (K=" + kfactor + ": the cluster exposes no per-copy checksum to "
+          + "compare yet)", false);
+    }
+    final Map<Integer, List<CopyChecksum>> byPartition = new TreeMap<>();
+    for (CopyChecksum c : copies) {
+      byPartition.computeIfAbsent(c.partition(), p -> new java.util.ArrayList<>()).add(c);
+    }
+    if (byPartition.isEmpty()) {
+      return new ReplicaVerdict("no (the cluster reported no copy at all)", false);
+    }
+    for (Map.Entry<Integer, List<CopyChecksum>> e : byPartition.entrySet()) {
+      final List<CopyChecksum> partitionCopies = e.getValue();
+      if (partitionCopies.size() != kfactor + 1) {
+        return new ReplicaVerdict("no (partition " + e.getKey() + " has " + partitionCopies.size() + " copies, "
+            + "not K+1 = " + (kfactor + 1) + ")", false);
+      }
+      final CopyChecksum first = partitionCopies.get(0);
+      for (CopyChecksum c : partitionCopies) {
+        if (!c.checksum().equals(first.checksum())) {
+          return new ReplicaVerdict("no (partition " + e.getKey() + ": host " + first.host() + " has "
+              + first.checksum() + ", host " + c.host() + " has " + c.checksum() + ")", false);
+        }
+      }
+    }
+    return new ReplicaVerdict("yes (" + byPartition.size() + " partitions, " + copies.size()
+        + " copies compared)", true);
+  }
+}
