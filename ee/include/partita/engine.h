@@ -174,7 +174,8 @@ class Engine {
   virtual int64_t snapshot_kept_bytes() const = 0;
   // Loads one chunk of a stream taken with the same catalog into this
   // engine's tables (each table's chunks in order, the first into an empty
-  // table), rebuilding indexes and views as rows arrive. The chunk loads
+  // table; a table whose stream ended takes a new one once it is empty
+  // again), rebuilding indexes and views as rows arrive. The chunk loads
   // whole or not at all; errors are BAD_REQUEST naming the table and the
   // fault, or the failing insert's code. BAD_REQUEST while a transaction is
   // open or a snapshot is active.

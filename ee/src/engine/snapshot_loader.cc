@@ -51,7 +51,9 @@ Status SnapshotLoader::CheckHeader(const SnapshotChunk& header, const Table* tab
     }
   }
   const auto it = next_index_.find(header.table);
-  const uint32_t expected = it == next_index_.end() ? 0 : it->second;
+  uint32_t expected = it == next_index_.end() ? 0 : it->second;
+  // A table whose stream ended and that is empty again (its rows deleted since) takes a new stream: a restore.
+  if (expected == kTableDone && header.index == 0 && table->row_count() == 0) expected = 0;
   if (expected == kTableDone) return Bad(header.table, "a chunk after the table's last one");
   if (header.index != expected) {
     return Bad(header.table, "chunk " + std::to_string(header.index) + " where chunk " + std::to_string(expected) +

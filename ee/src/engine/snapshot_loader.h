@@ -4,7 +4,9 @@
 //
 // Each chunk loads whole or not at all (its rows are rolled back on any
 // error). Chunks of one table must come in index order, the first into an
-// empty table, none after the last; tables may come in any order. Rows keep
+// empty table, none after the last; tables may come in any order. A table
+// whose stream ended takes a new one (chunk 0) once it is empty again: a
+// snapshot restored into a running database after an earlier load. Rows keep
 // their row ids, and after a table's last chunk its next row id is the cut's,
 // so the restored partition assigns the ids the original would have.
 //

@@ -202,5 +202,28 @@ TEST_F(SnapshotStreamTest, LoadRefusesChunksOutOfOrderAndDamagedOnes) {
   EXPECT_NE(s.message().find("format 7 is not 1"), std::string::npos) << s.message();
 }
 
+TEST_F(SnapshotStreamTest, LoadTakesANewStreamOnceATableIsEmptyAgain) {
+  std::mt19937_64 rng(9);
+  for (int i = 0; i < 100; ++i) RandomTransaction(rng, 300);
+  const std::string cut_rows = Query("scanT");
+  const std::vector<std::string> chunks = StreamUnderLoad(rng, 400, /*quiet=*/true);
+  std::unique_ptr<Engine> loaded = Restore(chunks);
+  std::swap(loaded, engine_);  // the fixture's statements now run on the engine that loaded the stream
+  auto load = [&](std::string_view c) {
+    return engine_->LoadSnapshotChunk({reinterpret_cast<const uint8_t*>(c.data()), c.size()});
+  };
+  bool refused = false;
+  for (const std::string& chunk : chunks) refused = refused || !load(chunk).ok();
+  EXPECT_TRUE(refused) << "a table that holds rows takes no new stream";
+  EXPECT_EQ(Query("scanT"), cut_rows);
+  for (int64_t id = 0; id < 300; ++id) ASSERT_TRUE(Run("delete", {Value::BigInt(id)}).ok());
+  ASSERT_EQ(RowCount("T"), 0);
+  for (const std::string& chunk : chunks) {
+    const Status s = load(chunk);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  EXPECT_EQ(Query("scanT"), cut_rows) << "the second stream loaded every row";
+}
+
 }  // namespace
 }  // namespace partita

@@ -21,8 +21,9 @@ import org.partita.proto.ErrorCode;
  * The command log on a disk that fills up (a 4 MiB tmpfs with 1 MiB of
  * ballast; skipped where this process may not mount one): once the log
  * cannot preallocate its next segment, every new transaction is answered
- * DISK_FULL naming the log and not run, while the server stays up and its
- * statistics answer; once space is freed it admits transactions again by
+ * DISK_FULL naming the log and not run, except reads of one partition,
+ * which are answered without a record of their own, while the server stays
+ * up and its statistics answer; once space is freed it admits transactions again by
  * itself; and after kill -9 a restart has every write it answered and none
  * it refused (docs/durability.md, "A full disk").
  */
@@ -70,6 +71,17 @@ class FullDiskTest {
         assertTrue(answered.size() > 1000, "the disk filled only after many writes: " + answered.size());
         final ClientResponse multiPartition = Clients.adHoc(client, "DELETE FROM t");
         assertEquals(ErrorCode.ERROR_CODE_DISK_FULL, multiPartition.errorCode(), multiPartition.toString());
+        for (long answeredId : List.of(0L, id / 2, id - 2)) {  // reads of one partition need no record of their own
+          final ClientResponse read = Clients.adHoc(client, "SELECT id, pad FROM t WHERE id = ?", answeredId);
+          assertTrue(read.ok(), "a single-partition read is answered on a full disk: " + read);
+          assertEquals(List.of(List.of(answeredId, pad)), Clients.rows(read.results().get(0)));
+        }
+        final ClientResponse missing = Clients.adHoc(client, "SELECT id FROM t WHERE id = ?", id - 1);
+        assertTrue(missing.ok() && Clients.rows(missing.results().get(0)).isEmpty(), "the refused insert is absent: "
+            + missing);
+        final ClientResponse readAll = Clients.adHoc(client, "SELECT COUNT(*) FROM t");
+        assertEquals(ErrorCode.ERROR_CODE_DISK_FULL, readAll.errorCode(), "a multi-partition read still needs a"
+            + " record: " + readAll);
         assertTrue(client.callAsync("@Statistics", "COMMANDLOG").join().ok(), "statistics answer on a full disk");
         assertTrue(server.isAlive());
 

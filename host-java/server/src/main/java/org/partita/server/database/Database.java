@@ -78,7 +78,11 @@ public final class Database implements AutoCloseable {
   private volatile CatalogSnapshot catalog;
 
   private Database(CompiledCatalog catalog, PartitionMap map, int hostId) {
-    this.catalog = new CatalogSnapshot(catalog, 1);
+    this(CatalogHistory.initial(catalog), map, hostId);
+  }
+
+  private Database(CatalogHistory start, PartitionMap map, int hostId) {
+    this.catalog = new CatalogSnapshot(start.catalog(), start.version());
     this.map = map;
     this.hostId = hostId;
     this.sitesByPartition = new Site[map.partitionCount()];
@@ -125,6 +129,20 @@ public final class Database implements AutoCloseable {
    */
   public static Database open(CompiledCatalog catalog, int partitions, int siteQueueCapacity, int coordinatorCapacity,
       CommitPipeline pipeline, QueryLimits limits, long epoch) throws InterruptedException {
+    return open(CatalogHistory.initial(catalog), partitions, siteQueueCapacity, coordinatorCapacity, pipeline, limits,
+        epoch);
+  }
+
+  /**
+   * As {@link #open(CompiledCatalog, int, int, int, CommitPipeline,
+   * QueryLimits, long)}, at the catalog version of {@code start} (recovery
+   * from a snapshot taken after schema changes; docs/durability.md): later
+   * schema changes count from it, and snapshots carry its schema changes
+   * with theirs.
+   */
+  public static Database open(CatalogHistory start, int partitions, int siteQueueCapacity, int coordinatorCapacity,
+      CommitPipeline pipeline, QueryLimits limits, long epoch) throws InterruptedException {
+    final CompiledCatalog catalog = start.catalog();
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
@@ -132,10 +150,10 @@ public final class Database implements AutoCloseable {
       throw new IllegalArgumentException("queue capacities must be positive, got " + siteQueueCapacity + " and "
           + coordinatorCapacity);
     }
-    final Database db = new Database(catalog, PartitionMap.singleHost(partitions, HOST_ID), HOST_ID);
+    final Database db = new Database(start, PartitionMap.singleHost(partitions, HOST_ID), HOST_ID);
     db.openSites(siteQueueCapacity, pipeline, limits, epoch);
-    db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog, db.adHocPlans,
-        next -> db.catalog = next, limits, epoch, pipeline);
+    db.coordinator = new MpCoordinator(coordinatorCapacity, List.copyOf(db.sites), db.map, db.catalog,
+        start.schemaChanges(), db.adHocPlans, next -> db.catalog = next, limits, epoch, pipeline);
     LOG.info("database open: " + partitions + " partition(s), " + catalog.schema().tables().size() + " table(s), "
         + catalog.procedures().size() + " procedure(s)");
     return db;
@@ -685,12 +703,7 @@ public final class Database implements AutoCloseable {
       throw new IllegalArgumentException("a snapshot of " + sources.size() + " partition(s) for a database of "
           + sites.size());
     }
-    final Set<String> replicatedTables = new HashSet<>();
-    for (TableDef table : catalog.catalog().schema().tables()) {
-      if (table.isReplicated() && !table.isView()) {
-        replicatedTables.add(table.name());
-      }
-    }
+    final Set<String> replicatedTables = replicatedTables();
     final List<byte[]> replicated = Collections.synchronizedList(new ArrayList<>());
     final List<CompletableFuture<Long>> loads = new ArrayList<>();
     for (Site site : sites) {
@@ -714,6 +727,55 @@ public final class Database implements AutoCloseable {
       throw new IllegalStateException("loading the replicated tables on the coordinator: " + response.message());
     }
     return chunks;
+  }
+
+  /**
+   * Restores a snapshot into this running database (docs/durability.md,
+   * "Restoring a snapshot"): on the multi-partition coordinator, once the
+   * work before it has finished, checks that every table of every partition
+   * is empty, loads partition p's chunks from {@code sources.get(p)} (taken
+   * with this catalog's tables), then cuts a snapshot of the result into
+   * {@code sink}, as {@link #beginSnapshot} does. Returns that cut; it
+   * completes exceptionally with a {@link ServerException} (BAD_REQUEST)
+   * when a table holds rows, having changed nothing. REQUIRES: the commit
+   * pipeline refuses new transactions from before this call until the
+   * snapshot is durable (nothing runs between the load and the cut, and
+   * nothing is answered that a crash before the snapshot could take back).
+   */
+  public CompletableFuture<SnapshotCut> restoreSnapshot(List<SnapshotSource> sources, SnapshotSink sink) {
+    if (sources.size() != sites.size()) {
+      throw new IllegalArgumentException("a snapshot of " + sources.size() + " partition(s) for a database of "
+          + sites.size());
+    }
+    final CompletableFuture<SnapshotCut> cut = new CompletableFuture<>();
+    coordinator.submit(new MpCoordinator.Restore(List.copyOf(sources), replicatedTables(), sink, cut,
+        response -> {}));
+    return cut;
+  }
+
+  /** The names of the replicated tables (not views) of the current catalog. */
+  private Set<String> replicatedTables() {
+    final Set<String> names = new HashSet<>();
+    for (TableDef table : catalog.catalog().schema().tables()) {
+      if (table.isReplicated() && !table.isView()) {
+        names.add(table.name());
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Bytes of row images the partitions keep for the snapshot being taken:
+   * rows changed before the snapshot's scan reached them, kept as of the
+   * cut (docs/durability.md, "Snapshots"); 0 when none is taken. Each
+   * partition publishes its figure between its transactions. Any thread.
+   */
+  public long snapshotKeptBytes() {
+    long total = 0;
+    for (Site site : sites) {
+      total += site.snapshotKeptBytes();
+    }
+    return total;
   }
 
   /** Queue depth, capacity, busy time and items run of one partition's site; any thread. */

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,6 +16,8 @@ import java.util.function.Consumer;
 import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
 import org.partita.proto.ErrorCode;
+import org.partita.proto.TableStats;
+import org.partita.proto.TableStatsList;
 import org.partita.proto.txn.SchemaChange;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
@@ -51,7 +54,7 @@ import org.partita.server.txn.TxnId;
  */
 final class MpCoordinator implements AutoCloseable {
   /** A unit of the coordinator's inbox. */
-  sealed interface Request permits Call, Statement, Ddl, Replay, Snapshot, LoadReplicated {
+  sealed interface Request permits Call, Statement, Ddl, Replay, Snapshot, LoadReplicated, Restore {
     Consumer<ClientResponse> done();
   }
 
@@ -89,6 +92,19 @@ final class MpCoordinator implements AutoCloseable {
   /** Recovery: the snapshot chunks of replicated tables, for the merge engine's copy of them. */
   record LoadReplicated(List<byte[]> chunks, Consumer<ClientResponse> done) implements Request {}
 
+  /**
+   * A snapshot restore into the running database (docs/durability.md,
+   * "Restoring a snapshot"), run while the commit pipeline refuses new
+   * transactions: checks that every table is empty on every partition,
+   * loads partition p's chunks from {@code sources.get(p)} (and the chunks
+   * of {@code replicatedTables} from partition 0's into the merge engine),
+   * then cuts a snapshot into {@code sink} as {@link Snapshot} does, which
+   * completes {@code cut}. A table holding rows refuses it with BAD_REQUEST,
+   * having changed nothing.
+   */
+  record Restore(List<SnapshotSource> sources, Set<String> replicatedTables, SnapshotSink sink,
+                 CompletableFuture<SnapshotCut> cut, Consumer<ClientResponse> done) implements Request {}
+
   /** The body of a multi-partition transaction: its result tables. */
   private interface TransactionBody {
     List<ResultTable> run(MultiPartitionContext context) throws Throwable;
@@ -111,6 +127,8 @@ final class MpCoordinator implements AutoCloseable {
   private final Initiator initiator;
   private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
   private CatalogSnapshot catalog;
+  /** The DDL that made catalog versions 2 .. catalog.version(), in order (snapshots carry it). */
+  private final List<String> schemaChanges;
   private PartitionEngine mergeEngine;
 
   /**
@@ -119,6 +137,17 @@ final class MpCoordinator implements AutoCloseable {
    */
   MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog, AdHocPlans adHocPlans,
       Consumer<CatalogSnapshot> publish, QueryLimits limits, long epoch, CommitPipeline pipeline) {
+    this(capacity, sites, map, catalog, List.of(), adHocPlans, publish, limits, epoch, pipeline);
+  }
+
+  /**
+   * As above, for a catalog that {@code schemaChanges} (the DDL of versions
+   * 2 .. its version) made from the starting schema.
+   */
+  MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog,
+      List<String> schemaChanges, AdHocPlans adHocPlans, Consumer<CatalogSnapshot> publish, QueryLimits limits,
+      long epoch, CommitPipeline pipeline) {
+    this.schemaChanges = new ArrayList<>(schemaChanges);
     this.limits = limits;
     this.pipeline = pipeline;
     this.initiator = Initiator.forPartition(TxnId.MULTI_PARTITION, epoch, ImmediateCommitPipeline.INSTANCE);
@@ -172,10 +201,10 @@ final class MpCoordinator implements AutoCloseable {
 
   private void run(Request request) {
     ClientResponse response;
-    final String refusal = request instanceof Replay ? null : pipeline.refusal();
+    final String refusal = request instanceof Replay || request instanceof Restore ? null : pipeline.refusal();
     try {
       if (refusal != null) {
-        response = ErrorTable.response(ErrorCode.ERROR_CODE_DISK_FULL, refusal);
+        response = ErrorTable.response(pipeline.refusalCode(), refusal);
       } else if (request instanceof Call c) {
         response = call(c.invocation(), null);
       } else if (request instanceof Statement s) {
@@ -184,6 +213,8 @@ final class MpCoordinator implements AutoCloseable {
         response = changeSchema(d.ddl(), null);
       } else if (request instanceof Snapshot s) {
         response = snapshot(s);
+      } else if (request instanceof Restore r) {
+        response = restore(r);
       } else if (request instanceof LoadReplicated l) {
         l.chunks().forEach(mergeEngine()::loadSnapshotChunk);
         response = ClientResponse.success(List.of());
@@ -341,8 +372,67 @@ final class MpCoordinator implements AutoCloseable {
       return Failures.response(e);
     }
     s.cut().complete(new SnapshotCut(Collections.unmodifiableList(lastRun), catalog.version(),
-        catalog.catalog().engineCatalog().toByteArray()));
+        catalog.catalog().engineCatalog().toByteArray(), List.copyOf(schemaChanges)));
     return ClientResponse.success(List.of());
+  }
+
+  /** Loads a snapshot into empty tables, then cuts a snapshot of the result ({@link Restore}). */
+  private ClientResponse restore(Restore r) {
+    final String occupied;
+    try {
+      occupied = occupiedTable();
+    } catch (RuntimeException e) {
+      r.cut().completeExceptionally(e);
+      return Failures.response(e);
+    }
+    if (occupied != null) {
+      final ServerException refused = new ServerException(ErrorCode.ERROR_CODE_BAD_REQUEST, "@SnapshotRestore loads"
+          + " only into empty tables, and " + occupied + "; nothing was restored");
+      r.cut().completeExceptionally(refused);
+      return ErrorTable.response(refused);
+    }
+    final List<byte[]> replicated = Collections.synchronizedList(new ArrayList<>());
+    final List<CompletableFuture<Long>> loads = new ArrayList<>(sites.size());
+    for (Site site : sites) {
+      final CompletableFuture<Long> done = new CompletableFuture<>();
+      final Consumer<byte[]> copy = site.partition() != 0 ? null : chunk -> {
+        if (r.replicatedTables().contains(SnapshotChunks.table(chunk))) {
+          replicated.add(chunk);
+        }
+      };
+      site.submit(new SnapshotLoad(r.sources().get(site.partition()), null, copy, done));
+      loads.add(done);
+    }
+    try {
+      MultiPartitionContext.joinAll(loads);
+      replicated.forEach(mergeEngine()::loadSnapshotChunk);
+    } catch (RuntimeException e) {
+      final IllegalStateException failed = new IllegalStateException("loading the snapshot failed part of the way"
+          + " through: " + e.getMessage(), e);
+      r.cut().completeExceptionally(failed);
+      return Failures.response(failed);
+    }
+    return snapshot(new Snapshot(r.sink(), r.cut(), r.done()));
+  }
+
+  /** "table T holds N row(s) on partition P" for the first table of any partition that is not empty; else null. */
+  private String occupiedTable() {
+    final List<CompletableFuture<TableStatsList>> reads = new ArrayList<>(sites.size());
+    for (Site site : sites) {
+      final CompletableFuture<TableStatsList> read = new CompletableFuture<>();
+      site.submit(new SiteRead(read));
+      reads.add(read);
+    }
+    for (CompletableFuture<TableStatsList> read : reads) {
+      final TableStatsList stats = read.join();
+      for (TableStats table : stats.getTablesList()) {
+        if (table.getRowCount() > 0) {
+          return "table " + table.getName() + " holds " + table.getRowCount() + " row(s) on partition "
+              + stats.getPartitionId();
+        }
+      }
+    }
+    return null;
   }
 
   /** Applies DDL to every partition at one point of their orders, or to none. */
@@ -377,6 +467,7 @@ final class MpCoordinator implements AutoCloseable {
         mergeEngine.updateCatalog(nextBytes);
       }
       catalog = next;
+      schemaChanges.add(ddl);
       instances.clear();
       publish.accept(next);
       return ClientResponse.success(List.of());

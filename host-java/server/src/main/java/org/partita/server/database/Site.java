@@ -105,6 +105,8 @@ final class Site implements Runnable {
   private SinglePartitionContext context;
   // The sink of the snapshot being streamed, or null.
   private SnapshotSink snapshotSink;
+  /** Bytes of cut images the engine keeps for the active snapshot (0 without one); written on the site thread. */
+  private volatile long snapshotKeptBytes;
 
   Site(int partition, PartitionMap partitionMap, CatalogSnapshot catalog, AdHocPlans adHocPlans, int queueCapacity,
       CommitPipeline pipeline, QueryLimits limits, long epoch) {
@@ -381,11 +383,23 @@ final class Site implements Runnable {
     snapshotSink = sink;
   }
 
+  /** Bytes of row images this partition keeps for the snapshot being taken (0 without one); any thread. */
+  long snapshotKeptBytes() {
+    return snapshotKeptBytes;
+  }
+
   /**
    * Makes the next chunk of the snapshot and gives it to the sink, if it
-   * takes one now. Returns true iff a chunk was made or the stream ended.
+   * takes one now, and publishes the memory its cut images take. Returns
+   * true iff a chunk was made or the stream ended.
    */
   private boolean pumpSnapshot() {
+    final boolean pumped = pumpSnapshotChunk();
+    snapshotKeptBytes = snapshotSink == null ? 0 : engine.snapshotKeptBytes();
+    return pumped;
+  }
+
+  private boolean pumpSnapshotChunk() {
     final SnapshotSink sink = snapshotSink;
     if (sink.cancelled()) {
       snapshotSink = null;
@@ -479,7 +493,13 @@ final class Site implements Runnable {
       if (item instanceof SequencedItem && !(item instanceof MultiPartitionJoin)) {
         final String refusal = initiator.pipeline().refusal();
         if (refusal != null) {
-          item.refuse(ErrorTable.response(ErrorCode.ERROR_CODE_DISK_FULL, refusal));
+          final ErrorCode code = initiator.pipeline().refusalCode();
+          if (code == ErrorCode.ERROR_CODE_DISK_FULL && readsOnly(item)) {
+            // No record: its answer still leaves only after every record this partition logged before it.
+            item.run(this, initiator.nextHeader(catalog.version()));
+            return;
+          }
+          item.refuse(ErrorTable.response(code, refusal));
           return;
         }
       }
@@ -490,6 +510,22 @@ final class Site implements Runnable {
       item.refuse(ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL, "partition " + partition + " failed to run the"
           + " call: " + e));
     }
+  }
+
+  /**
+   * Whether {@code item} is a single-partition call that only reads under
+   * the catalog this partition runs (docs/durability.md, "A full disk"):
+   * such a call may run without a record of its own while the log refuses
+   * new records.
+   */
+  private boolean readsOnly(WorkItem item) {
+    if (item instanceof ProcedureCall call) {
+      return call.admittedVersion() == catalog.version() && call.admitted() != null && call.admitted().readOnly();
+    }
+    if (item instanceof AdHocCall call) {
+      return call.admittedVersion() == catalog.version() && call.statement().planned().readOnly();
+    }
+    return false;
   }
 
   /** Answers whatever is still queued when the thread ends (interrupted): nothing is left unanswered. */

@@ -12,5 +12,7 @@ import org.partita.server.txn.TxnId;
  * @param lastRun by partition
  * @param catalogVersion the catalog version at the cut
  * @param engineCatalog the serialized engine catalog at the cut
+ * @param schemaChanges the DDL that made catalog versions 2 .. {@code catalogVersion}, in order: with the
+ *     starting schema, what rebuilds the catalog at the cut
  */
-public record SnapshotCut(List<TxnId> lastRun, long catalogVersion, byte[] engineCatalog) {}
+public record SnapshotCut(List<TxnId> lastRun, long catalogVersion, byte[] engineCatalog, List<String> schemaChanges) {}

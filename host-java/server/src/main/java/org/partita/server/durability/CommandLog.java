@@ -75,6 +75,8 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
   private volatile boolean failed;
   /** Why new transactions are refused (the next segment cannot be preallocated: the disk is full), or null. */
   private volatile String refusal;
+  /** While set, why new transactions are held back (a snapshot restore runs); null otherwise. */
+  private volatile String held;
   /** Async mode: when the writer last finished a sync (or found nothing to write). */
   private volatile long syncedAtNanos = System.nanoTime();
   private volatile long records;
@@ -155,7 +157,29 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
 
   @Override
   public String refusal() {
-    return refusal;
+    final String reason = held;
+    return reason != null ? reason : refusal;
+  }
+
+  @Override
+  public org.partita.proto.ErrorCode refusalCode() {
+    return held != null ? org.partita.proto.ErrorCode.ERROR_CODE_SERVER_BUSY
+        : org.partita.proto.ErrorCode.ERROR_CODE_DISK_FULL;
+  }
+
+  /**
+   * Refuses new transactions with SERVER_BUSY and {@code reason} until
+   * {@link #resume} (a snapshot restore: nothing may run between its load
+   * and the snapshot that makes it durable, docs/durability.md).
+   * Transactions sequenced before go on. Any thread.
+   */
+  public void hold(String reason) {
+    held = reason;
+  }
+
+  /** Admits new transactions again after {@link #hold}. Any thread. */
+  public void resume() {
+    held = null;
   }
 
   @Override

@@ -38,8 +38,17 @@ public final class LogTruncation {
   /** The mark's file name in the log's directory. */
   public static final String MARK = "TRUNCATED";
 
-  /** What the mark says: the log begins at {@code firstSegment}; {@code cut} covers every record before it. */
-  public record Mark(long firstSegment, List<TxnId> cut) {}
+  /**
+   * What the mark says: the log begins at {@code firstSegment}; {@code cut}
+   * covers every record before it; after a snapshot restore,
+   * {@code oldestSnapshot} names the snapshot of the restored state, and
+   * recovery may load no older one (null otherwise).
+   */
+  public record Mark(long firstSegment, List<TxnId> cut, String oldestSnapshot) {
+    public Mark(long firstSegment, List<TxnId> cut) {
+      this(firstSegment, cut, null);
+    }
+  }
 
   private LogTruncation() {}
 
@@ -49,6 +58,12 @@ public final class LogTruncation {
    * Returns how many were deleted.
    */
   public static int truncate(Path dataDir, List<TxnId> cut) throws IOException {
+    final Mark previous = readMark(dataDir);
+    return truncate(dataDir, cut, previous == null ? null : previous.oldestSnapshot());
+  }
+
+  /** As {@link #truncate(Path, List)}, the mark keeping {@code oldestSnapshot}. */
+  private static int truncate(Path dataDir, List<TxnId> cut, String oldestSnapshot) throws IOException {
     final Path directory = SegmentFiles.directory(dataDir);
     final List<Path> segments = SegmentFiles.segments(directory);
     final List<Path> covered = new ArrayList<>();
@@ -62,7 +77,7 @@ public final class LogTruncation {
       return 0;
     }
     final long firstKept = SegmentFiles.number(segments.get(covered.size()));
-    writeMark(directory, new Mark(firstKept, cut));
+    writeMark(directory, new Mark(firstKept, cut, oldestSnapshot));
     CrashPoint.reach("truncation.marked");
     for (Path segment : covered) {
       Files.delete(segment);
@@ -72,6 +87,21 @@ public final class LogTruncation {
     LOG.info("command log: deleted " + covered.size() + " segment(s) before " + SegmentFiles.name(firstKept)
         + ": every record in them is in a snapshot");
     return covered.size();
+  }
+
+  /**
+   * After a snapshot restore whose result is the durable snapshot
+   * {@code snapshot} with cut {@code cut}: marks that recovery must load
+   * that snapshot or a newer one (older ones lack the restored rows, and the
+   * log before the cut does not hold them either), then deletes the
+   * segments the cut holds. Once this returns the restore is durable.
+   */
+  public static void requireSnapshot(Path dataDir, String snapshot, List<TxnId> cut) throws IOException {
+    final Path directory = SegmentFiles.directory(dataDir);
+    final List<Path> segments = SegmentFiles.segments(directory);
+    final long first = segments.isEmpty() ? 1 : SegmentFiles.number(segments.get(0));
+    writeMark(directory, new Mark(first, cut, snapshot));
+    truncate(dataDir, cut, snapshot);
   }
 
   /** The mark of {@code dataDir}'s log, or null when it was never truncated. */
@@ -84,12 +114,17 @@ public final class LogTruncation {
     try {
       final long first = Long.parseLong(lines[0].substring("first-segment ".length()).strip());
       final List<TxnId> cut = new ArrayList<>();
+      String oldestSnapshot = null;
       for (int i = 1; i < lines.length; i++) {
         final String[] f = lines[i].split(" ");
+        if (f[0].equals("snapshot")) {
+          oldestSnapshot = f[1];
+          continue;
+        }
         cut.add(f[2].equals("none") ? null : new TxnId(Integer.parseInt(f[1]),
             Long.parseLong(f[2].substring(0, f[2].indexOf(':'))), Long.parseLong(f[2].substring(f[2].indexOf(':') + 1))));
       }
-      return new Mark(first, cut);
+      return new Mark(first, cut, oldestSnapshot);
     } catch (RuntimeException e) {
       throw new IOException(file + " is malformed: " + e.getMessage(), e);
     }
@@ -150,6 +185,9 @@ public final class LogTruncation {
       final TxnId id = mark.cut().get(p);
       text.append("cut ").append(p).append(' ').append(id == null ? "none" : id.epoch() + ":" + id.sequence())
           .append('\n');
+    }
+    if (mark.oldestSnapshot() != null) {
+      text.append("snapshot ").append(mark.oldestSnapshot()).append('\n');
     }
     final Path temporary = directory.resolve(MARK + ".tmp");
     try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,

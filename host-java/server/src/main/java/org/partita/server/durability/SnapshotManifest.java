@@ -26,6 +26,7 @@ import org.partita.server.txn.TxnId;
  * cut 0 2:1733          (partition, epoch:sequence of its last transaction in the snapshot; "none")
  * cut 1 none
  * file catalog.bin 1234 9a3b0c1d 0        (name, bytes, CRC32C of the whole file in hex, chunks)
+ * file schema-changes.bin 96 5e6f7a8b 0
  * file partition-0.snap 52428800 0f1e2d3c 100
  * crc 7c0ffee0
  * </pre>
@@ -65,6 +66,16 @@ public record SnapshotManifest(long createdMillis, long catalogVersion, List<Txn
       total += f.bytes();
     }
     return total;
+  }
+
+  /**
+   * Whether recovery can rebuild the catalog this snapshot was taken with:
+   * it was taken with the starting schema (version 1), or it holds the
+   * schema changes since ({@link SchemaChangesFile}; snapshots written
+   * before they kept them do not).
+   */
+  public boolean rebuildsCatalog() {
+    return catalogVersion == 1 || files.stream().anyMatch(f -> f.name().equals(SchemaChangesFile.NAME));
   }
 
   /** The entry of file {@code name}. */

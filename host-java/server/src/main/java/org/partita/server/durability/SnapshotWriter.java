@@ -21,7 +21,7 @@ import org.partita.server.txn.TxnId;
  * "Snapshots"): the partitions hand it chunks from their site threads; its
  * own I/O thread frames each with a CRC32C into the partition's file. When
  * every partition has finished and the cut is known it fsyncs the files,
- * writes the catalog, and writes the manifest last (fsynced, renamed into
+ * writes the catalog and its schema changes, and writes the manifest last (fsynced, renamed into
  * place, the directory fsynced): only then is the snapshot complete.
  * A failure (a partition's, or an I/O error such as a full disk) fails the
  * snapshot and removes its directory; nothing else is touched.
@@ -42,7 +42,8 @@ public final class SnapshotWriter {
 
   private record Failed(int partition, RuntimeException error) implements Op {}
 
-  private record Cut(List<TxnId> cuts, long catalogVersion, byte[] engineCatalog) implements Op {}
+  private record Cut(List<TxnId> cuts, long catalogVersion, byte[] engineCatalog, List<String> schemaChanges)
+      implements Op {}
 
   private final Path directory;
   private final int partitions;
@@ -134,9 +135,13 @@ public final class SnapshotWriter {
     queue.add(new Failed(partition, error));
   }
 
-  /** The cut, once every partition has fixed it (or the failure to fix it). */
-  public void cut(List<TxnId> cuts, long catalogVersion, byte[] engineCatalog) {
-    queue.add(new Cut(cuts, catalogVersion, engineCatalog));
+  /**
+   * The cut, once every partition has fixed it: the last transaction of
+   * each partition, the catalog then, and the schema changes (DDL of
+   * versions 2 .. {@code catalogVersion}) that made that catalog.
+   */
+  public void cut(List<TxnId> cuts, long catalogVersion, byte[] engineCatalog, List<String> schemaChanges) {
+    queue.add(new Cut(cuts, catalogVersion, engineCatalog, List.copyOf(schemaChanges)));
   }
 
   private void run() {
@@ -196,22 +201,27 @@ public final class SnapshotWriter {
       entries.add(new SnapshotManifest.FileEntry(SnapshotManifest.partitionFile(p), fileBytes[p],
           (int) fileCrcs[p].getValue(), chunks[p]));
     }
-    final Path catalogFile = directory.resolve(SnapshotManifest.CATALOG_FILE);
-    try (FileChannel channel = FileChannel.open(catalogFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      final ByteBuffer bytes = ByteBuffer.wrap(cut.engineCatalog());
-      while (bytes.hasRemaining()) {
-        channel.write(bytes);
-      }
-      channel.force(true);
-    }
-    final CRC32C crc = new CRC32C();
-    crc.update(cut.engineCatalog());
-    entries.add(0, new SnapshotManifest.FileEntry(SnapshotManifest.CATALOG_FILE, cut.engineCatalog().length,
-        (int) crc.getValue(), 0));
+    entries.add(0, writeWhole(SchemaChangesFile.NAME, SchemaChangesFile.encode(cut.schemaChanges())));
+    entries.add(0, writeWhole(SnapshotManifest.CATALOG_FILE, cut.engineCatalog()));
     CrashPoint.reach("snapshot.files-synced");
     final SnapshotManifest manifest = new SnapshotManifest(createdMillis, cut.catalogVersion(), cut.cuts(), entries);
     manifest.writeTo(directory);
     return manifest;
+  }
+
+  /** Writes {@code bytes} as file {@code name} of the snapshot, fsynced; its manifest entry. */
+  private SnapshotManifest.FileEntry writeWhole(String name, byte[] bytes) throws IOException {
+    try (FileChannel channel = FileChannel.open(directory.resolve(name), StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE)) {
+      final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+      channel.force(true);
+    }
+    final CRC32C crc = new CRC32C();
+    crc.update(bytes);
+    return new SnapshotManifest.FileEntry(name, bytes.length, (int) crc.getValue(), 0);
   }
 
   private void fail(RuntimeException e) {

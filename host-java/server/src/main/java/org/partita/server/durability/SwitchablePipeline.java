@@ -1,5 +1,6 @@
 package org.partita.server.durability;
 
+import org.partita.proto.ErrorCode;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.SequencedItem;
@@ -39,5 +40,10 @@ public final class SwitchablePipeline implements CommitPipeline {
   @Override
   public String refusal() {
     return target.refusal();
+  }
+
+  @Override
+  public ErrorCode refusalCode() {
+    return target.refusalCode();
   }
 }

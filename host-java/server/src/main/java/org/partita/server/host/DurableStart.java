@@ -55,10 +55,11 @@ final class DurableStart {
       throw new StartupException("cannot read the command log in " + dataDir + ": " + e.getMessage(), e);
     }
     final SwitchablePipeline pipeline = new SwitchablePipeline();
-    final Database database = Database.open(catalog, options.sites(), options.siteQueueCapacity(),
+    final SnapshotRecovery.Choice snapshot = SnapshotRecovery.choose(dataDir, catalog, options.sites());
+    final Database database = Database.open(snapshot.catalog(catalog), options.sites(), options.siteQueueCapacity(),
         Database.DEFAULT_COORDINATOR_CAPACITY, pipeline, options.queryLimits(), epoch);
     try {
-      final SnapshotRecovery.Loaded loaded = SnapshotRecovery.load(database, dataDir, catalog);
+      final SnapshotRecovery.Loaded loaded = SnapshotRecovery.load(database, snapshot);
       final long firstSegment = checkTruncation(dataDir, loaded);
       final CommandLogRecovery.Result recovered = replay(database, dataDir, options.sites(), fingerprint,
           loaded.cuts(), firstSegment);
@@ -108,7 +109,8 @@ final class DurableStart {
         throw new StartupException("the procedure classes of --classes (" + given.id() + ") differ from those the"
             + " command log in " + dataDir + " was written with (" + stored + ", kept as " + jar + "): logged calls"
             + " must replay with the code they ran with; start with the same classes, or without --classes to use"
-            + " the kept copy (changing the classes of a database that has a command log needs a snapshot first)",
+            + " the kept copy. To change the classes: @SnapshotSave PATH, start a server with the new classes on an"
+            + " empty --data-dir, and @SnapshotRestore PATH into it (docs/durability.md, \"Procedure classes\")",
             null);
       }
       LOG.info("procedure classes: " + jar + " (the classes the command log was written with)");
@@ -141,6 +143,14 @@ final class DurableStart {
     final LogTruncation.Mark mark = LogTruncation.readMark(dataDir);
     if (mark == null) {
       return 1;
+    }
+    if (mark.oldestSnapshot() != null
+        && (loaded.name() == null || loaded.name().compareTo(mark.oldestSnapshot()) < 0)) {
+      throw new StartupException("a snapshot was restored into the database in " + dataDir + ", and recovery must"
+          + " start from " + dataDir.resolve("snapshots").resolve(mark.oldestSnapshot()) + " (the restored state) or"
+          + " a newer snapshot, but none of them is complete and intact: " + (loaded.passedOver().isEmpty()
+          ? "there is none" : String.join("; ", loaded.passedOver())) + ". Put back an intact copy of that snapshot's"
+          + " directory, or start from an empty --data-dir", null);
     }
     if (!LogTruncation.covers(loaded.cuts(), mark.cut())) {
       throw new StartupException("the command log in " + dataDir + " begins at segment " + mark.firstSegment()

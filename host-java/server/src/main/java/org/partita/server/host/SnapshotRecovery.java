@@ -8,10 +8,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
+import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.compiler.SourceFile;
+import org.partita.server.compiler.ddl.DdlException;
+import org.partita.server.database.CatalogHistory;
 import org.partita.server.database.Database;
 import org.partita.server.database.SnapshotSource;
 import org.partita.server.durability.CrashPoint;
+import org.partita.server.durability.SchemaChangesFile;
 import org.partita.server.durability.SnapshotCorruptException;
 import org.partita.server.durability.SnapshotManifest;
 import org.partita.server.durability.SnapshotStore;
@@ -19,33 +24,47 @@ import org.partita.server.txn.TxnId;
 
 /**
  * Recovery's first step with a data directory (docs/durability.md,
- * "Recovery"): removes snapshots left without a manifest, then loads the
+ * "Recovery"): removes snapshots left without a manifest, then chooses the
  * newest complete snapshot that is intact and fits this start (same number
- * of partitions, taken with the starting schema) into the empty database,
- * every partition in parallel. A snapshot that is damaged or does not fit
- * is passed over, with a log line, for the one before it; the command log
- * (never truncated past a snapshot that could be needed) then covers what
- * the snapshot would have.
+ * of partitions; its catalog rebuilt from the starting schema and the
+ * schema changes it carries, byte for byte the catalog it was taken with),
+ * before the database opens at that catalog; then loads it into the empty
+ * database, every partition in parallel. A snapshot that is damaged or does
+ * not fit is passed over, with a log line, for the one before it; the
+ * command log (never truncated past a snapshot that could be needed) then
+ * covers what the snapshot would have.
  */
 final class SnapshotRecovery {
   private static final Logger LOG = Logger.getLogger(SnapshotRecovery.class.getName());
 
+  /** A snapshot chosen for recovery, with the catalog it was taken with (rebuilt). */
+  record Chosen(Path snapshot, SnapshotManifest manifest, CatalogHistory catalog) {}
+
   /**
-   * What recovery loaded: the cuts by partition (null when no snapshot was
-   * loaded) and, for each snapshot passed over, why.
+   * The snapshot to load (null when none qualifies) and, for each snapshot
+   * passed over, why.
    */
-  record Loaded(List<TxnId> cuts, List<String> passedOver) {}
+  record Choice(Chosen chosen, List<String> passedOver) {
+    /** The catalog the database opens with: the chosen snapshot's, else the starting schema. */
+    CatalogHistory catalog(CompiledCatalog starting) {
+      return chosen == null ? CatalogHistory.initial(starting) : chosen.catalog();
+    }
+  }
+
+  /**
+   * What recovery loaded: the snapshot's directory name and cuts by
+   * partition (both null when no snapshot was loaded) and, for each
+   * snapshot passed over, why.
+   */
+  record Loaded(String name, List<TxnId> cuts, List<String> passedOver) {}
 
   private SnapshotRecovery() {}
 
   /**
-   * Loads the newest usable snapshot into {@code database}. Returns its
-   * cuts by partition (the log replay skips what they hold), or null when
-   * none was loaded.
-   *
-   * @throws StartupException when a snapshot that passed every check fails to load (the database is then unusable)
+   * Chooses the newest usable snapshot of {@code dataDir} for a start with
+   * {@code partitions} partitions and the starting schema {@code starting}.
    */
-  static Loaded load(Database database, Path dataDir, CompiledCatalog catalog) throws StartupException {
+  static Choice choose(Path dataDir, CompiledCatalog starting, int partitions) throws StartupException {
     final Path snapshots = SnapshotStore.directory(dataDir);
     final List<Path> candidates;
     try {
@@ -56,37 +75,75 @@ final class SnapshotRecovery {
     }
     final List<String> passedOver = new ArrayList<>();
     for (Path snapshot : candidates) {
-      final SnapshotManifest manifest = usable(snapshot, database, catalog, passedOver);
-      if (manifest != null) {
-        loadInto(database, snapshot, manifest);
-        return new Loaded(manifest.cuts(), passedOver);
+      final Chosen chosen = usable(snapshot, partitions, starting, passedOver);
+      if (chosen != null) {
+        return new Choice(chosen, passedOver);
       }
     }
-    return new Loaded(null, passedOver);
+    return new Choice(null, passedOver);
   }
 
-  /** The manifest of {@code snapshot} when it is intact and fits this start; else null, said in the log. */
-  private static SnapshotManifest usable(Path snapshot, Database database, CompiledCatalog catalog,
-      List<String> passedOver) {
+  /**
+   * Loads the chosen snapshot into {@code database}, opened empty at its
+   * catalog. Returns its cuts by partition (the log replay skips what they
+   * hold; null when none was chosen).
+   *
+   * @throws StartupException when a snapshot that passed every check fails to load (the database is then unusable)
+   */
+  static Loaded load(Database database, Choice choice) throws StartupException {
+    if (choice.chosen() == null) {
+      return new Loaded(null, null, choice.passedOver());
+    }
+    loadInto(database, choice.chosen().snapshot(), choice.chosen().manifest());
+    return new Loaded(choice.chosen().snapshot().getFileName().toString(), choice.chosen().manifest().cuts(),
+        choice.passedOver());
+  }
+
+  /** {@code snapshot} with its catalog when it is intact and fits this start; else null, said in the log. */
+  private static Chosen usable(Path snapshot, int partitions, CompiledCatalog starting, List<String> passedOver) {
     try {
       final SnapshotManifest manifest = SnapshotManifest.read(snapshot);
       SnapshotStore.verify(snapshot, manifest);
-      if (manifest.cuts().size() != database.partitionCount()) {
+      if (manifest.cuts().size() != partitions) {
         return passOver(passedOver, snapshot + " has " + manifest.cuts().size() + " partition(s), this start "
-            + database.partitionCount());
+            + partitions);
       }
-      final byte[] taken = Files.readAllBytes(snapshot.resolve(SnapshotManifest.CATALOG_FILE));
-      if (manifest.catalogVersion() != 1 || !Arrays.equals(taken, catalog.engineCatalog().toByteArray())) {
+      if (!manifest.rebuildsCatalog()) {
         return passOver(passedOver, snapshot + " was taken with catalog version " + manifest.catalogVersion()
-            + ", not the starting schema (its schema changes are replayed from the log instead)");
+            + " by a version of Partita that did not keep schema changes in snapshots (its schema changes are"
+            + " replayed from the log instead)");
       }
-      return manifest;
+      final List<String> changes = manifest.catalogVersion() == 1 ? List.of()
+          : SchemaChangesFile.read(snapshot.resolve(SchemaChangesFile.NAME));
+      if (changes.size() != manifest.catalogVersion() - 1) {
+        return passOver(passedOver, snapshot + " is at catalog version " + manifest.catalogVersion() + " but holds "
+            + changes.size() + " schema change(s)");
+      }
+      final CompiledCatalog rebuilt = rebuild(starting, changes);
+      final byte[] taken = Files.readAllBytes(snapshot.resolve(SnapshotManifest.CATALOG_FILE));
+      if (!Arrays.equals(taken, rebuilt.engineCatalog().toByteArray())) {
+        return passOver(passedOver, snapshot + " was taken with another starting schema (the starting schema and"
+            + " its " + changes.size() + " schema change(s) do not make the catalog it was taken with)");
+      }
+      return new Chosen(snapshot, manifest, new CatalogHistory(rebuilt, manifest.catalogVersion(), changes));
+    } catch (DdlException e) {
+      return passOver(passedOver, snapshot + ": its schema changes do not compile against this starting schema: "
+          + e.getMessage());
     } catch (IOException | SnapshotCorruptException e) {
       return passOver(passedOver, "snapshot " + snapshot + " cannot be used: " + e.getMessage());
     }
   }
 
-  private static SnapshotManifest passOver(List<String> passedOver, String why) {
+  /** The catalog {@code changes} make from {@code starting}, as the schema changes made it at run time. */
+  private static CompiledCatalog rebuild(CompiledCatalog starting, List<String> changes) throws DdlException {
+    CompiledCatalog catalog = starting;
+    for (String ddl : changes) {
+      catalog = new CatalogCompiler(catalog.classLoader()).apply(catalog, new SourceFile("@AdHoc", ddl));
+    }
+    return catalog;
+  }
+
+  private static Chosen passOver(List<String> passedOver, String why) {
     LOG.warning("recovery: " + why + "; not using it (trying the one before it, then the command log)");
     passedOver.add(why);
     return null;

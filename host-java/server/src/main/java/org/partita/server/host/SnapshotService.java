@@ -2,6 +2,7 @@ package org.partita.server.host;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -12,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.partita.proto.ErrorCode;
 import org.partita.server.database.Database;
+import org.partita.server.database.SnapshotCut;
+import org.partita.server.database.SnapshotSource;
 import org.partita.server.database.SnapshotSink;
 import org.partita.server.durability.CommandLog;
 import org.partita.server.durability.LogTruncation;
@@ -97,30 +100,152 @@ final class SnapshotService implements Snapshots, AutoCloseable {
   public CompletableFuture<SnapshotFigures> save(String path) {
     final Path target = path == null ? SnapshotStore.newSnapshot(SnapshotStore.directory(dataDir)) : Path.of(path);
     final Session session;
-    synchronized (this) {
-      if (running != null) {
-        return CompletableFuture.failedFuture(new ServerException(ErrorCode.ERROR_CODE_BAD_REQUEST,
-            "a snapshot is already being taken into " + running.writer.directory()));
-      }
-      try {
-        session = new Session(SnapshotWriter.start(target, database.partitionCount()), System.nanoTime());
-      } catch (IOException e) {
-        return CompletableFuture.failedFuture(new ServerException(ErrorCode.ERROR_CODE_BAD_REQUEST,
-            "cannot create the snapshot directory " + target + ": " + e));
-      }
-      running = session;
-      logBytesAtLastStart = log.figures().bytes();
+    try {
+      session = begin(target);
+    } catch (ServerException e) {
+      return CompletableFuture.failedFuture(e);
     }
     LOG.info("snapshot: cutting every partition; writing into " + target);
-    database.beginSnapshot(session).whenComplete((cut, error) -> {
-      if (error != null) {
-        session.failed(-1, new IllegalStateException("the cut failed: " + error.getMessage(), error));
-      } else {
-        session.cut = describe(cut.lastRun());
-        session.writer.cut(cut.lastRun(), cut.catalogVersion(), cut.engineCatalog());
-      }
-    });
+    database.beginSnapshot(session).whenComplete((cut, error) -> writeCut(session, cut, error));
     return session.writer.done().handle((manifest, error) -> finish(session, manifest, error));
+  }
+
+  /**
+   * Restores the snapshot at {@code path} (docs/durability.md, "Restoring a
+   * snapshot"): checks it, holds new transactions back, loads it into the
+   * empty tables and snapshots the result into the data directory; once
+   * that snapshot is durable, marks that recovery starts from it (the log
+   * and snapshots before it lack the restored rows), removes the older
+   * snapshots, and admits transactions again.
+   */
+  @Override
+  public CompletableFuture<SnapshotFigures> restore(String path) {
+    final SnapshotManifest source;
+    final Session session;
+    try {
+      source = RestoreSource.check(path, database);
+      session = begin(SnapshotStore.newSnapshot(SnapshotStore.directory(dataDir)));
+    } catch (ServerException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    final Path from = Path.of(path);
+    final List<SnapshotStore.ChunkReader> readers = new ArrayList<>();
+    final List<SnapshotSource> sources = new ArrayList<>();
+    try {
+      for (int p = 0; p < source.cuts().size(); p++) {
+        final SnapshotStore.ChunkReader reader =
+            new SnapshotStore.ChunkReader(from.resolve(SnapshotManifest.partitionFile(p)));
+        readers.add(reader);
+        sources.add(reader::next);
+      }
+    } catch (IOException | SnapshotCorruptException e) {
+      closeAll(readers);
+      session.failed(-1, new IllegalStateException(e.getMessage(), e));
+      return CompletableFuture.failedFuture(new ServerException(ErrorCode.ERROR_CODE_BAD_REQUEST,
+          "@SnapshotRestore: cannot read " + from + ": " + e.getMessage() + "; nothing was restored"));
+    }
+    log.hold("a snapshot restore from " + from + " is running; retry once it is done");
+    LOG.info("snapshot restore: loading " + from + " into the empty tables, then a snapshot into "
+        + session.writer.directory());
+    database.restoreSnapshot(sources, session).whenComplete((cut, error) -> {
+      closeAll(readers);
+      writeCut(session, cut, error);
+    });
+    return session.writer.done().handle((manifest, error) -> finishRestore(session, from, manifest, error));
+  }
+
+  /** Reserves the one snapshot slot and starts a writer into {@code target}. */
+  private synchronized Session begin(Path target) throws ServerException {
+    if (running != null) {
+      throw new ServerException(ErrorCode.ERROR_CODE_BAD_REQUEST, "a snapshot is already being taken into "
+          + running.writer.directory());
+    }
+    final Session session;
+    try {
+      session = new Session(SnapshotWriter.start(target, database.partitionCount()), System.nanoTime());
+    } catch (IOException e) {
+      throw new ServerException(ErrorCode.ERROR_CODE_BAD_REQUEST, "cannot create the snapshot directory " + target
+          + ": " + e);
+    }
+    running = session;
+    logBytesAtLastStart = log.figures().bytes();
+    return session;
+  }
+
+  /** Hands the cut to the session's writer, or fails the snapshot when there is none. */
+  private static void writeCut(Session session, SnapshotCut cut, Throwable error) {
+    if (error != null) {
+      final Throwable cause = error instanceof CompletionException && error.getCause() != null
+          ? error.getCause() : error;
+      session.refusal = cause instanceof ServerException s ? s : null;
+      session.failed(-1, new IllegalStateException("the cut failed: " + cause.getMessage(), cause));
+    } else {
+      session.cut = describe(cut.lastRun());
+      session.writer.cut(cut.lastRun(), cut.catalogVersion(), cut.engineCatalog(), cut.schemaChanges());
+    }
+  }
+
+  /**
+   * Ends a restore: on success makes it the state recovery starts from and
+   * admits transactions again; refused before it loaded anything (a table
+   * held rows), admits them again and says why; failed after it began
+   * loading, keeps refusing them (the rows in memory are not durable) and
+   * says to restart.
+   */
+  private SnapshotFigures finishRestore(Session session, Path from, SnapshotManifest manifest, Throwable written) {
+    Throwable error = written;
+    if (error == null) {
+      try {
+        LogTruncation.requireSnapshot(dataDir, session.writer.directory().getFileName().toString(),
+            manifest.cuts());
+        removeOlderThan(session.writer.directory());
+      } catch (IOException e) {
+        error = e;
+      }
+    }
+    if (error == null || session.refusal != null) {
+      log.resume();
+    }
+    final SnapshotFigures figures = settle(session, manifest, error);
+    if (session.refusal != null) {
+      throw new CompletionException(session.refusal);
+    }
+    if (error != null) {
+      LOG.severe("snapshot restore from " + from + " failed after it began loading: " + figures.error()
+          + "; new transactions stay refused until the server restarts (recovery returns to the state before it)");
+      throw new CompletionException(new ServerException(ErrorCode.ERROR_CODE_INTERNAL, "@SnapshotRestore from "
+          + from + " failed after it began loading: " + figures.error() + ". Nothing of it is durable; new"
+          + " transactions are refused until the server is restarted, which returns to the state before the restore"));
+    }
+    LOG.info("snapshot restore from " + from + " is durable as " + figures.path() + "; transactions admitted again");
+    return figures;
+  }
+
+  /**
+   * Removes the snapshots of the data directory older than {@code restored}:
+   * none holds the restored rows, and recovery no longer loads them.
+   */
+  private void removeOlderThan(Path restored) {
+    try {
+      for (Path old : SnapshotStore.completeSnapshots(SnapshotStore.directory(dataDir))) {
+        if (old.getFileName().toString().compareTo(restored.getFileName().toString()) < 0) {
+          LOG.info("snapshot: removing " + old + " (taken before a snapshot restore)");
+          SnapshotStore.remove(old);
+        }
+      }
+    } catch (IOException e) {
+      LOG.warning("snapshot: could not remove the snapshots taken before the restore: " + e.getMessage());
+    }
+  }
+
+  private static void closeAll(List<SnapshotStore.ChunkReader> readers) {
+    for (SnapshotStore.ChunkReader r : readers) {
+      try {
+        r.close();
+      } catch (IOException ignored) {
+        // Read-only.
+      }
+    }
   }
 
   @Override
@@ -131,10 +256,28 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     }
     return new SnapshotFigures("IN_PROGRESS", s.writer.directory().toString(), s.writer.writtenBytes(),
         (System.nanoTime() - s.startNanos) / 1_000_000, s.cut, "", completed, s.longestChunkNanos.get() / 1000,
-        s.longestChunkCpuNanos.get() / 1000);
+        s.longestChunkCpuNanos.get() / 1000, database.snapshotKeptBytes());
   }
 
   private SnapshotFigures finish(Session session, SnapshotManifest manifest, Throwable error) {
+    final SnapshotFigures figures = settle(session, manifest, error);
+    final String path = figures.path();
+    if (error != null) {
+      LOG.warning("snapshot into " + path + " failed: " + figures.error());
+      throw new CompletionException(new ServerException(ErrorCode.ERROR_CODE_INTERNAL, "snapshot into " + path
+          + " failed (nothing else was touched; its directory was removed): " + figures.error()));
+    }
+    LOG.info("snapshot " + path + " complete: " + figures.bytes() + " bytes in " + figures.durationMillis()
+        + " ms, cut " + figures.cut() + ", longest pause of a partition for one chunk " + figures.longestChunkMicros()
+        + " µs (most CPU time in one " + figures.longestChunkCpuMicros() + " µs)");
+    if (removeOld(session.writer.directory()) && snapshotLogBytes > 0) {
+      truncateLog();
+    }
+    return figures;
+  }
+
+  /** Frees the snapshot slot and records the figures of {@code session}'s end. */
+  private SnapshotFigures settle(Session session, SnapshotManifest manifest, Throwable error) {
     final long millis = (System.nanoTime() - session.startNanos) / 1_000_000;
     final String path = session.writer.directory().toString();
     final SnapshotFigures figures;
@@ -152,17 +295,6 @@ final class SnapshotService implements Snapshots, AutoCloseable {
               String.valueOf(cause.getMessage()), completed, session.longestChunkNanos.get() / 1000,
               session.longestChunkCpuNanos.get() / 1000);
       last = figures;
-    }
-    if (error != null) {
-      LOG.warning("snapshot into " + path + " failed: " + figures.error());
-      throw new CompletionException(new ServerException(ErrorCode.ERROR_CODE_INTERNAL, "snapshot into " + path
-          + " failed (nothing else was touched; its directory was removed): " + figures.error()));
-    }
-    LOG.info("snapshot " + path + " complete: " + figures.bytes() + " bytes in " + millis + " ms, cut " + figures.cut()
-        + ", longest pause of a partition for one chunk " + figures.longestChunkMicros() + " µs (most CPU time in one "
-        + figures.longestChunkCpuMicros() + " µs)");
-    if (removeOld(session.writer.directory()) && snapshotLogBytes > 0) {
-      truncateLog();
     }
     return figures;
   }
@@ -192,7 +324,8 @@ final class SnapshotService implements Snapshots, AutoCloseable {
   /**
    * Deletes the log segments the oldest kept snapshot holds, so that recovery
    * can still fall back to it when the newest is damaged. Only a snapshot
-   * taken with the starting schema counts (recovery loads no other).
+   * whose catalog recovery can rebuild counts (one written before snapshots
+   * kept their schema changes is not loaded at recovery).
    */
   private void truncateLog() {
     try {
@@ -201,7 +334,7 @@ final class SnapshotService implements Snapshots, AutoCloseable {
         return;
       }
       final SnapshotManifest oldest = SnapshotManifest.read(complete.get(complete.size() - 1));
-      if (oldest.catalogVersion() == 1) {
+      if (oldest.rebuildsCatalog()) {
         LogTruncation.truncate(dataDir, oldest.cuts());
       }
     } catch (IOException | SnapshotCorruptException e) {
@@ -225,6 +358,8 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     final SnapshotWriter writer;
     final long startNanos;
     volatile String cut = "";
+    /** Set when the cut was refused before anything changed (a restore into tables holding rows). */
+    volatile ServerException refusal;
     /** The longest time one site spent making one chunk (any partition), and the most CPU time one took. */
     final AtomicLong longestChunkNanos = new AtomicLong();
     final AtomicLong longestChunkCpuNanos = new AtomicLong();

@@ -19,15 +19,23 @@ import org.partita.client.ValueType;
  *     transactions (the longest pause the snapshot put on a partition)
  * @param longestChunkCpuMicros the most CPU time a site thread spent making one chunk (the pause less the
  *     time the thread was not running: the figure that does not depend on the machine's load)
+ * @param keptBytes while in progress, bytes of row images the partitions keep for it (rows changed before the scan
+ *     reached them, as of the cut); 0 otherwise
  */
 public record SnapshotFigures(String state, String path, long bytes, long durationMillis, String cut, String error,
-    long completed, long longestChunkMicros, long longestChunkCpuMicros) {
+    long completed, long longestChunkMicros, long longestChunkCpuMicros, long keptBytes) {
   /** A host that has taken no snapshot. */
-  public static final SnapshotFigures NONE = new SnapshotFigures("NONE", "", 0, 0, "", "", 0, 0, 0);
+  public static final SnapshotFigures NONE = new SnapshotFigures("NONE", "", 0, 0, "", "", 0, 0, 0, 0);
+
+  /** Figures of a snapshot that is not running (nothing kept). */
+  public SnapshotFigures(String state, String path, long bytes, long durationMillis, String cut, String error,
+      long completed, long longestChunkMicros, long longestChunkCpuMicros) {
+    this(state, path, bytes, durationMillis, cut, error, completed, longestChunkMicros, longestChunkCpuMicros, 0);
+  }
 
   /**
    * One row: STATE, PATH, BYTES, DURATION_MILLIS, MB_PER_SECOND, CUT, ERROR, COMPLETED, LONGEST_CHUNK_MICROS,
-   * LONGEST_CHUNK_CPU_MICROS.
+   * LONGEST_CHUNK_CPU_MICROS, KEPT_BYTES.
    */
   ResultTable toTable() {
     final double seconds = durationMillis / 1000.0;
@@ -42,8 +50,9 @@ public record SnapshotFigures(String state, String path, long bytes, long durati
         .column("COMPLETED", ValueType.BIGINT)
         .column("LONGEST_CHUNK_MICROS", ValueType.BIGINT)
         .column("LONGEST_CHUNK_CPU_MICROS", ValueType.BIGINT)
+        .column("KEPT_BYTES", ValueType.BIGINT)
         .row(state, path, bytes, durationMillis, seconds > 0 ? bytes / 1e6 / seconds : 0.0, cut, error, completed,
-            longestChunkMicros, longestChunkCpuMicros)
+            longestChunkMicros, longestChunkCpuMicros, keptBytes)
         .build();
   }
 }

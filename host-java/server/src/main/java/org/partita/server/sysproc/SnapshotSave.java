@@ -1,5 +1,6 @@
 package org.partita.server.sysproc;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.partita.server.dispatch.ResponseHandler;
 import org.partita.server.error.ErrorTable;
@@ -29,16 +30,21 @@ final class SnapshotSave implements SystemProcedure {
   public boolean call(Parameters parameters, ResponseHandler handler) {
     parameters.requireCount(0, 1, "([path])");
     final String path = parameters.count() == 1 ? parameters.text(0, "path") : null;
-    snapshots.save(path).whenComplete((figures, error) -> {
+    answer(name(), snapshots.save(path), handler);
+    return true;
+  }
+
+  /** Answers {@code procedure} with the figures {@code figures} completes with, or with why it failed. */
+  static void answer(String procedure, CompletableFuture<SnapshotFigures> figures, ResponseHandler handler) {
+    figures.whenComplete((done, error) -> {
       if (error == null) {
-        handler.onResponse(Answers.table(figures.toTable()));
+        handler.onResponse(Answers.table(done.toTable()));
         return;
       }
       final Throwable cause = error instanceof CompletionException && error.getCause() != null
           ? error.getCause() : error;
       handler.onResponse(cause instanceof ServerException s ? ErrorTable.response(s)
-          : Answers.unexpected(name(), cause));
+          : Answers.unexpected(procedure, cause));
     });
-    return true;
   }
 }

@@ -20,6 +20,16 @@ public interface Snapshots {
   /** The latest snapshot's state. */
   SnapshotFigures status();
 
+  /**
+   * Restores the snapshot at {@code path} into the running database's
+   * empty tables and makes it durable (docs/durability.md, "Restoring a
+   * snapshot"); completes with the figures of the snapshot that holds the
+   * result, or exceptionally with a {@link
+   * org.partita.server.error.ServerException} saying why nothing was
+   * restored.
+   */
+  CompletableFuture<SnapshotFigures> restore(String path);
+
   /** A host without snapshots (no data directory): saving is refused. */
   Snapshots NONE = new Snapshots() {
     @Override
@@ -32,6 +42,14 @@ public interface Snapshots {
     @Override
     public SnapshotFigures status() {
       return SnapshotFigures.NONE;
+    }
+
+    @Override
+    public CompletableFuture<SnapshotFigures> restore(String path) {
+      return CompletableFuture.failedFuture(new org.partita.server.error.ServerException(
+          org.partita.proto.ErrorCode.ERROR_CODE_BAD_REQUEST, "this server cannot restore " + path + ": it was"
+          + " started without a command log (--data-dir), and a restore is made durable by a snapshot in the data"
+          + " directory"));
     }
   };
 }

@@ -87,7 +87,7 @@ public final class SystemProcedures {
     for (SystemProcedure p : List.of(new AdHoc(database), new Explain(database), new ExplainProc(database),
         new Statistics(statisticsSelectors), new SystemCatalog(database, catalogSelectors), new Ping(identity),
         new Shutdown(shutdown), new CancelQuery(database), new SnapshotSave(snapshots), snapshotStatus,
-        new SnapshotRestore())) {
+        new SnapshotRestore(snapshots))) {
       procedures.add(p.name(), p);
     }
   }

@@ -56,4 +56,14 @@ public interface CommitPipeline {
   default String refusal() {
     return null;
   }
+
+  /**
+   * The error code a transaction refused with {@link #refusal} is answered
+   * with: DISK_FULL for a command log whose disk is full (the default),
+   * SERVER_BUSY while a snapshot restore holds new transactions back. Any
+   * thread.
+   */
+  default org.partita.proto.ErrorCode refusalCode() {
+    return org.partita.proto.ErrorCode.ERROR_CODE_DISK_FULL;
+  }
 }

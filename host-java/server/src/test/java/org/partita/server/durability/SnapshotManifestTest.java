@@ -40,6 +40,13 @@ class SnapshotManifestTest {
   }
 
   @Test
+  void shouldSayWhetherTheCatalogCanBeRebuilt() {
+    assertTrue(sample().rebuildsCatalog(), "version 1: the starting schema");
+    final SnapshotManifest older = new SnapshotManifest(1L, 4, sample().cuts(), sample().files());
+    assertTrue(!older.rebuildsCatalog(), "version 4 without its schema changes");
+  }
+
+  @Test
   void shouldRefuseSomethingElse() throws Exception {
     Files.writeString(dir.resolve(SnapshotManifest.NAME), "hello\n");
     final SnapshotCorruptException e = assertThrows(SnapshotCorruptException.class, () -> SnapshotManifest.read(dir));
@@ -53,9 +60,13 @@ class SnapshotManifestTest {
     writer.chunk(0, "first chunk".getBytes(StandardCharsets.UTF_8));
     writer.chunk(0, "second chunk".getBytes(StandardCharsets.UTF_8));
     writer.finished(0);
-    writer.cut(Arrays.asList((TxnId) null), 1, new byte[] {1, 2, 3});
+    writer.cut(Arrays.asList((TxnId) null), 3, new byte[] {1, 2, 3}, List.of("CREATE TABLE a (x BIGINT)",
+        "CREATE INDEX a_x ON a (x)"));
     final SnapshotManifest manifest = writer.done().get();
     SnapshotStore.verify(snapshot, manifest);
+    assertTrue(manifest.rebuildsCatalog());
+    assertEquals(List.of("CREATE TABLE a (x BIGINT)", "CREATE INDEX a_x ON a (x)"),
+        SchemaChangesFile.read(snapshot.resolve(SchemaChangesFile.NAME)));
     final Path file = snapshot.resolve(SnapshotManifest.partitionFile(0));
     try (SnapshotStore.ChunkReader reader = new SnapshotStore.ChunkReader(file)) {
       assertEquals("first chunk", new String(reader.next(), StandardCharsets.UTF_8));
