@@ -193,7 +193,7 @@ final class SinglePartitionContext implements ProcedureContext {
       throw interruption.note(budget.rethrown(e));
     }
     open = !lastBatch;
-    return ResultSets.tables(resultArena.copy(results));
+    return resultArena.tables(results);
   }
 
   @Override
