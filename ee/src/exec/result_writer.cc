@@ -22,23 +22,70 @@ ResultHeader ResultHeader::Make(const std::vector<std::pair<std::string, ValueTy
   return h;
 }
 
+namespace {
+
+template <typename T>
+uint8_t* Store(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+  return p + sizeof v;
+}
+
+}  // namespace
+
 void ResultWriter::Begin(ResultSet* out, size_t limit) {
   out_ = out;
   out_->Clear();
   buf_ = &out_->buffer();
   limit_ = limit;
-  PutScalar<uint32_t>(0);  // table_count, patched by Finish
+  Grow(4);  // table_count, patched by Finish
 }
 
 void ResultWriter::BeginTable(const ResultHeader& header) {
   header_ = &header;
   table_start_ = buf_->size();
   out_->AddTableOffset(table_start_);
-  PutScalar<uint32_t>(0);  // table_size, patched by EndTable
-  Put(header.bytes.data(), header.bytes.size());
-  row_count_at_ = buf_->size();
-  PutScalar<uint32_t>(0);
+  // table_size (patched by EndTable), the header, row_count (patched too).
+  uint8_t* p = Grow(4 + header.bytes.size() + 4);
+  std::memcpy(p + 4, header.bytes.data(), header.bytes.size());
+  row_count_at_ = table_start_ + 4 + header.bytes.size();
   rows_ = 0;
+}
+
+size_t ResultWriter::ValueSize(const Value& v, ValueType type) {
+  switch (type) {
+    case ValueType::kTinyInt:
+    case ValueType::kBoolean: return 1;
+    case ValueType::kSmallInt: return 2;
+    case ValueType::kInteger: return 4;
+    case ValueType::kBigInt:
+    case ValueType::kTimestamp:
+    case ValueType::kFloat: return 8;
+    case ValueType::kDecimal: return sizeof(int128);
+    case ValueType::kVarchar:
+    case ValueType::kVarbinary: return 4 + v.string_value().size();
+    default: return 0;
+  }
+}
+
+uint8_t* ResultWriter::WriteValue(uint8_t* p, const Value& v, ValueType type) {
+  switch (type) {
+    case ValueType::kTinyInt:
+    case ValueType::kBoolean: return Store(p, static_cast<int8_t>(v.int_value()));
+    case ValueType::kSmallInt: return Store(p, static_cast<int16_t>(v.int_value()));
+    case ValueType::kInteger: return Store(p, static_cast<int32_t>(v.int_value()));
+    case ValueType::kBigInt:
+    case ValueType::kTimestamp: return Store(p, v.int_value());
+    case ValueType::kFloat: return Store(p, v.float_value());
+    case ValueType::kDecimal: return Store(p, v.decimal_value());
+    case ValueType::kVarchar:
+    case ValueType::kVarbinary: {
+      const std::string_view s = v.string_value();
+      p = Store(p, static_cast<uint32_t>(s.size()));
+      std::memcpy(p, s.data(), s.size());
+      return p + s.size();
+    }
+    default: return p;
+  }
 }
 
 Status ResultWriter::PutValue(const Value& v, ValueType type, Arena* arena) {
@@ -47,33 +94,49 @@ Status ResultWriter::PutValue(const Value& v, ValueType type, Arena* arena) {
     if (!converted.ok()) return converted.status();
     return PutValue(converted.value(), type, arena);
   }
-  switch (type) {
-    case ValueType::kTinyInt:
-    case ValueType::kBoolean: PutScalar(static_cast<int8_t>(v.int_value())); break;
-    case ValueType::kSmallInt: PutScalar(static_cast<int16_t>(v.int_value())); break;
-    case ValueType::kInteger: PutScalar(static_cast<int32_t>(v.int_value())); break;
-    case ValueType::kBigInt:
-    case ValueType::kTimestamp: PutScalar(v.int_value()); break;
-    case ValueType::kFloat: PutScalar(v.float_value()); break;
-    case ValueType::kDecimal: PutScalar(v.decimal_value()); break;
-    case ValueType::kVarchar:
-    case ValueType::kVarbinary: {
-      const std::string_view s = v.string_value();
-      PutScalar(static_cast<uint32_t>(s.size()));
-      Put(s.data(), s.size());
-      break;
-    }
-    default: return Status(proto::ERROR_CODE_INTERNAL, "result column of unsupported type");
-  }
+  const size_t n = ValueSize(v, type);
+  if (n == 0) return Status(proto::ERROR_CODE_INTERNAL, "result column of unsupported type");
+  WriteValue(Grow(n), v, type);
   return Status::OK();
 }
 
+size_t ResultWriter::RowSize(const Value* row) const {
+  const std::vector<ValueType>& types = header_->types;
+  size_t size = 4 + (types.size() + 7) / 8;
+  for (size_t c = 0; c < types.size(); ++c) {
+    if (row[c].is_null()) continue;
+    if (row[c].type() != types[c]) return 0;
+    const size_t n = ValueSize(row[c], types[c]);
+    if (n == 0) return 0;
+    size += n;
+  }
+  return size;
+}
+
 Status ResultWriter::AddRow(const Value* row, Arena* arena) {
+  const size_t size = RowSize(row);
+  if (size == 0) return AddConvertedRow(row, arena);
+  const size_t width = header_->types.size();
+  uint8_t* const start = Grow(size);
+  uint8_t* const bitmap = Store(start, static_cast<uint32_t>(size - 4));
+  uint8_t* p = bitmap + (width + 7) / 8;
+  for (size_t c = 0; c < width; ++c) {
+    if (row[c].is_null()) {
+      bitmap[c / 8] |= static_cast<uint8_t>(1u << (c % 8));
+      continue;
+    }
+    p = WriteValue(p, row[c], header_->types[c]);
+  }
+  PARTITA_ASSERT(p == start + size, "a result row's size was computed wrong");
+  ++rows_;
+  return CheckLimit();
+}
+
+Status ResultWriter::AddConvertedRow(const Value* row, Arena* arena) {
   const size_t width = header_->types.size();
   const size_t row_start = buf_->size();
-  PutScalar<uint32_t>(0);  // row_size
-  const size_t bitmap_at = buf_->size();
-  buf_->resize(bitmap_at + (width + 7) / 8, 0);
+  Grow(4 + (width + 7) / 8);  // row_size (patched below) and the null bitmap
+  const size_t bitmap_at = row_start + 4;
   for (size_t c = 0; c < width; ++c) {
     if (row[c].is_null()) {
       (*buf_)[bitmap_at + c / 8] |= static_cast<uint8_t>(1u << (c % 8));
@@ -84,6 +147,10 @@ Status ResultWriter::AddRow(const Value* row, Arena* arena) {
   const auto row_size = static_cast<uint32_t>(buf_->size() - row_start - 4);
   std::memcpy(buf_->data() + row_start, &row_size, 4);
   ++rows_;
+  return CheckLimit();
+}
+
+Status ResultWriter::CheckLimit() const {
   if (buf_->size() > limit_) {
     return Status(proto::ERROR_CODE_RESULT_TOO_LARGE,
                   "results exceed the limit of " + std::to_string(limit_) + " bytes");

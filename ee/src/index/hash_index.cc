@@ -13,11 +13,12 @@ class HashIndexCursor final : public IndexCursor {
 
   void SeekEqual(const Value* key, int n) override {
     PARTITA_ASSERT(n == index_->key().size(), "hash index lookups need every key column");
-    slot_ = index_->FindKey(key, index_->key().HashKey(key));
-    first_pending_ = slot_ != nullptr;
-    if (slot_ != nullptr && slot_->rest != nullptr) {
-      it_ = slot_->rest->begin();
-      end_ = slot_->rest->end();
+    const HashIndex::Slot* slot = index_->FindKey(key, index_->key().HashKey(key));
+    first_ = slot == nullptr ? nullptr : HashIndex::First(*slot);
+    rest_ = slot == nullptr ? nullptr : HashIndex::DuplicatesOf(*slot);
+    if (rest_ != nullptr) {
+      it_ = rest_->rest.begin();
+      end_ = rest_->rest.end();
     }
   }
 
@@ -26,33 +27,33 @@ class HashIndexCursor final : public IndexCursor {
   }
 
   const char* Next() override {
-    if (slot_ == nullptr) return nullptr;
-    if (first_pending_) {
-      first_pending_ = false;
-      return slot_->first;
+    if (first_ != nullptr) {
+      const char* t = first_;
+      first_ = nullptr;
+      return t;
     }
-    if (slot_->rest == nullptr || it_ == end_) return nullptr;
+    if (rest_ == nullptr || it_ == end_) return nullptr;
     return *it_++;
   }
 
  private:
   const HashIndex* index_;
-  const HashIndex::Slot* slot_ = nullptr;
-  bool first_pending_ = false;
+  const char* first_ = nullptr;                    // not returned yet
+  const HashIndex::Duplicates* rest_ = nullptr;    // the key's others, if any
   HashIndex::TupleSet::const_iterator it_, end_;
 };
 
 const HashIndex::Slot* HashIndex::FindKey(const Value* key, uint64_t hash) const {
   for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
-    if (s.first == nullptr) break;
-    if (s.hash == hash && this->key().TupleEqualsKey(s.first, key)) return &s;
+    if (s.entry == 0) break;
+    if (s.hash == hash && this->key().TupleEqualsKey(First(s), key)) return &s;
   }
   if (old_.empty()) return nullptr;
   for (size_t i = hash & old_mask_;; i = (i + 1) & old_mask_) {
     const Slot& s = old_[i];
-    if (s.first == nullptr) return nullptr;
-    if (s.first != Moved() && s.hash == hash && this->key().TupleEqualsKey(s.first, key)) return &s;
+    if (s.entry == 0) return nullptr;
+    if (s.entry != kMoved && s.hash == hash && this->key().TupleEqualsKey(First(s), key)) return &s;
   }
 }
 
@@ -60,8 +61,8 @@ size_t HashIndex::Probe(const char* tuple, uint64_t hash) {
   if (!old_.empty()) {
     for (size_t i = hash & old_mask_;; i = (i + 1) & old_mask_) {
       const Slot& s = old_[i];
-      if (s.first == nullptr) break;
-      if (s.first != Moved() && s.hash == hash && key().CompareTuples(s.first, tuple) == 0) {
+      if (s.entry == 0) break;
+      if (s.entry != kMoved && s.hash == hash && key().CompareTuples(First(s), tuple) == 0) {
         MigrateSlot(i);
         break;
       }
@@ -69,8 +70,8 @@ size_t HashIndex::Probe(const char* tuple, uint64_t hash) {
   }
   for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
-    if (s.first == nullptr) return i;
-    if (s.hash == hash && key().CompareTuples(s.first, tuple) == 0) return i;
+    if (s.entry == 0) return i;
+    if (s.hash == hash && key().CompareTuples(First(s), tuple) == 0) return i;
   }
 }
 
@@ -101,19 +102,19 @@ void HashIndex::GrowthStep() {
 
 void HashIndex::MigrateSlot(size_t i) {
   Slot& s = old_[i];
-  if (s.first != nullptr && s.first != Moved()) {
+  if (s.entry != 0 && s.entry != kMoved) {
     size_t j = s.hash & mask_;
-    while (slots_[j].first != nullptr) j = (j + 1) & mask_;
+    while (slots_[j].entry != 0) j = (j + 1) & mask_;
     slots_[j] = s;
-    s = Slot{0, Moved(), nullptr};
+    s = Slot{0, kMoved};
   }
   // The sweep moves forward from slot 0; an entry moved ahead of it (by
   // Probe) is passed over when the sweep reaches it.
-  while (migrated_ < old_.size() && (old_[migrated_].first == nullptr || old_[migrated_].first == Moved())) {
+  while (migrated_ < old_.size() && (old_[migrated_].entry == 0 || old_[migrated_].entry == kMoved)) {
     ++migrated_;
   }
   if (migrated_ == old_.size()) {
-    // Every entry moved: no `rest` left to delete. A large table is
+    // Every entry moved: no Duplicates left to delete. A large table is
     // released a piece per write (GrowthStep), a small one at once.
     if (old_.mapped()) {
       drained_ = std::move(old_);
@@ -129,9 +130,10 @@ Status HashIndex::Insert(const char* tuple) {
   BeforeWrite();
   const uint64_t hash = key().HashTuple(tuple);
   Slot& s = slots_[Probe(tuple, hash)];
-  if (s.first == nullptr) {
+  if (s.entry == 0) {
+    PARTITA_ASSERT((Entry(tuple) & kDuplicatesTag) == 0, "tuples are 8-byte aligned");
     s.hash = hash;
-    s.first = tuple;
+    s.entry = Entry(tuple);
     ++keys_;
   } else {
     if (unique() && !key().HasNull(tuple)) return DuplicateKeyError(tuple);
@@ -142,45 +144,61 @@ Status HashIndex::Insert(const char* tuple) {
 }
 
 void HashIndex::AddDuplicate(Slot& s, const char* tuple) {
-  if (s.rest == nullptr) {
-    s.rest = new TupleSet(ByRowId{&key().schema()});
+  Duplicates* d = DuplicatesOf(s);
+  if (d == nullptr) {
+    d = new Duplicates{First(s), TupleSet(ByRowId{&key().schema()})};
+    s.entry = reinterpret_cast<uintptr_t>(d) + kDuplicatesTag;
     ++duplicate_sets_;
   }
   // A new row has the largest row id; a row back from an undo or a key
-  // change may be older than `first`.
-  if (key().schema().row_id(tuple) < key().schema().row_id(s.first)) std::swap(tuple, s.first);
-  s.rest->insert(tuple);
+  // change may be older than the first.
+  if (key().schema().row_id(tuple) < key().schema().row_id(d->first)) std::swap(tuple, d->first);
+  d->rest.insert(tuple);
 }
 
 bool HashIndex::Remove(const char* tuple) {
   GrowthStep();
   const size_t i = Probe(tuple, key().HashTuple(tuple));
-  Slot& s = slots_[i];
-  if (s.first == nullptr) return false;
-  if (s.first == tuple) {
-    if (s.rest == nullptr || s.rest->empty()) {
-      EraseSlot(i);
-    } else {
-      // The next smallest row id takes its place.
-      s.first = *s.rest->begin();
-      s.rest->erase(s.rest->begin());
-    }
-  } else if (s.rest == nullptr || s.rest->erase(tuple) == 0) {
-    return false;
-  }
+  if (slots_[i].entry == 0 || !RemoveFromSlot(i, tuple)) return false;
   --entries_;
   return true;
 }
 
+bool HashIndex::RemoveFromSlot(size_t i, const char* tuple) {
+  Slot& s = slots_[i];
+  Duplicates* d = DuplicatesOf(s);
+  if (d == nullptr) {
+    if (s.entry != Entry(tuple)) return false;
+    EraseSlot(i);
+    return true;
+  }
+  if (d->first == tuple) {
+    // The next smallest row id takes its place.
+    d->first = *d->rest.begin();
+    d->rest.erase(d->rest.begin());
+  } else if (d->rest.erase(tuple) == 0) {
+    return false;
+  }
+  if (d->rest.empty()) {
+    // Down to one tuple: the slot holds it again.
+    s.entry = Entry(d->first);
+    delete d;
+    --duplicate_sets_;
+  }
+  return true;
+}
+
 void HashIndex::EraseSlot(size_t i) {
-  if (slots_[i].rest != nullptr) --duplicate_sets_;
-  delete slots_[i].rest;
+  if (Duplicates* d = DuplicatesOf(slots_[i]); d != nullptr) {
+    delete d;
+    --duplicate_sets_;
+  }
   slots_[i] = Slot{};
   --keys_;
   // Backward-shift: pull later members of the cluster into the hole when
   // their home slot does not lie strictly between the hole and them. Only
   // the new table is ever erased from (an old entry moves over first).
-  for (size_t j = (i + 1) & mask_; slots_[j].first != nullptr; j = (j + 1) & mask_) {
+  for (size_t j = (i + 1) & mask_; slots_[j].entry != 0; j = (j + 1) & mask_) {
     const size_t home = slots_[j].hash & mask_;
     const bool home_between = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
     if (home_between) continue;
@@ -192,13 +210,13 @@ void HashIndex::EraseSlot(size_t i) {
 
 HashIndex::~HashIndex() {
   for (Slots* table : {&slots_, &old_}) {
-    for (Slot& s : *table) delete s.rest;
+    for (Slot& s : *table) delete DuplicatesOf(s);
   }
 }
 
 const char* HashIndex::FindUnique(const Value* key_values) const {
   const Slot* s = FindKey(key_values, key().HashKey(key_values));
-  return s == nullptr ? nullptr : s->first;
+  return s == nullptr ? nullptr : First(*s);
 }
 
 std::unique_ptr<IndexCursor> HashIndex::NewCursor() const { return std::make_unique<HashIndexCursor>(this); }
@@ -208,7 +226,7 @@ size_t HashIndex::memory_bytes() const {
   // The tuples beyond each key's first sit in B-trees whose nodes hold
   // about 1.3x the pointers they store.
   const size_t duplicates = entries_ - keys_;
-  return (slots_.size() + old_.size() + drained_.size()) * sizeof(Slot) + duplicate_sets_ * sizeof(TupleSet) +
+  return (slots_.size() + old_.size() + drained_.size()) * sizeof(Slot) + duplicate_sets_ * sizeof(Duplicates) +
          duplicates * sizeof(const char*) * 13 / 10;
 }
 

@@ -5,16 +5,18 @@
 // twice the size takes over, and every later Insert or Remove moves
 // kMigrateSlots slots of the old table into it (a lookup looks in both
 // until the old one is empty), so no single operation rehashes more than a
-// bounded number of keys however large the index. Each slot holds the key's hash, its first tuple
-// (the one with the smallest row id) and, only when the key has several
-// tuples, a B-tree of the others ordered by row id — so inserting, removing
-// and finding stay cheap however many rows share a key, and a key's tuples
-// are always returned in row-id order: the same on every replica, whatever
-// the tuples' addresses. A unique index stores several tuples under one key
-// only for keys with a NULL column (SQL: NULLs never conflict).
+// bounded number of keys however large the index. Each slot is 16 bytes
+// (four to a cache line): the key's hash, so that a probe touches a tuple
+// only when the hashes match, and the key's tuple; a key with several tuples
+// points instead to a Duplicates record holding the first (smallest row id)
+// and a B-tree of the others ordered by row id — so inserting, removing and
+// finding stay cheap however many rows share a key, and a key's tuples are
+// always returned in row-id order: the same on every replica, whatever the
+// tuples' addresses. A unique index stores several tuples under one key only
+// for keys with a NULL column (SQL: NULLs never conflict).
 //
-// Ownership: the index owns its slots and duplicate sets (a slot's `rest`,
-// deleted with the slot), never the tuples.
+// Ownership: the index owns its slots and Duplicates records (deleted with
+// their slot, or when their key is down to one tuple), never the tuples.
 // Thread model: partition-confined.
 #ifndef PARTITA_INDEX_HASH_INDEX_H_
 #define PARTITA_INDEX_HASH_INDEX_H_
@@ -64,21 +66,41 @@ class HashIndex final : public TableIndex {
   };
   using TupleSet = absl::btree_set<const char*, ByRowId>;
 
+  // A key's tuples when it has several.
+  struct Duplicates {
+    const char* first;  // smallest row id
+    TupleSet rest;      // the others; empty only for a moment
+  };
+
   // All zero bytes is an empty slot (ZeroedArray relies on it). Plain data:
-  // moving a slot copies it and clears the source; `rest` is owned by
-  // whichever slot holds it.
+  // moving a slot copies it and clears the source; a Duplicates record is
+  // owned by whichever slot points to it.
   struct Slot {
     uint64_t hash;
-    const char* first;  // smallest row id; nullptr = empty slot
-    TupleSet* rest;     // the key's other tuples, if any
+    // The key's only tuple, its Duplicates with kDuplicatesTag added, kMoved,
+    // or 0 = empty slot. Tuples and Duplicates are 8-byte aligned, so the
+    // low bit is free.
+    uintptr_t entry;
   };
+  static_assert(sizeof(Slot) == 16, "four slots to a cache line");
+  static constexpr uintptr_t kDuplicatesTag = 1;
+
+  static uintptr_t Entry(const char* tuple) { return reinterpret_cast<uintptr_t>(tuple); }
+  static Duplicates* DuplicatesOf(const Slot& s) {
+    return (s.entry & kDuplicatesTag) == 0 ? nullptr : reinterpret_cast<Duplicates*>(s.entry - kDuplicatesTag);
+  }
+  // The key's tuple with the smallest row id. REQUIRES: an occupied slot.
+  static const char* First(const Slot& s) {
+    const Duplicates* d = DuplicatesOf(s);
+    return d == nullptr ? reinterpret_cast<const char*>(s.entry) : d->first;
+  }
 
   using Slots = ZeroedArray<Slot>;
 
   // A slot of the old table whose entry has moved to the new one: probes
   // in the old table pass over it (its chains stay intact), nothing stops
-  // there.
-  static const char* Moved() { return reinterpret_cast<const char*>(1); }
+  // there. Even, so not a tagged Duplicates; never a tuple's address.
+  static constexpr uintptr_t kMoved = 2;
 
   // Returns the slot holding `key`'s entry (in either table), or nullptr.
   const Slot* FindKey(const Value* key, uint64_t hash) const;
@@ -86,12 +108,14 @@ class HashIndex final : public TableIndex {
   // slot where it goes; an entry for it still in the old table is moved
   // over first.
   size_t Probe(const char* tuple, uint64_t hash);
-  // Adds `tuple` to an occupied slot, keeping `first` the smallest row id.
+  // Adds `tuple` to an occupied slot, keeping the first the smallest row id.
   void AddDuplicate(Slot& s, const char* tuple);
+  // Removes `tuple` from slot i; returns false when the key does not hold it.
+  bool RemoveFromSlot(size_t i, const char* tuple);
   // Starts growing when the new key would pass 70% load; moves a bounded
   // number of old slots while growing.
   void BeforeWrite();
-  // Moves old_[i]'s entry (if any) into slots_ and leaves Moved() behind.
+  // Moves old_[i]'s entry (if any) into slots_ and leaves kMoved behind.
   void MigrateSlot(size_t i);
   // The bounded work of one write while growing: kMigrateSlots slots moved,
   // or kReleaseBytes of a drained table released.
@@ -107,7 +131,7 @@ class HashIndex final : public TableIndex {
   size_t released_ = 0;       // bytes of drained_ released so far
   size_t keys_ = 0;           // distinct keys, in both tables
   size_t entries_ = 0;        // tuples
-  size_t duplicate_sets_ = 0; // slots with a `rest` set
+  size_t duplicate_sets_ = 0; // Duplicates records
 };
 
 }  // namespace partita

@@ -247,6 +247,8 @@ TEST_F(HashIndexTest, MemoryCountsDuplicateSetsAndReturnsToTheSlotsAlone) {
   }
   EXPECT_GE(index.memory_bytes(), slots_only + 100 * sizeof(const char*));
   for (const char* t : dups) ASSERT_TRUE(index.Remove(t));
+  // Down to one tuple, the key keeps it in its slot: no record left.
+  EXPECT_EQ(index.memory_bytes(), slots_only);
   ASSERT_TRUE(index.Remove(only));
   EXPECT_EQ(index.memory_bytes(), slots_only);
 }
@@ -299,6 +301,73 @@ TEST_F(HashIndexTest, RemovingTheFirstDuplicatePromotesTheNextRowId) {
   ASSERT_TRUE(index.Remove(b));
   EXPECT_EQ(GsInOrder(index, schema_, 5), (std::vector<int64_t>{1, 3}));
   EXPECT_EQ(index.entry_count(), 2u);
+}
+
+// Seeded interleaving of inserts, removes and undone removes (an older row
+// put back, as a rollback does) over a few keys while the index grows: a
+// key's tuples always come back in row-id order, a key that goes from
+// several tuples to one keeps its last tuple in the slot again.
+TEST_F(HashIndexTest, InterleavedInsertsRemovesAndUndoneRemovesKeepRowIdOrder) {
+  HashIndex index = MakeIndex({0}, false);
+  std::mt19937_64 rng(20261124);
+  std::vector<std::set<const char*>> live(64);  // by key
+  std::vector<const char*> removed;
+  auto row_ids = [&](const std::set<const char*>& tuples) {
+    std::vector<int64_t> ids;
+    for (const char* t : tuples) ids.push_back(schema_.row_id(t));
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  auto found_row_ids = [&](int64_t k) {
+    const Value key = Value::BigInt(k);
+    auto cursor = index.NewCursor();
+    cursor->SeekEqual(&key, 1);
+    std::vector<int64_t> ids;
+    while (const char* t = cursor->Next()) ids.push_back(schema_.row_id(t));
+    return ids;
+  };
+  size_t entries = 0;
+  for (int op = 0; op < 40000; ++op) {
+    // Keys 0-63 repeat (duplicates); 64 and up are new each time (growth).
+    const int64_t k = op % 3 == 0 ? 64 + op : static_cast<int64_t>(rng() % 64);
+    const uint64_t choice = rng() % 10;
+    if (k >= 64 || choice < 4) {
+      ASSERT_TRUE(index.Insert(Tuple(k)).ok());
+      if (k < 64) live[k].insert(tuples_.back().get());
+      ++entries;
+    } else if (choice < 8 && !live[k].empty()) {
+      auto it = live[k].begin();
+      std::advance(it, rng() % live[k].size());
+      ASSERT_TRUE(index.Remove(*it));
+      ASSERT_FALSE(index.Remove(*it));
+      removed.push_back(*it);
+      live[k].erase(it);
+      --entries;
+    } else if (!removed.empty()) {
+      const char* back = removed[rng() % removed.size()];
+      const int64_t key = schema_.Get(back, 0).int_value();
+      if (live[key].count(back) == 0) {
+        ASSERT_TRUE(index.Insert(back).ok());
+        live[key].insert(back);
+        ++entries;
+      }
+    }
+    if (k < 64) {
+      ASSERT_EQ(found_row_ids(k), row_ids(live[k])) << "key " << k << " after op " << op;
+    }
+    ASSERT_EQ(index.entry_count(), entries);
+  }
+  for (int64_t k = 0; k < 64; ++k) {
+    ASSERT_EQ(found_row_ids(k), row_ids(live[k])) << "key " << k;
+    while (live[k].size() > 1) {
+      const char* last = *live[k].rbegin();
+      ASSERT_TRUE(index.Remove(last));
+      live[k].erase(last);
+      --entries;
+      ASSERT_EQ(found_row_ids(k), row_ids(live[k])) << "key " << k;
+    }
+  }
+  EXPECT_EQ(index.entry_count(), entries);
 }
 
 }  // namespace

@@ -36,29 +36,56 @@ public final class ResultTable {
   private static final DateTimeFormatter TIMESTAMP_TEXT =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS").withZone(ZoneOffset.UTC);
 
+  private static final ValueType[] NO_COLUMNS = {};
+  /** Where the first column's name (u16 size, then UTF-8) starts: after table_size, column_count and its type. */
+  private static final int FIRST_NAME_OFFSET = 4 + 2 + 1;
+  /** The types array of every one-column table of a type, shared: types arrays are never written after parsing. */
+  private static final ValueType[][] SINGLE_COLUMN = singleColumnTypes();
+
+  // Little-endian; read only with absolute gets, so the tables of one result
+  // set can share one buffer: its position is never used, its limit never changed.
   private final ByteBuffer buf;
   private final int start;
+  private final int end;
   private final ValueType[] types;
-  // Column names are decoded on first use: the hot path (a procedure reading
-  // values by position) never builds them.
-  private final String[] names;
+  // Where each column's name starts; null for a one-column table (FIRST_NAME_OFFSET).
   private final int[] nameOffsets;
+  private final int rowCount;
+  // Where row 0 starts (its null bitmap); rows 1 and on start at rowOffsets[r],
+  // which is null for a table of 0 or 1 rows (the common case).
+  private final int firstRow;
   private final int[] rowOffsets;
   private final int bitmapBytes;
-  private final int[] valueOffsets;
+  // Column names are decoded on first use: the hot path (a procedure reading
+  // values by position) never builds them.
+  private String[] names;
+  // Where the current row's values start (-1: NULL): firstValue for a
+  // one-column table, else valueOffsets, made on first use.
+  private int firstValue;
+  private int[] valueOffsets;
   private int row = -1;
   private boolean lastWasNull;
   private Map<String, Integer> columnsByName;
 
-  private ResultTable(ByteBuffer buf, int start, ValueType[] types, int[] nameOffsets, int[] rowOffsets) {
+  private ResultTable(ByteBuffer buf, int start, int end, ValueType[] types, int[] nameOffsets, int rowCount,
+      int firstRow, int[] rowOffsets) {
     this.buf = buf;
     this.start = start;
+    this.end = end;
     this.types = types;
-    this.names = new String[types.length];
     this.nameOffsets = nameOffsets;
+    this.rowCount = rowCount;
+    this.firstRow = firstRow;
     this.rowOffsets = rowOffsets;
     this.bitmapBytes = (types.length + 7) / 8;
-    this.valueOffsets = new int[types.length];
+  }
+
+  private static ValueType[][] singleColumnTypes() {
+    final ValueType[][] single = new ValueType[ValueType.values().length][];
+    for (ValueType type : ValueType.values()) {
+      single[type.ordinal()] = new ValueType[] {type};
+    }
+    return single;
   }
 
   /**
@@ -69,66 +96,101 @@ public final class ResultTable {
    * @throws ResultFormatException naming the offset of the first problem
    */
   public static ResultTable read(ByteBuffer source) {
-    final ByteBuffer in = source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    final int start = in.position();
-    need(in, 4, "truncated table_size");
-    final long size = Integer.toUnsignedLong(in.getInt());
-    if (size > in.remaining()) {
-      throw new ResultFormatException(start, "table_size " + size + " runs past the end (" + in.remaining() + " bytes follow)");
+    final ResultTable table = readShared(source.duplicate().order(ByteOrder.LITTLE_ENDIAN), source.position(),
+        source.limit());
+    source.position(table.end);
+    return table;
+  }
+
+  /**
+   * Reads the table at offset {@code at} of {@code in} (little-endian; the
+   * table must end by {@code limit}), keeping {@code in} itself: the caller
+   * hands over that buffer and never lowers its limit. Moves nothing.
+   */
+  static ResultTable readShared(ByteBuffer in, int at, int limit) {
+    need(at, 4, limit, "truncated table_size");
+    final long size = Integer.toUnsignedLong(in.getInt(at));
+    if (size > limit - at - 4) {
+      throw new ResultFormatException(at, "table_size " + size + " runs past the end (" + (limit - at - 4) + " bytes follow)");
     }
-    final int end = in.position() + (int) size;
-    in.limit(end);
-    need(in, 2, "truncated column count");
-    final int columns = Short.toUnsignedInt(in.getShort());
-    final ValueType[] types = new ValueType[columns];
-    final int[] nameOffsets = new int[columns];
+    final int end = at + 4 + (int) size;
+    int p = at + 4;
+    need(p, 2, end, "truncated column count");
+    final int columns = Short.toUnsignedInt(in.getShort(p));
+    p += 2;
+    // A one-column table (the common case) allocates neither array: its types
+    // are shared and its only name sits at FIRST_NAME_OFFSET.
+    ValueType[] types = columns == 1 ? null : new ValueType[columns];
+    final int[] nameOffsets = columns == 1 ? null : new int[columns];
     for (int c = 0; c < columns; c++) {
-      need(in, 3, "truncated descriptor of column ", c);
-      final int typeAt = in.position();
-      final int code = Byte.toUnsignedInt(in.get());
-      types[c] = ValueType.fromCode(code);
-      if (types[c] == null) {
-        throw new ResultFormatException(typeAt, "column " + c + " has unknown type " + code);
+      need(p, 3, end, "truncated descriptor of column ", c);
+      final int code = Byte.toUnsignedInt(in.get(p));
+      final ValueType type = ValueType.fromCode(code);
+      if (type == null) {
+        throw new ResultFormatException(p, "column " + c + " has unknown type " + code);
       }
-      final int nameSize = Short.toUnsignedInt(in.getShort());
-      need(in, nameSize, "truncated name of column ", c);
-      nameOffsets[c] = in.position() - 2;
-      in.position(in.position() + nameSize);
+      final int nameSize = Short.toUnsignedInt(in.getShort(p + 1));
+      p += 3;
+      need(p, nameSize, end, "truncated name of column ", c);
+      if (columns == 1) {
+        types = SINGLE_COLUMN[type.ordinal()];
+      } else {
+        types[c] = type;
+        nameOffsets[c] = p - 2;
+      }
+      p += nameSize;
     }
-    need(in, 4, "missing row count");
-    final int rowCountAt = in.position();
-    final long rows = Integer.toUnsignedLong(in.getInt());
-    if (rows > in.remaining() / 4) {
-      throw new ResultFormatException(rowCountAt, "row_count " + rows + " exceeds what " + in.remaining() + " bytes can hold");
+    if (types == null) {
+      types = NO_COLUMNS;
     }
-    final int[] rowOffsets = new int[(int) rows];
+    need(p, 4, end, "missing row count");
+    final long rows = Integer.toUnsignedLong(in.getInt(p));
+    if (rows > (end - p - 4) / 4) {
+      throw new ResultFormatException(p, "row_count " + rows + " exceeds what " + (end - p - 4) + " bytes can hold");
+    }
+    p += 4;
+    final int[] rowOffsets = rows < 2 ? null : new int[(int) rows];
+    int firstRow = -1;
     for (int r = 0; r < rows; r++) {
-      need(in, 4, "truncated size of row ", r);
-      final long rowSize = Integer.toUnsignedLong(in.getInt());
-      if (rowSize > in.remaining()) {
-        throw new ResultFormatException(in.position() - 4, "row " + r + " of " + rowSize + " bytes runs past the table");
+      need(p, 4, end, "truncated size of row ", r);
+      final long rowSize = Integer.toUnsignedLong(in.getInt(p));
+      p += 4;
+      if (rowSize > end - p) {
+        throw new ResultFormatException(p - 4, "row " + r + " of " + rowSize + " bytes runs past the table");
       }
-      rowOffsets[r] = in.position();
-      checkRow(in, rowOffsets[r], (int) rowSize, types, r);
-      in.position(rowOffsets[r] + (int) rowSize);
+      if (r == 0) {
+        firstRow = p;
+      }
+      if (rowOffsets != null) {
+        rowOffsets[r] = p;
+      }
+      checkRow(in, p, (int) rowSize, types, r);
+      p += (int) rowSize;
     }
-    if (in.position() != end) {
-      throw new ResultFormatException(in.position(), (end - in.position()) + " bytes after the last row");
+    if (p != end) {
+      throw new ResultFormatException(p, (end - p) + " bytes after the last row");
     }
-    source.position(end);
-    in.limit(end);
-    return new ResultTable(in, start, types, nameOffsets, rowOffsets);
+    return new ResultTable(in, at, end, types, nameOffsets, (int) rows, firstRow, rowOffsets);
   }
 
-  private static void need(ByteBuffer in, int bytes, String what, int index) {
-    if (in.remaining() < bytes) {
-      throw new ResultFormatException(in.position(), what + index);
+  /**
+   * Another table over the same bytes with its own cursor, sharing
+   * everything read-only with this one: nothing is copied or parsed again.
+   * The two may be used on different threads.
+   */
+  public ResultTable view() {
+    return new ResultTable(buf, start, end, types, nameOffsets, rowCount, firstRow, rowOffsets);
+  }
+
+  private static void need(int at, int bytes, int end, String what, int index) {
+    if (end - at < bytes) {
+      throw new ResultFormatException(at, what + index);
     }
   }
 
-  private static void need(ByteBuffer in, int bytes, String what) {
-    if (in.remaining() < bytes) {
-      throw new ResultFormatException(in.position(), what);
+  private static void need(int at, int bytes, int end, String what) {
+    if (end - at < bytes) {
+      throw new ResultFormatException(at, what);
     }
   }
 
@@ -172,14 +234,13 @@ public final class ResultTable {
    * read-only view over the same memory; the table's cursor is unaffected.
    */
   public ByteBuffer bytes() {
-    final ByteBuffer b = buf.asReadOnlyBuffer();
-    b.limit(buf.limit()).position(start);
-    return b.slice().order(ByteOrder.LITTLE_ENDIAN);
+    final ByteBuffer view = buf.isReadOnly() ? buf : buf.asReadOnlyBuffer();
+    return view.slice(start, end - start).order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /** The size in bytes of {@link #bytes()}. */
   public int byteSize() {
-    return buf.limit() - start;
+    return end - start;
   }
 
   public int columnCount() {
@@ -217,13 +278,13 @@ public final class ResultTable {
   }
 
   public int rowCount() {
-    return rowOffsets.length;
+    return rowCount;
   }
 
   /** Moves to the next row; false (and past the end) when there is none. */
   public boolean advanceRow() {
-    if (row + 1 >= rowOffsets.length) {
-      row = rowOffsets.length;
+    if (row + 1 >= rowCount) {
+      row = rowCount;
       return false;
     }
     positionRow(row + 1);
@@ -232,8 +293,8 @@ public final class ResultTable {
 
   /** Makes {@code index} the current row. */
   public void advanceToRow(int index) {
-    if (index < 0 || index >= rowOffsets.length) {
-      throw new IndexOutOfBoundsException("row " + index + " of " + rowOffsets.length);
+    if (index < 0 || index >= rowCount) {
+      throw new IndexOutOfBoundsException("row " + index + " of " + rowCount);
     }
     positionRow(index);
   }
@@ -410,12 +471,12 @@ public final class ResultTable {
   @Override
   public String toString() {
     final int saved = row;
-    final String[][] cells = new String[rowOffsets.length + 1][types.length];
+    final String[][] cells = new String[rowCount + 1][types.length];
     final int[] widths = new int[types.length];
     for (int c = 0; c < types.length; c++) {
       cells[0][c] = name(c);
     }
-    for (int r = 0; r < rowOffsets.length; r++) {
+    for (int r = 0; r < rowCount; r++) {
       positionRow(r);
       for (int c = 0; c < types.length; c++) {
         cells[r + 1][c] = text(c);
@@ -437,7 +498,7 @@ public final class ResultTable {
         appendLine(out, rule, widths);
       }
     }
-    if (saved >= 0 && saved < rowOffsets.length) {
+    if (saved >= 0 && saved < rowCount) {
       positionRow(saved);
     } else {
       row = saved;
@@ -481,7 +542,14 @@ public final class ResultTable {
 
   private void positionRow(int index) {
     row = index;
-    final int start = rowOffsets[index];
+    final int start = index == 0 ? firstRow : rowOffsets[index];
+    if (types.length == 1) {
+      firstValue = (buf.get(start) & 1) != 0 ? -1 : start + bitmapBytes;
+      return;
+    }
+    if (valueOffsets == null) {
+      valueOffsets = new int[types.length];
+    }
     int p = start + bitmapBytes;
     for (int c = 0; c < types.length; c++) {
       if ((buf.get(start + (c >> 3)) >> (c & 7) & 1) != 0) {
@@ -496,10 +564,13 @@ public final class ResultTable {
 
   // The current row's offset of `column`'s value, or -1 for NULL (sets wasNull).
   private int valueAt(int column) {
-    if (row < 0 || row >= rowOffsets.length) {
+    if (row < 0 || row >= rowCount) {
       throw new IllegalStateException("no current row: call advanceRow() first");
     }
-    final int at = valueOffsets[column];
+    if (valueOffsets == null && column != 0) {
+      throw new ArrayIndexOutOfBoundsException("column " + column + " of a table of " + types.length);
+    }
+    final int at = valueOffsets == null ? firstValue : valueOffsets[column];
     lastWasNull = at < 0;
     return at;
   }
@@ -517,9 +588,12 @@ public final class ResultTable {
 
   /** Column {@code c}'s name, decoded from the table's bytes on first use. */
   private String name(int c) {
+    if (names == null) {
+      names = new String[types.length];
+    }
     String name = names[c];
     if (name == null) {
-      final int at = nameOffsets[c];
+      final int at = nameOffsets == null ? start + FIRST_NAME_OFFSET : nameOffsets[c];
       final int size = Short.toUnsignedInt(buf.getShort(at));
       final byte[] bytes = new byte[size];
       buf.get(at + 2, bytes);

@@ -10,27 +10,52 @@ public final class ResultTables {
   /**
    * Parses the result set between {@code resultSet}'s position and limit (the
    * buffer's own position is not moved). The tables read the buffer's bytes in
-   * place: they stay valid as long as those bytes do.
+   * place: they stay valid as long as those bytes do. They share one view of
+   * the buffer, so a result set costs one view, its array and one object per
+   * table (plus a row index per table of two or more rows).
    *
    * @throws ResultFormatException if the bytes are not exactly one result set
    */
   public static ResultTable[] parse(ByteBuffer resultSet) {
-    final ByteBuffer in = resultSet.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    final int start = in.position();
-    if (in.remaining() < 4) {
+    // A read-only view when that loses nothing (direct memory has no array to
+    // read strings from), so that ResultTable#bytes costs one view, not two.
+    final ByteBuffer in = (resultSet.isDirect() ? resultSet.asReadOnlyBuffer() : resultSet.duplicate())
+        .order(ByteOrder.LITTLE_ENDIAN);
+    return parseShared(in, in.position(), in.limit());
+  }
+
+  /**
+   * Parses the result set in bytes [{@code start}, {@code end}) of {@code
+   * shared} without a view of its own: the tables read {@code shared} itself,
+   * so a result set costs its array and one object per table. For a buffer
+   * handed over for good, such as a read-only view of memory that is only
+   * ever appended to. REQUIRES: {@code shared} is little-endian; its limit is
+   * never lowered below {@code end}, nor those bytes changed, while the
+   * tables are in use. Moves nothing.
+   *
+   * @throws ResultFormatException if the bytes are not exactly one result set
+   */
+  public static ResultTable[] parseShared(ByteBuffer shared, int start, int end) {
+    if (shared.order() != ByteOrder.LITTLE_ENDIAN || start < 0 || end > shared.limit() || start > end) {
+      throw new IllegalArgumentException("parseShared needs a little-endian buffer and a range within its limit");
+    }
+    if (end - start < 4) {
       throw new ResultFormatException(start, "truncated table count");
     }
-    final long count = Integer.toUnsignedLong(in.getInt());
+    final long count = Integer.toUnsignedLong(shared.getInt(start));
     // Every table takes at least 10 bytes (size, column count, row count).
-    if (count > in.remaining() / 10) {
-      throw new ResultFormatException(start, "table_count " + count + " exceeds what " + in.remaining() + " bytes can hold");
+    if (count > (end - start - 4) / 10) {
+      throw new ResultFormatException(start, "table_count " + count + " exceeds what " + (end - start - 4)
+          + " bytes can hold");
     }
     final ResultTable[] tables = new ResultTable[(int) count];
+    int at = start + 4;
     for (int i = 0; i < tables.length; i++) {
-      tables[i] = ResultTable.read(in);
+      tables[i] = ResultTable.readShared(shared, at, end);
+      at += tables[i].byteSize();
     }
-    if (in.hasRemaining()) {
-      throw new ResultFormatException(in.position(), in.remaining() + " bytes after the last table");
+    if (at != end) {
+      throw new ResultFormatException(at, (end - at) + " bytes after the last table");
     }
     return tables;
   }

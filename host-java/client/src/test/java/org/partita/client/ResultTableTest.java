@@ -203,4 +203,77 @@ class ResultTableTest {
     final byte[] manyRows = new Bytes().table(new Bytes().u16(0).i32(Integer.MAX_VALUE)).bytes();
     assertThrows(ResultFormatException.class, () -> ResultTable.read(ByteBuffer.wrap(manyRows)));
   }
+  private static Bytes oneColumnTable(int rows) {
+    final Bytes body = new Bytes().u16(1).column(ValueType.BIGINT, "Total").i32(rows);
+    for (int r = 0; r < rows; r++) {
+      body.row(r == 1 ? new Bytes().u8(1) : new Bytes().u8(0).i64(100 + r));
+    }
+    return new Bytes().table(body);
+  }
+
+  @Test
+  void shouldReadOneColumnTablesOfZeroOneAndSeveralRows() {
+    final ResultTable none = ResultTable.read(ByteBuffer.wrap(oneColumnTable(0).bytes()));
+    assertEquals(0, none.rowCount());
+    assertFalse(none.advanceRow());
+    assertEquals("Total", none.columnName(0));
+    final ResultTable one = ResultTable.read(ByteBuffer.wrap(oneColumnTable(1).bytes()));
+    assertTrue(one.advanceRow());
+    assertEquals(100, one.getLong("TOTAL"));
+    assertThrows(IndexOutOfBoundsException.class, () -> one.getLong(1));
+    assertFalse(one.advanceRow());
+    final ResultTable three = ResultTable.read(ByteBuffer.wrap(oneColumnTable(3).bytes()));
+    three.advanceToRow(2);
+    assertEquals(102, three.getLong(0));
+    three.advanceToRow(1);
+    assertEquals(0, three.getLong(0));
+    assertTrue(three.wasNull());
+    three.advanceToRow(0);
+    assertEquals(100, three.getLong(0));
+    assertFalse(three.wasNull());
+    assertThrows(IndexOutOfBoundsException.class, () -> three.advanceToRow(3));
+    assertEquals("Total\n-----\n100\nNULL\n102\n", three.toString());
+  }
+
+  @Test
+  void shouldGiveEachViewItsOwnCursorOverTheSameBytes() {
+    final ResultTable t = ResultTable.read(ByteBuffer.wrap(oneColumnTable(3).bytes()));
+    final ResultTable view = t.view();
+    assertTrue(t.advanceRow());
+    assertTrue(t.advanceRow());
+    assertTrue(view.advanceRow());
+    assertEquals(100, view.getLong(0));
+    assertEquals(1, t.activeRowIndex());
+    assertEquals(0, t.getLong(0));
+    assertTrue(t.wasNull());
+    assertEquals(100, view.getLong(0));
+    assertFalse(view.wasNull());
+    assertEquals(t.bytes(), view.bytes());
+    assertEquals("Total", view.columnName(0));
+  }
+
+  @Test
+  void shouldGiveEachTableOfAResultSetExactlyItsOwnBytes() {
+    final byte[] first = oneColumnTable(1).bytes();
+    final byte[] second = sampleTable();
+    final byte[] third = oneColumnTable(0).bytes();
+    final byte[] set = new Bytes().i32(3).raw(first).raw(second).raw(third).bytes();
+    for (ByteBuffer source : new ByteBuffer[] {ByteBuffer.wrap(set), ByteBuffer.allocateDirect(set.length).put(set).flip()}) {
+      final ResultTable[] tables = ResultTables.parse(source);
+      assertEquals(3, tables.length);
+      final byte[][] expected = {first, second, third};
+      for (int i = 0; i < 3; i++) {
+        final ByteBuffer bytes = tables[i].bytes();
+        assertTrue(bytes.isReadOnly());
+        assertEquals(0, bytes.position());
+        assertEquals(expected[i].length, tables[i].byteSize());
+        final byte[] copy = new byte[bytes.remaining()];
+        bytes.get(copy);
+        assertArrayEquals(expected[i], copy, "table " + i);
+      }
+      tables[1].advanceRow();
+      assertEquals("anné", tables[1].getString("NAME"));
+      assertEquals("Total", tables[2].columnName(0));
+    }
+  }
 }

@@ -43,7 +43,7 @@ final class Invocations {
       return List.of();
     }
     if (result instanceof Long l) {
-      return List.of(ResultSets.longTable("RESULT", l));
+      return List.of(ResultSets.longTable(ResultSets.PROCEDURE_RESULT, l));
     }
     if (result instanceof ResultTable t) {
       return List.of(t);

@@ -163,8 +163,8 @@ final class ParameterConverter {
         }
         yield value;
       }
-      case VALUE_TYPE_TIMESTAMP -> timestampMicros(value, subject, position);
-      default -> exactLong(value, subject, position);
+      case VALUE_TYPE_TIMESTAMP -> value instanceof Long ? value : timestampMicros(value, subject, position);
+      default -> value instanceof Long ? value : exactLong(value, subject, position);
     };
   }
 
@@ -177,7 +177,7 @@ final class ParameterConverter {
       return null;
     }
     if (type == long.class || type == Long.class) {
-      return exactLong(value, subject, position);
+      return value instanceof Long ? value : exactLong(value, subject, position);
     }
     if (type == int.class || type == Integer.class) {
       return (int) inRange(exactLong(value, subject, position), Integer.MIN_VALUE, Integer.MAX_VALUE, subject, position);

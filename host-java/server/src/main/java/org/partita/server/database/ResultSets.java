@@ -2,6 +2,7 @@ package org.partita.server.database;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.partita.client.ResultTable;
@@ -9,6 +10,13 @@ import org.partita.client.ResultTables;
 
 /** Copies and slices engine result sets (docs/engine-formats.md). */
 final class ResultSets {
+  /** The column of a Java procedure's long result. */
+  static final String PROCEDURE_RESULT = "RESULT";
+  private static final long SHARED_MIN = -16;
+  private static final long SHARED_MAX = 255;
+  // Never read through their own cursors: only their views are handed out.
+  private static final ResultTable[] SHARED_RESULTS = sharedResults();
+
   private ResultSets() {}
 
   /** A private copy of the engine's (reused) result buffer. */
@@ -18,8 +26,9 @@ final class ResultSets {
     return copy;
   }
 
+  /** The tables of {@code resultSet}, read in place (its position is not moved). */
   static ResultTable[] tables(ByteBuffer resultSet) {
-    return ResultTables.parse(resultSet.duplicate().order(ByteOrder.LITTLE_ENDIAN));
+    return ResultTables.parse(resultSet);
   }
 
   /** Each table's bytes (starting with its u32 size), as RECEIVE dependencies need them. */
@@ -38,13 +47,35 @@ final class ResultSets {
     return tables;
   }
 
-  /** A one-row, one-column BIGINT table (a procedure's long result). */
+  /**
+   * A one-row, one-column BIGINT table (a procedure's long result). A
+   * procedure's usual result codes (a small value in a column named RESULT)
+   * come from tables made once: each call gets its own cursor over the same
+   * bytes ({@link ResultTable#view}) and nothing is encoded or parsed.
+   */
   static ResultTable longTable(String column, long value) {
-    final byte[] name = column.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    if (column.equals(PROCEDURE_RESULT) && value >= SHARED_MIN && value <= SHARED_MAX) {
+      return SHARED_RESULTS[(int) (value - SHARED_MIN)].view();
+    }
+    return newLongTable(column, value);
+  }
+
+  /** {@link #longTable} encoded and parsed afresh. */
+  static ResultTable newLongTable(String column, long value) {
+    final byte[] name = column.getBytes(StandardCharsets.UTF_8);
     final int tableSize = 2 + 1 + 2 + name.length + 4 + 4 + 1 + 8;
     final ByteBuffer b = ByteBuffer.allocate(4 + 4 + tableSize).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(1).putInt(tableSize).putShort((short) 1).put((byte) org.partita.client.ValueType.BIGINT.code())
         .putShort((short) name.length).put(name).putInt(1).putInt(9).put((byte) 0).putLong(value).flip();
-    return ResultTables.parse(b)[0];
+    // Read-only (nothing to lose: no strings), so that ResultTable#bytes makes one view, not two.
+    return ResultTables.parse(b.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN))[0];
+  }
+
+  private static ResultTable[] sharedResults() {
+    final ResultTable[] tables = new ResultTable[(int) (SHARED_MAX - SHARED_MIN + 1)];
+    for (int i = 0; i < tables.length; i++) {
+      tables[i] = newLongTable(PROCEDURE_RESULT, SHARED_MIN + i);
+    }
+    return tables;
   }
 }

@@ -210,7 +210,7 @@ final class SinglePartitionContext implements ProcedureContext {
     }
     writeHash = engine.writeHash();
     open = !lastBatch;
-    return ResultSets.tables(resultArena.copy(results));
+    return resultArena.tables(results);
   }
 
   @Override

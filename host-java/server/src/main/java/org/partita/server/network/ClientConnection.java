@@ -31,6 +31,7 @@ import org.partita.client.proto.ProtocolVersion;
 import org.partita.client.proto.ServerMessage;
 import com.google.protobuf.ByteString;
 import org.partita.server.dispatch.Dispatcher;
+import org.partita.server.dispatch.ResponseHandler;
 import org.partita.server.security.AuditLog;
 import org.partita.server.security.AuthenticationException;
 import org.partita.server.security.Authenticator;
@@ -77,7 +78,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private volatile String remote = "?";
   // Decoded invocations not yet dispatched (in-flight limit reached or the
   // dispatcher refused: a full queue), oldest first.
-  private final ArrayDeque<PendingCall> backlog = new ArrayDeque<>();
+  private final ArrayDeque<Call> backlog = new ArrayDeque<>();
   private boolean retryScheduled;
   // Any thread. Calls dispatched and not yet answered.
   private final AtomicInteger inFlight = new AtomicInteger();
@@ -87,7 +88,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private final AtomicLong bytesRead = new AtomicLong();
   private final AtomicLong bytesWritten = new AtomicLong();
   private volatile boolean readsPaused;
-  private final MpscUnboundedXaddArrayQueue<Answer> answers = new MpscUnboundedXaddArrayQueue<>(1024);
+  private final MpscUnboundedXaddArrayQueue<Call> answers = new MpscUnboundedXaddArrayQueue<>(1024);
   private final AtomicBoolean flushScheduled = new AtomicBoolean();
   private final Runnable flushAnswers = this::flushAnswers;
   private final Runnable retryBacklog = this::retryBacklog;
@@ -103,11 +104,34 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   // Who the calls of this connection run as: set at login.
   private Principal principal = Principal.UNCHECKED;
 
-  /** An invocation waiting to be dispatched. */
-  private record PendingCall(Invocation invocation, long receivedNanos) {}
+  /**
+   * One call from its arrival to its answer, one object all the way: it
+   * waits in {@code backlog}, is the handler the dispatcher answers, then
+   * waits in {@code answers} with its response until the next flush. The
+   * response is set on the answering thread before the call is queued (the
+   * queue publishes it to the event loop).
+   */
+  private final class Call implements ResponseHandler {
+    private final Invocation invocation;
+    private final long receivedNanos;
+    private ClientResponse response;
 
-  /** A finished call waiting to be written. */
-  private record Answer(long handle, ClientResponse response, long receivedNanos) {}
+    Call(Invocation invocation, long receivedNanos) {
+      this.invocation = invocation;
+      this.receivedNanos = receivedNanos;
+    }
+
+    /** The client's handle for the call. */
+    long handle() {
+      return invocation.clientSequence();
+    }
+
+    @Override
+    public void onResponse(ClientResponse r) {
+      response = r;
+      answer(this);
+    }
+  }
 
   ClientConnection(long id, Dispatcher dispatcher, LoginInfo identity, ConnectionLimits limits,
       ConnectionRegistry registry) {
@@ -306,7 +330,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private void invocation(Invocation invocation) {
     final long received = System.nanoTime();
     callsReceived.incrementAndGet();
-    backlog.add(new PendingCall(invocation, received));
+    backlog.add(new Call(invocation, received));
     backlogSize.incrementAndGet();
     drainBacklog();
     updateReading();
@@ -329,19 +353,19 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private boolean dispatch(PendingCall call) {
-    final long handle = call.invocation.clientSequence();
+  private boolean dispatch(Call call) {
     if (registry.shuttingDown()) {
-      answer(handle, ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN,
-          "the server is shutting down and accepts no new calls"), call.receivedNanos);
+      call.onResponse(ErrorTable.response(ErrorCode.ERROR_CODE_SHUTTING_DOWN,
+          "the server is shutting down and accepts no new calls"));
       return true;
     }
     try {
-      return dispatcher.dispatch(call.invocation, principal, response -> answer(handle, response, call.receivedNanos));
+      return dispatcher.dispatch(call.invocation, principal, call);
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "connection " + id + ": dispatching call " + handle + " failed", e);
-      answer(handle, ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL, "the server failed to dispatch "
-          + call.invocation.procedure() + ": " + e), call.receivedNanos);
+      LOG.log(Level.WARNING, "connection " + id + ": dispatching call " + call.handle() + " failed", e);
+      // A fresh Call: should the dispatcher answer the first one after all, the two answers stay apart.
+      new Call(call.invocation, call.receivedNanos).onResponse(ErrorTable.response(
+          ErrorCode.ERROR_CODE_INTERNAL, "the server failed to dispatch " + call.invocation.procedure() + ": " + e));
       return true;
     }
   }
@@ -368,9 +392,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     backlog.clear();
   }
 
-  /** Queues the answer to one call and makes sure a flush runs on the event loop. Any thread. */
-  private void answer(long handle, ClientResponse response, long receivedNanos) {
-    answers.offer(new Answer(handle, response, receivedNanos));
+  /** Queues an answered call and makes sure a flush runs on the event loop. Any thread. */
+  private void answer(Call answered) {
+    answers.offer(answered);
     if (flushScheduled.compareAndSet(false, true)) {
       channel.eventLoop().execute(flushAnswers);
     }
@@ -388,7 +412,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     final long topologyVersion = identity.topologyVersion();
     int written = 0;
     boolean intact = true;
-    for (Answer a = answers.relaxedPoll(); a != null; a = answers.relaxedPoll()) {
+    for (Call a = answers.relaxedPoll(); a != null; a = answers.relaxedPoll()) {
       written++;
       if (open && intact) {
         intact = writeAnswer(frames, a, catalogVersion, topologyVersion);
@@ -418,18 +442,18 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
    * INTERNAL instead. Returns false iff a frame was left half written (a
    * bug: the connection must close).
    */
-  private boolean writeAnswer(OutboundFrames frames, Answer a, long catalogVersion, long topologyVersion) {
+  private boolean writeAnswer(OutboundFrames frames, Call a, long catalogVersion, long topologyVersion) {
     final int before = frames.size();
     try {
-      ResponseWriter.write(frames, a.handle, a.response, System.nanoTime() - a.receivedNanos, catalogVersion,
+      ResponseWriter.write(frames, a.handle(), a.response, System.nanoTime() - a.receivedNanos, catalogVersion,
           topologyVersion);
       return true;
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "connection " + id + ": could not encode the answer to call " + a.handle, e);
+      LOG.log(Level.WARNING, "connection " + id + ": could not encode the answer to call " + a.handle(), e);
       if (frames.size() != before) {
         return false;
       }
-      ResponseWriter.write(frames, a.handle, ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL,
+      ResponseWriter.write(frames, a.handle(), ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL,
           "the server could not encode the response: " + e), 0, catalogVersion, topologyVersion);
       return true;
     }

@@ -35,12 +35,12 @@ final class InvocationDecoder {
   }
 
   /**
-   * The frame's invocation. REQUIRES: {@link #isInvocation}. Throws
-   * ProtocolException when the bytes are not a well-formed message (a frame
-   * of anything else than one invocation included).
+   * The frame's invocation. REQUIRES: {@link #isInvocation}. Moves the
+   * frame's reader index. Throws ProtocolException when the bytes are not a
+   * well-formed message (a frame of anything else than one invocation included).
    */
   Invocation decode(ByteBuf frame) throws ProtocolException {
-    final ByteBuf in = frame.duplicate();
+    final ByteBuf in = frame;  // read in place: the caller releases the frame afterwards
     in.skipBytes(1);
     final int length = readLength(in);
     if (length != in.readableBytes()) {

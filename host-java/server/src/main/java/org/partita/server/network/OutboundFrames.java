@@ -36,17 +36,21 @@ final class OutboundFrames {
     return segment;
   }
 
-  /** Appends a result table's bytes (its remaining bytes; its position is not moved). */
+  /**
+   * Appends a result table's bytes (its remaining bytes). Takes {@code table}
+   * over: its position may move, and a large direct one is kept until the
+   * write (pass a view of your own, as {@code ResultTable#bytes} gives).
+   */
   void addTable(ByteBuffer table) {
     if (table.remaining() <= COPY_LIMIT || !table.isDirect()) {
-      segment.writeBytes(table.duplicate());
+      segment.writeBytes(table);
       return;
     }
     if (frames == null) {
       frames = allocator.compositeDirectBuffer(Integer.MAX_VALUE);
     }
     frames.addComponent(true, segment);
-    frames.addComponent(true, Unpooled.wrappedBuffer(table.duplicate()));
+    frames.addComponent(true, Unpooled.wrappedBuffer(table));
     segment = allocator.directBuffer(SEGMENT_BYTES);
   }
 

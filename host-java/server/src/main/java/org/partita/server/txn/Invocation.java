@@ -122,12 +122,12 @@ public final class Invocation {
    * @throws ServerException BAD_PARAMETER naming a parameter whose value cannot be used
    */
   public Object[] parameters() {
-    return InvocationCodec.parameters(Unpooled.wrappedBuffer(bytes), parameterCount, procedure);
+    return InvocationCodec.parameters(bytes, parameterCount, procedure);
   }
 
   /** Parameter {@code index} (0-based), or null when absent; for routing. */
   public Object parameter(int index) {
-    return InvocationCodec.parameter(Unpooled.wrappedBuffer(bytes), index, procedure);
+    return InvocationCodec.parameter(bytes, index, procedure);
   }
 
   /** The message's size in bytes. */

@@ -1,6 +1,7 @@
 package org.partita.server.txn;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -102,7 +103,7 @@ public final class InvocationCodec {
       return NO_PARAMETERS;
     }
     final Object[] values = new Object[count];
-    decode(in, procedure, -1, values);
+    decode(in.duplicate(), procedure, -1, values);
     return values;
   }
 
@@ -111,15 +112,30 @@ public final class InvocationCodec {
    * {@link #parameters} would give it; null when there is no such parameter.
    */
   public static Object parameter(ByteBuf in, int index, String procedure) {
-    return decode(in, procedure, index, null);
+    return decode(in.duplicate(), procedure, index, null);
+  }
+
+  /** {@link #parameters} of the bytes of a scanned invocation message. */
+  static Object[] parameters(byte[] message, int count, String procedure) {
+    if (count == 0) {
+      return NO_PARAMETERS;
+    }
+    final Object[] values = new Object[count];
+    decode(Unpooled.wrappedBuffer(message), procedure, -1, values);
+    return values;
+  }
+
+  /** {@link #parameter} of the bytes of a scanned invocation message. */
+  static Object parameter(byte[] message, int index, String procedure) {
+    return decode(Unpooled.wrappedBuffer(message), procedure, index, null);
   }
 
   /**
    * Decodes every parameter into {@code into} when {@code only} is negative,
-   * else returns parameter {@code only} alone (null when absent).
+   * else returns parameter {@code only} alone (null when absent). Reads
+   * {@code b} from its reader index and moves it: pass a view of your own.
    */
-  private static Object decode(ByteBuf in, String procedure, int only, Object[] into) {
-    final ByteBuf b = in.duplicate();
+  private static Object decode(ByteBuf b, String procedure, int only, Object[] into) {
     int i = 0;
     try {
       while (b.isReadable()) {
