@@ -44,12 +44,21 @@ final class InternalLinks implements AutoCloseable {
   private final List<InetSocketAddress> voters;
   private final MetadataView view;
   private final EventLoopGroup group;
+  /** Mutual TLS and host admission on every connection, or null on a trusted network (docs/security.md). */
+  private final ClusterTls tls;
   private final Map<InetSocketAddress, Channel> open = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private ScheduledFuture<?> heartbeats;
 
   InternalLinks(int hostId, long incarnation, InetAddress bindAddress, List<InetSocketAddress> voters,
       MetadataView view, EventLoopGroup group) {
+    this(hostId, incarnation, bindAddress, voters, view, group, null);
+  }
+
+  /** With {@code tls}, every connection passes {@link HostAdmission} before its first frame. */
+  InternalLinks(int hostId, long incarnation, InetAddress bindAddress, List<InetSocketAddress> voters,
+      MetadataView view, EventLoopGroup group, ClusterTls tls) {
+    this.tls = tls;
     this.hostId = hostId;
     this.incarnation = incarnation;
     this.bindAddress = bindAddress;
@@ -87,6 +96,9 @@ final class InternalLinks implements AutoCloseable {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel channel) {
+            if (tls != null) {
+              HostAdmission.connecting(channel, tls, voter);
+            }
             InternalFrames.install(channel.pipeline());
             channel.pipeline().addLast("watch", new Watch(voter));
           }

@@ -12,12 +12,15 @@ import org.partita.server.cluster.ClusterMember;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.database.Database;
 import org.partita.server.durability.CommandLogMode;
+import org.partita.server.security.ClusterTlsFiles;
+import org.partita.server.security.SecurityOptions;
 import org.partita.server.txn.ImmediateCommitPipeline;
 
 /**
  * Starts one host of a cluster (docs/cluster.md, milestone 2, K = 0): checks
  * the cluster options, compiles the schema, joins the cluster (metadata
- * voter, internal port, registration, the installed placement), opens the
+ * voter, internal port, registration, the installed placement; mutual TLS
+ * between hosts when the cluster is secured), opens the
  * partitions this host leads, binds the client and HTTP ports, records
  * that the host serves and waits until every host does. Every failure is a
  * {@link StartupException} with the reason. Used once, at start.
@@ -28,16 +31,19 @@ final class ClusterStart {
   private ClusterStart() {
   }
 
-  static PartitaServer start(ServerOptions options, ClusterOptions cluster)
-      throws StartupException, InterruptedException {
+  static PartitaServer start(ServerOptions options, ClusterOptions cluster, SecurityOptions securityOptions,
+      ClusterTlsFiles clusterTls) throws StartupException, InterruptedException {
     final long begin = System.nanoTime();
     final ClusterConfig config = check(options, cluster);
+    final ServerSecurity security = ServerSecurity.open(securityOptions, options.bindAddress(), options.httpPort());
+    warnIfUnsecured(options, clusterTls);
     final CompiledCatalog catalog = PartitaServer.compile(options, options.classes());
     LOG.info("cluster: host " + config.hostId() + " of " + config.hostCount() + " joining ("
         + config.voterCount() + " metadata voter(s); this host " + (config.isVoter() ? "is" : "is not") + " one)");
     final ClusterMember member;
     try {
-      member = ClusterMember.join(config, options.dataDir(), DurableStart.fingerprint(catalog), cluster.joinTimeout());
+      member = ClusterMember.join(config, options.dataDir(), DurableStart.fingerprint(catalog), cluster.joinTimeout(),
+          clusterTls);
     } catch (ClusterException e) {
       throw new StartupException(e.getMessage(), e);
     }
@@ -50,7 +56,7 @@ final class ClusterStart {
       throw e;
     }
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
-        () -> clientHosts(member.metadata().getHostsList()));
+        () -> clientHosts(member.metadata().getHostsList()), security);
     try {
       member.serving(options.bindAddress() + ":" + server.clientPort(),
           server.httpPort() < 0 ? "" : options.bindAddress() + ":" + server.httpPort());
@@ -63,6 +69,21 @@ final class ClusterStart {
         .map(Database.PartitionStatus::partition).toList() + " of " + config.partitionCount() + ", K="
         + config.kFactor() + ", started in " + (System.nanoTime() - begin) / 1_000_000 + " ms");
     return server;
+  }
+
+  /** Hosts of a cluster bound beyond loopback without admission would let any process pose as a host. */
+  private static void warnIfUnsecured(ServerOptions options, ClusterTlsFiles clusterTls) {
+    if (clusterTls != null) {
+      LOG.info("cluster admission: mutual TLS on the internal and metadata ports (" + clusterTls + ")");
+      return;
+    }
+    if (!ServerSecurity.isLoopback(options.bindAddress())) {
+      LOG.warning("cluster admission is off and this host listens on " + options.bindAddress() + ": any process "
+          + "that reaches its internal or metadata port can pose as a host; give --cluster-tls-cert, "
+          + "--cluster-tls-key and --cluster-ca (docs/security.md, \"Cluster admission\")");
+      System.err.println("partita: WARNING: cluster admission is off on " + options.bindAddress()
+          + ": any process that reaches the internal ports can pose as a host; see docs/security.md");
+    }
   }
 
   private static ClusterConfig check(ServerOptions options, ClusterOptions cluster) throws StartupException {
