@@ -70,8 +70,8 @@ public final class SnapshotBench {
       }
       final ResultTable t = r.results().get(0);
       t.advanceRow();
-      System.out.printf("snapshot_bytes %d%nsnapshot_ms %d%nsnapshot_mb_per_s %.1f%n", t.getLong(2), t.getLong(3),
-          t.getDouble(4));
+      System.out.printf("snapshot_bytes %d%nsnapshot_ms %d%nsnapshot_mb_per_s %.1f%nsnapshot_longest_partition_pause_us %d%n"
+          + "snapshot_most_cpu_per_chunk_us %d%n", t.getLong(2), t.getLong(3), t.getDouble(4), t.getLong(8), t.getLong(9));
     });
     if (snapshot) {
       saver.start();

@@ -1,6 +1,7 @@
 #include "partita/client/client.h"
 
 #include "asio.h"
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -47,6 +48,13 @@ class Client::Impl final {
   void CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback,
                  bool rate_limited = true);
   void Close();
+  // A connection logged in (on an I/O thread): its topology and routes become
+  // the client's, and with discover_hosts every host it lists that no
+  // connection reaches yet is connected to on a discovery thread (Connect
+  // waits for the login, which must not happen on an I/O thread).
+  void LoggedIn(const LoginResponse& login);
+  // Connects to each of `addresses`, reporting those that cannot be reached.
+  void ConnectToHosts(const std::vector<std::string>& addresses);
   // An answer ran against catalog `version`: when that is newer than the
   // routes, reads the new routes with @SystemCatalog PROCEDURES (once per
   // version; on failure the next answer tries again). Any thread.
@@ -64,6 +72,8 @@ class Client::Impl final {
   std::atomic<uint64_t> refreshing_version_{0};  // the version whose routes are being read
   std::mutex connect_mu_;
   std::map<std::string, std::shared_ptr<Connection>> connections_;  // guarded by connect_mu_
+  std::mutex discovery_mu_;
+  std::vector<std::thread> discovery_;  // guarded by discovery_mu_; joined by Close
 };
 
 Status Client::Impl::Connect(std::string_view host_port) {
@@ -78,7 +88,7 @@ Status Client::Impl::Connect(std::string_view host_port) {
     router_.Remove(it->second.get());
     connections_.erase(it);
   }
-  Connection::Listener listener{[this](const LoginResponse& login) { router_.LoggedIn(login); },
+  Connection::Listener listener{[this](const LoginResponse& login) { LoggedIn(login); },
                                 [this] { router_.Rebuild(); },
                                 [this](uint64_t version) { CatalogVersionSeen(version); }};
   auto connection = std::make_shared<Connection>(io_, std::move(address.value()), config_, &tracker_, listener);
@@ -94,6 +104,31 @@ Status Client::Impl::Connect(std::string_view host_port) {
   }
   connections_.emplace(key, std::move(connection));
   return status;
+}
+
+void Client::Impl::LoggedIn(const LoginResponse& login) {
+  router_.LoggedIn(login);
+  if (!config_.discover_hosts || closed_) return;
+  std::vector<std::string> unknown;
+  for (const Host& host : login.topology().hosts()) {
+    if (host.host_id() == login.host_id() || router_.ConnectedToHost(host.host_id())) continue;
+    unknown.push_back(host.address() + ":" + std::to_string(host.client_port()));
+  }
+  if (unknown.empty()) return;
+  std::lock_guard<std::mutex> lock(discovery_mu_);
+  if (closed_) return;
+  discovery_.emplace_back([this, unknown = std::move(unknown)] { ConnectToHosts(unknown); });
+}
+
+void Client::Impl::ConnectToHosts(const std::vector<std::string>& addresses) {
+  for (const std::string& address : addresses) {
+    if (closed_) return;
+    const Status status = Connect(address);  // a host already connected is a no-op
+    if (!status.ok() && !closed_) {
+      std::cerr << "partita client: could not connect to " << address
+                << ", a host of the cluster's topology: " << status.message() << "\n";
+    }
+  }
 }
 
 void Client::Impl::CatalogVersionSeen(uint64_t version) {
@@ -155,6 +190,12 @@ void Client::Impl::Close() {
     if (closed_.exchange(true)) return;
     for (auto& [key, connection] : connections_) connection->Close();
   }
+  std::vector<std::thread> discovery;
+  {
+    std::lock_guard<std::mutex> lock(discovery_mu_);
+    discovery.swap(discovery_);
+  }
+  for (std::thread& t : discovery) t.join();  // each sees closed_ (Connect refuses) and ends
   work_.reset();
   io_.stop();
   for (std::thread& t : threads_) t.join();

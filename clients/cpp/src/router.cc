@@ -190,6 +190,11 @@ void Router::PublishLocked(std::shared_ptr<Snapshot> next) {
   }  // `old` is released outside the lock
 }
 
+bool Router::ConnectedToHost(uint32_t host_id) const {
+  const std::shared_ptr<const Snapshot> s = Current();
+  return host_id < s->by_host.size() && s->by_host[host_id] != nullptr;
+}
+
 std::vector<std::string> Router::ConnectedServers() const {
   std::vector<std::string> names;
   const std::shared_ptr<const Snapshot> s = Current();  // held for the loop

@@ -72,6 +72,8 @@ class Router final {
   // Recomputes which connections are up and which host each reaches.
   void Rebuild();
   std::vector<std::string> ConnectedServers() const;
+  // Whether a connection that is up reaches host `host_id`.
+  bool ConnectedToHost(uint32_t host_id) const;
 
  private:
   struct Route {

@@ -256,6 +256,48 @@ TEST(ClientTest, RoutesSinglePartitionCallsToTheLeaderAndOthersRoundRobin) {
   EXPECT_EQ(results, 10);
 }
 
+// A cluster's login lists every host: a client given one address connects
+// to the others in the background and routes each call to its leader.
+TEST(ClientTest, ConnectsToEveryHostTheTopologyListsWhenGivenOneAddress) {
+  FakeServer::Options a;
+  a.host_id = 0;
+  a.partition_count = 2;
+  a.leaders = {0, 1};
+  a.routes = {FakeServer::Route("Vote", true, 0, 5)};
+  FakeServer::Options b = a;
+  b.host_id = 1;
+  FakeServer host0(a, Echo), host1(b, Echo);
+  std::vector<Host> hosts(2);
+  for (uint32_t id : {0u, 1u}) {
+    hosts[id].set_host_id(id);
+    hosts[id].set_address("127.0.0.1");
+    hosts[id].set_client_port(id == 0 ? host0.port() : host1.port());
+  }
+  host0.SetTopologyHosts(hosts);
+  host1.SetTopologyHosts(hosts);
+  Client client(TestConfig());
+  ASSERT_TRUE(client.Connect(host0.address()).ok());
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (client.ConnectedServers().size() < 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(10ms);  // waiting for observable state: the discovered connection
+  }
+  ASSERT_EQ(client.ConnectedServers().size(), 2u);
+  EXPECT_EQ(host1.connections_accepted(), 1);
+  for (int64_t phone = 2125550000; phone < 2125550100; ++phone) client.CallAsync("Vote", {phone, 1, 2}, nullptr);
+  client.Drain();
+  for (const FakeServer* host : {&host0, &host1}) {
+    const uint32_t partition = host == &host0 ? 0 : 1;
+    int votes = 0;
+    for (const Invocation& call : host->received()) {
+      ++votes;
+      EXPECT_EQ(call.routed_partition_plus_one(), partition + 1);
+    }
+    EXPECT_GT(votes, 20) << "host " << partition;
+  }
+  client.Close();
+  EXPECT_EQ(host0.connections_accepted() + host1.connections_accepted(), 2) << "one connection per host";
+}
+
 // A schema change adds a single-partition procedure: answers carry catalog
 // version 2, the client reads the new routes with @SystemCatalog PROCEDURES
 // and routes the new procedure's later calls.

@@ -107,6 +107,10 @@ LoginResponse FakeServer::Login() const {
   Topology* topology = login.mutable_topology();
   topology->set_partition_count(options_.partition_count);
   for (uint32_t leader : options_.leaders) topology->add_partition_leaders(leader);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const Host& h : topology_hosts_) *topology->add_hosts() = h;
+  }
   login.mutable_hash()->set_algorithm("fnv1a64-fmix64");
   login.mutable_hash()->set_bucket_bits(14);
   for (const ProcedureRouting& r : options_.routes) *login.add_procedures() = r;
@@ -114,6 +118,11 @@ LoginResponse FakeServer::Login() const {
   login.set_server_version("fake");
   login.set_max_frame_bytes(options_.max_frame_bytes);
   return login;
+}
+
+void FakeServer::SetTopologyHosts(std::vector<Host> hosts) {
+  std::lock_guard<std::mutex> lock(mu_);
+  topology_hosts_ = std::move(hosts);
 }
 
 std::vector<Invocation> FakeServer::received() const {

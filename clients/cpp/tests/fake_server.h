@@ -57,6 +57,9 @@ class FakeServer final {
   void AnswerHeld(const std::function<InvocationResponse(const Invocation&)>& answer, bool reversed);
   // Closes every client connection (the listener stays open).
   void DropConnections();
+  // The hosts later logins list in their topology (each host's id, address
+  // and client port), as a cluster's hosts do; none by default.
+  void SetTopologyHosts(std::vector<Host> hosts);
 
   // A SUCCESS answer carrying one BIGINT table holding `value`.
   static InvocationResponse Success(const Invocation& call, int64_t value);
@@ -94,6 +97,7 @@ class FakeServer final {
   std::vector<Invocation> received_;           // guarded by mu_
   std::vector<Held> held_;                     // guarded by mu_
   std::vector<std::string> client_names_;      // guarded by mu_
+  std::vector<Host> topology_hosts_;           // guarded by mu_
 };
 
 }  // namespace partita::client::testing

@@ -64,6 +64,11 @@ struct ClientConfig {
   bool reconnect = true;
   Millis reconnect_initial_backoff{100};
   Millis reconnect_max_backoff{5'000};
+  // Whether the client also connects to every host a login's topology lists
+  // (a cluster's other hosts), in the background, so that one address is
+  // enough to reach the whole cluster (docs/cluster.md); false keeps it to
+  // the addresses given to Connect().
+  bool discover_hosts = true;
   // Threads running the connections' I/O and the callbacks.
   uint32_t io_threads = 1;
   // How often each connection looks for calls past their timeout.

@@ -196,7 +196,7 @@ class DurabilityTest {
       assertTrue(server.output().contains("COMMAND LOG OFF"), server.output());
       assertTrue(server.output().contains("command log off"), server.output());
       try (PartitaClient client = Clients.connect(server, "off")) {
-        assertEquals(List.of(List.of("OFF", 0L, 0L, 0L, 0L, 0L, 0L)),
+        assertEquals(List.of(List.of("OFF", 0L, 0L, 0L, 0L, 0L, 0L, 0.0, 0L, 0L, 0L)),
             Clients.rows(client.call("@Statistics", "COMMANDLOG").results().get(0)));
       }
     }
@@ -210,6 +210,8 @@ class DurabilityTest {
         assertEquals("SYNC", log.get(0));
         assertTrue((Long) log.get(1) >= 2, "records: " + log);
         assertTrue((Long) log.get(2) > 0 && (Long) log.get(3) >= 1, "bytes and syncs: " + log);
+        assertTrue((Double) log.get(7) > 0 && (Long) log.get(8) > 0 && (Long) log.get(9) >= (Long) log.get(8),
+            "mean batch and sync percentiles: " + log);
       }
     }
     try (ServerProcess refused = ServerProcess.spawn(List.of("--sites", "2", "--data-dir", data.toString(),

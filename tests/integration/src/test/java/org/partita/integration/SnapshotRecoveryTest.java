@@ -151,6 +151,8 @@ class SnapshotRecoveryTest {
         final ResultTable status = single(client.callAsync("@SnapshotStatus").join());
         assertEquals("DONE", status.getString(0));
         assertEquals(1, status.getLong(7), "one snapshot completed");
+        assertTrue(status.getLong(8) > 0 && status.getLong(9) > 0 && status.getLong(9) <= status.getLong(8) + 1_000,
+            "the longest pause of a partition for one chunk and its CPU time are measured");
         before = contents(client);
       }
       server.kill();

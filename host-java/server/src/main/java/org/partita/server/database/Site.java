@@ -1,6 +1,8 @@
 package org.partita.server.database;
 
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +67,8 @@ final class Site implements Runnable {
   static final long IDLE_STATS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
   /** Rows per snapshot chunk, in bytes: one chunk is made between two transactions (docs/durability.md). */
   static final int SNAPSHOT_CHUNK_BYTES = 512 * 1024;
+  /** The site thread's CPU clock, read around each snapshot chunk (SnapshotSink#chunk). */
+  private static final ThreadMXBean THREAD_CPU = ManagementFactory.getThreadMXBean();
 
   private final int partition;
   private final PartitionMap partitionMap;
@@ -349,12 +353,14 @@ final class Site implements Runnable {
       return false;
     }
     try {
+      final long start = System.nanoTime();
+      final long startCpu = THREAD_CPU.getCurrentThreadCpuTime();
       final byte[] chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES);
       if (chunk == null) {
         snapshotSink = null;
         sink.finished(partition);
       } else {
-        sink.chunk(partition, chunk);
+        sink.chunk(partition, chunk, System.nanoTime() - start, THREAD_CPU.getCurrentThreadCpuTime() - startCpu);
       }
     } catch (RuntimeException e) {
       snapshotSink = null;

@@ -16,8 +16,15 @@ public interface SnapshotSink {
   /** Whether the sink takes another chunk of {@code partition} now (false: the site tries again later). */
   boolean ready(int partition);
 
-  /** The next chunk of {@code partition}'s stream (docs/engine-formats.md "Snapshot stream"); the sink owns it. */
-  void chunk(int partition, byte[] chunk);
+  /**
+   * The next chunk of {@code partition}'s stream (docs/engine-formats.md
+   * "Snapshot stream"); the sink owns it. {@code madeNanos} is how long the
+   * site spent making it between two transactions: the pause the snapshot
+   * put on the partition for this chunk; {@code madeCpuNanos} the site
+   * thread's CPU time in it (the wall time less any time the thread was
+   * not running, which on a loaded machine is most of a long pause).
+   */
+  void chunk(int partition, byte[] chunk, long madeNanos, long madeCpuNanos);
 
   /** Every chunk of {@code partition} was given. */
   void finished(int partition);

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 import org.partita.proto.txn.WorkItem;
 import org.partita.server.txn.CommitPipeline;
@@ -80,6 +82,11 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
   private volatile long syncs;
   private volatile long largestBatch;
   private volatile long longestSyncNanos;
+  /** Each batch's write and fdatasync in µs: recorded by the writer (wait-free), drained by {@link #figures}. */
+  private final Recorder syncMicros = new Recorder(2);
+  /** Every sync since the log opened; guarded by itself (readers only). */
+  private final Histogram syncsSinceOpen = new Histogram(2);
+  private Histogram recycledSyncs;
   /** Async mode: time site threads spent waiting for the disk to catch up. */
   private final java.util.concurrent.atomic.AtomicLong throttledNanos = new java.util.concurrent.atomic.AtomicLong();
   // Writer-confined.
@@ -193,12 +200,21 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
    * @param largestBatch the most records one sync made durable
    * @param longestSyncNanos the longest fdatasync
    * @param throttledNanos async mode: time writes waited for the disk to catch up (summed over partitions)
+   * @param syncP50Micros median time of one batch's write and fdatasync
+   * @param syncP99Micros its 99th percentile
+   * @param syncP999Micros its 99.9th percentile
    */
   public record Figures(long records, long bytes, long syncs, long largestBatch, long longestSyncNanos,
-                        long throttledNanos) {}
+                        long throttledNanos, long syncP50Micros, long syncP99Micros, long syncP999Micros) {}
 
   public Figures figures() {
-    return new Figures(records, bytes, syncs, largestBatch, longestSyncNanos, throttledNanos.get());
+    synchronized (syncsSinceOpen) {
+      recycledSyncs = syncMicros.getIntervalHistogram(recycledSyncs);
+      syncsSinceOpen.add(recycledSyncs);
+      return new Figures(records, bytes, syncs, largestBatch, longestSyncNanos, throttledNanos.get(),
+          syncsSinceOpen.getValueAtPercentile(50), syncsSinceOpen.getValueAtPercentile(99),
+          syncsSinceOpen.getValueAtPercentile(99.9));
+    }
   }
 
   private void run() {
@@ -269,10 +285,13 @@ public final class CommandLog implements CommitPipeline, AutoCloseable {
       }
     } while (batch.position() < BATCH_BYTES && (entry = queue.relaxedPoll()) != null);
     if (batchRecords > 0) {
+      final long writeStart = System.nanoTime();
       flush();
       final long syncStart = System.nanoTime();
       current.channel().force(false);
-      longestSyncNanos = Math.max(longestSyncNanos, System.nanoTime() - syncStart);
+      final long syncEnd = System.nanoTime();
+      longestSyncNanos = Math.max(longestSyncNanos, syncEnd - syncStart);
+      syncMicros.recordValue((syncEnd - writeStart) / 1000);
       syncs++;
       largestBatch = Math.max(largestBatch, batchRecords);
       batchRecords = 0;

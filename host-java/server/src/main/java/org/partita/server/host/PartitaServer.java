@@ -77,7 +77,7 @@ public final class PartitaServer implements AutoCloseable {
     }
     final CommandLog.Figures f = commandLog.figures();
     return new LogFigures(commandLog.options().mode().name(), f.records(), f.bytes(), f.syncs(), f.largestBatch(),
-        f.longestSyncNanos(), f.throttledNanos());
+        f.longestSyncNanos(), f.throttledNanos(), f.syncP50Micros(), f.syncP99Micros(), f.syncP999Micros());
   }
 
   private PartitaServer(ServerOptions options, Database database, CommandLog commandLog, ServerSecurity security) {

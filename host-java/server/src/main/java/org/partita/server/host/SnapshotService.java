@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -129,7 +130,8 @@ final class SnapshotService implements Snapshots, AutoCloseable {
       return last;
     }
     return new SnapshotFigures("IN_PROGRESS", s.writer.directory().toString(), s.writer.writtenBytes(),
-        (System.nanoTime() - s.startNanos) / 1_000_000, s.cut, "", completed);
+        (System.nanoTime() - s.startNanos) / 1_000_000, s.cut, "", completed, s.longestChunkNanos.get() / 1000,
+        s.longestChunkCpuNanos.get() / 1000);
   }
 
   private SnapshotFigures finish(Session session, SnapshotManifest manifest, Throwable error) {
@@ -144,9 +146,11 @@ final class SnapshotService implements Snapshots, AutoCloseable {
       final Throwable cause = error instanceof CompletionException && error.getCause() != null
           ? error.getCause() : error;
       figures = error == null
-          ? new SnapshotFigures("DONE", path, manifest.bytes(), millis, session.cut, "", completed)
+          ? new SnapshotFigures("DONE", path, manifest.bytes(), millis, session.cut, "", completed,
+              session.longestChunkNanos.get() / 1000, session.longestChunkCpuNanos.get() / 1000)
           : new SnapshotFigures("FAILED", path, session.writer.writtenBytes(), millis, session.cut,
-              String.valueOf(cause.getMessage()), completed);
+              String.valueOf(cause.getMessage()), completed, session.longestChunkNanos.get() / 1000,
+              session.longestChunkCpuNanos.get() / 1000);
       last = figures;
     }
     if (error != null) {
@@ -154,7 +158,9 @@ final class SnapshotService implements Snapshots, AutoCloseable {
       throw new CompletionException(new ServerException(ErrorCode.ERROR_CODE_INTERNAL, "snapshot into " + path
           + " failed (nothing else was touched; its directory was removed): " + figures.error()));
     }
-    LOG.info("snapshot " + path + " complete: " + figures.bytes() + " bytes in " + millis + " ms, cut " + figures.cut());
+    LOG.info("snapshot " + path + " complete: " + figures.bytes() + " bytes in " + millis + " ms, cut " + figures.cut()
+        + ", longest pause of a partition for one chunk " + figures.longestChunkMicros() + " µs (most CPU time in one "
+        + figures.longestChunkCpuMicros() + " µs)");
     if (removeOld(session.writer.directory()) && snapshotLogBytes > 0) {
       truncateLog();
     }
@@ -219,6 +225,9 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     final SnapshotWriter writer;
     final long startNanos;
     volatile String cut = "";
+    /** The longest time one site spent making one chunk (any partition), and the most CPU time one took. */
+    final AtomicLong longestChunkNanos = new AtomicLong();
+    final AtomicLong longestChunkCpuNanos = new AtomicLong();
 
     Session(SnapshotWriter writer, long startNanos) {
       this.writer = writer;
@@ -236,7 +245,9 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     }
 
     @Override
-    public void chunk(int partition, byte[] chunk) {
+    public void chunk(int partition, byte[] chunk, long madeNanos, long madeCpuNanos) {
+      longestChunkNanos.accumulateAndGet(madeNanos, Math::max);
+      longestChunkCpuNanos.accumulateAndGet(madeCpuNanos, Math::max);
       writer.chunk(partition, chunk);
     }
 

@@ -15,13 +15,20 @@ import org.partita.client.ValueType;
  * @param cut the cut, "p0=epoch:seq,p1=..." ("" until fixed)
  * @param error why it failed ("" otherwise)
  * @param completed snapshots completed since the host started
+ * @param longestChunkMicros the longest time one partition spent making one chunk between two of its
+ *     transactions (the longest pause the snapshot put on a partition)
+ * @param longestChunkCpuMicros the most CPU time a site thread spent making one chunk (the pause less the
+ *     time the thread was not running: the figure that does not depend on the machine's load)
  */
 public record SnapshotFigures(String state, String path, long bytes, long durationMillis, String cut, String error,
-    long completed) {
+    long completed, long longestChunkMicros, long longestChunkCpuMicros) {
   /** A host that has taken no snapshot. */
-  public static final SnapshotFigures NONE = new SnapshotFigures("NONE", "", 0, 0, "", "", 0);
+  public static final SnapshotFigures NONE = new SnapshotFigures("NONE", "", 0, 0, "", "", 0, 0, 0);
 
-  /** One row: STATE, PATH, BYTES, DURATION_MILLIS, MB_PER_SECOND, CUT, ERROR, COMPLETED. */
+  /**
+   * One row: STATE, PATH, BYTES, DURATION_MILLIS, MB_PER_SECOND, CUT, ERROR, COMPLETED, LONGEST_CHUNK_MICROS,
+   * LONGEST_CHUNK_CPU_MICROS.
+   */
   ResultTable toTable() {
     final double seconds = durationMillis / 1000.0;
     return new ResultTableBuilder()
@@ -33,7 +40,10 @@ public record SnapshotFigures(String state, String path, long bytes, long durati
         .column("CUT", ValueType.VARCHAR)
         .column("ERROR", ValueType.VARCHAR)
         .column("COMPLETED", ValueType.BIGINT)
-        .row(state, path, bytes, durationMillis, seconds > 0 ? bytes / 1e6 / seconds : 0.0, cut, error, completed)
+        .column("LONGEST_CHUNK_MICROS", ValueType.BIGINT)
+        .column("LONGEST_CHUNK_CPU_MICROS", ValueType.BIGINT)
+        .row(state, path, bytes, durationMillis, seconds > 0 ? bytes / 1e6 / seconds : 0.0, cut, error, completed,
+            longestChunkMicros, longestChunkCpuMicros)
         .build();
   }
 }

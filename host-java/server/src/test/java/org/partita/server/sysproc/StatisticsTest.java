@@ -197,14 +197,15 @@ class StatisticsTest {
     f = new SysprocFixture(1);
     final ResultTable off = f.table("@Statistics", "COMMANDLOG");
     assertEquals(List.of("MODE", "RECORDS", "BYTES", "SYNCS", "LARGEST_BATCH", "LONGEST_SYNC_MICROS",
-        "THROTTLED_MICROS"), columns(off));
-    assertEquals(List.of("OFF|0|0|0|0|0|0"), rows(off));
+        "THROTTLED_MICROS", "MEAN_BATCH", "SYNC_P50_MICROS", "SYNC_P99_MICROS", "SYNC_P999_MICROS"), columns(off));
+    assertEquals(List.of("OFF|0|0|0|0|0|0|0.0|0|0|0"), rows(off));
     final SystemProcedures logged = new SystemProcedures(f.db, new ProcedureStatistics(), List::of,
-        () -> SysprocFixture.IDENTITY, () -> { }, () -> new LogFigures("SYNC", 10, 4096, 3, 6, 2_500_000, 7_000));
+        () -> SysprocFixture.IDENTITY, () -> { }, () -> new LogFigures("SYNC", 10, 4096, 4, 6, 2_500_000, 7_000,
+            300, 900, 2_400));
     final java.util.concurrent.CompletableFuture<org.partita.client.ClientResponse> answer =
         new java.util.concurrent.CompletableFuture<>();
     assertTrue(logged.call("@Statistics", new Object[] {"COMMANDLOG"}, answer::complete));
-    assertEquals(List.of("SYNC|10|4096|3|6|2500|7"), rows(answer.get().results().get(0)));
+    assertEquals(List.of("SYNC|10|4096|4|6|2500|7|2.5|300|900|2400"), rows(answer.get().results().get(0)));
   }
 
   @Test
