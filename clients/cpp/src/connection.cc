@@ -93,10 +93,14 @@ Connection::Connection(asio::io_context& io, ServerAddress address, const Client
       sweep_timer_(strand_),
       reconnect_timer_(strand_),
       permits_(config.max_in_flight_per_connection),
-      tls_context_(MakeTlsContext(config)) {}
+      tls_context_(MakeTlsContext(config, &tls_error_)) {}
 
-std::shared_ptr<asio::ssl::context> Connection::MakeTlsContext(const ClientConfig& config) {
-  if (!config.tls) return nullptr;
+std::shared_ptr<asio::ssl::context> Connection::MakeTlsContext(const ClientConfig& config, std::string* error) {
+  const bool certificate = !config.tls_cert_file.empty() || !config.tls_key_file.empty();
+  if (!config.tls) {
+    if (certificate) *error = "tls_cert_file and tls_key_file need tls = true";
+    return nullptr;
+  }
   auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
   boost::system::error_code ec;
   if (config.tls_ca_file.empty()) {
@@ -106,6 +110,19 @@ std::shared_ptr<asio::ssl::context> Connection::MakeTlsContext(const ClientConfi
   }
   context->set_verify_mode(asio::ssl::verify_peer);
   // A CA file that cannot be read leaves nothing trusted: every handshake then fails, naming the certificate.
+  if (!certificate) return context;
+  if (config.tls_cert_file.empty() || config.tls_key_file.empty()) {
+    *error = "tls_cert_file and tls_key_file go together (a client certificate and its private key)";
+    return context;
+  }
+  context->use_certificate_chain_file(config.tls_cert_file, ec);
+  if (ec) {
+    *error = "cannot use the client certificate " + config.tls_cert_file + ": " + ec.message();
+    return context;
+  }
+  // OpenSSL checks here that the key is the certificate's.
+  context->use_private_key_file(config.tls_key_file, asio::ssl::context::pem, ec);
+  if (ec) *error = "cannot use the client key " + config.tls_key_file + ": " + ec.message();
   return context;
 }
 
@@ -134,6 +151,7 @@ void Connection::Dial() {
   }
   auto s = std::make_shared<Session>(strand_);
   session_ = s;
+  if (!tls_error_.empty()) return SessionFailed(s, tls_error_);
   s->login_timer.expires_after(config_.connect_timeout);
   s->login_timer.async_wait([self = shared_from_this(), s](boost::system::error_code ec) {
     if (!ec && !s->logged_in) {

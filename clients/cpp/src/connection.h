@@ -84,8 +84,9 @@ class Connection final : public std::enable_shared_from_this<Connection> {
   void OnConnected(const std::shared_ptr<Session>& s);
   // Sends the login (after the TLS handshake, with TLS) and starts reading.
   void SendLogin(const std::shared_ptr<Session>& s);
-  // The TLS context every session of this connection uses, or null without TLS.
-  static std::shared_ptr<boost::asio::ssl::context> MakeTlsContext(const ClientConfig& config);
+  // The TLS context every session of this connection uses, or null without TLS; sets `*error` when the
+  // client certificate options cannot be used.
+  static std::shared_ptr<boost::asio::ssl::context> MakeTlsContext(const ClientConfig& config, std::string* error);
   void ReadMore(const std::shared_ptr<Session>& s);
   bool DecodeFrames(Session& s);
   bool HandleFrame(const std::shared_ptr<Session>& s, const char* data, uint32_t length);
@@ -116,6 +117,7 @@ class Connection final : public std::enable_shared_from_this<Connection> {
   boost::asio::steady_timer sweep_timer_;
   boost::asio::steady_timer reconnect_timer_;
   std::counting_semaphore<> permits_;
+  std::string tls_error_;  // set once, by MakeTlsContext; then only read (the options cannot be used)
   const std::shared_ptr<boost::asio::ssl::context> tls_context_;
   std::atomic<State> state_{State::kConnecting};
   std::atomic<int32_t> host_id_{-1};

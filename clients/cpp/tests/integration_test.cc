@@ -210,6 +210,61 @@ TEST(CppClientIntegrationTest, SpeaksTlsToAServerItTrusts) {
   fs::remove_all(dir, ignored);
 }
 
+TEST(CppClientIntegrationTest, PresentsAClientCertificateWhenTheServerRequiresOne) {
+  const fs::path root = Root();
+  for (const char* needed : {"host-java/server/target/classpath.txt", "bench/voter/target/classes"}) {
+    if (!fs::exists(root / needed)) GTEST_SKIP() << "needs a built server: " << (root / needed) << " is missing";
+  }
+  const fs::path dir = fs::temp_directory_path() / ("partita-cpp-mtls-" + std::to_string(getpid()));
+  const std::string certs = (root / "scripts/cluster-certs").string();
+  // One authority signs the server (127.0.0.1) and the client (127.0.0.2); another signs a stranger.
+  ASSERT_EQ(std::system((certs + " " + (dir / "ours").string() + " 127.0.0.1 127.0.0.2 > /dev/null").c_str()), 0);
+  ASSERT_EQ(std::system((certs + " " + (dir / "other").string() + " 127.0.0.2 > /dev/null").c_str()), 0);
+  const fs::path ours = dir / "ours";
+  ServerProcess server(root, {"--tls-cert", (ours / "host-127.0.0.1.crt").string(), "--tls-key",
+                              (ours / "host-127.0.0.1.key").string(), "--tls-client-ca", (ours / "ca.crt").string()});
+  const std::string address = server.AwaitReady(120s);
+  ASSERT_FALSE(address.empty()) << "the server did not become ready:\n" << server.output();
+
+  ClientConfig config;
+  config.reconnect = false;
+  config.connect_timeout = 10s;
+  config.tls = true;
+  config.tls_ca_file = (ours / "ca.crt").string();
+  config.tls_cert_file = (ours / "host-127.0.0.2.crt").string();
+  config.tls_key_file = (ours / "host-127.0.0.2.key").string();
+  Client holder(config);
+  ASSERT_TRUE(holder.Connect(address).ok());
+  const Result<Response> ping = holder.Call("@Ping", {});
+  EXPECT_TRUE(ping.ok() && ping->ok());
+
+  ClientConfig without = config;
+  without.tls_cert_file.clear();
+  without.tls_key_file.clear();
+  Client anonymous(without);
+  EXPECT_FALSE(anonymous.Connect(address).ok()) << "the server requires a client certificate";
+
+  ClientConfig stranger = config;
+  stranger.tls_cert_file = (dir / "other" / "host-127.0.0.2.crt").string();
+  stranger.tls_key_file = (dir / "other" / "host-127.0.0.2.key").string();
+  Client strange(stranger);
+  EXPECT_FALSE(strange.Connect(address).ok()) << "another authority's certificate is refused";
+
+  ClientConfig mismatched = config;
+  mismatched.tls_key_file = (dir / "other" / "host-127.0.0.2.key").string();
+  Client wrong_key(mismatched);
+  const Status key = wrong_key.Connect(address);
+  EXPECT_NE(key.message().find("cannot use the client key"), std::string::npos) << key.ToString();
+
+  ClientConfig half = config;
+  half.tls_key_file.clear();
+  Client only_certificate(half);
+  const Status alone = only_certificate.Connect(address);
+  EXPECT_NE(alone.message().find("go together"), std::string::npos) << alone.ToString();
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+}
+
 TEST(CppClientIntegrationTest, VotesThroughARealServerAndResultsAgree) {
   const fs::path root = Root();
   for (const char* needed : {"host-java/server/target/classpath.txt", "bench/voter/target/classes"}) {

@@ -35,6 +35,12 @@ struct ClientConfig {
   bool tls = false;
   std::string tls_ca_file;
   bool tls_verify_hostname = true;
+  // A client certificate for a server that requires one (started with
+  // --tls-client-ca): the certificate chain and its private key, both PEM,
+  // both or neither; needs `tls`. A file that cannot be used, or a key that
+  // does not match the certificate, fails Connect() saying which.
+  std::string tls_cert_file;
+  std::string tls_key_file;
   // How long Connect() waits for the TCP connection and the login answer.
   Millis connect_timeout{10'000};
   // How long a call waits for its answer before failing with kTimeout.

@@ -54,7 +54,7 @@ class LayeringTest {
         .whereLayer("database").mayOnlyBeAccessedByLayers("sysproc", "host", "cli")
         .whereLayer("durability").mayOnlyBeAccessedByLayers("host", "cli")
         .whereLayer("security").mayOnlyBeAccessedByLayers("compiler", "database", "dispatch", "network", "http",
-            "sysproc", "host", "cli")
+            "sysproc", "host", "cli", "cluster")
         .whereLayer("engine").mayOnlyBeAccessedByLayers("database")
         .whereLayer("compiler").mayOnlyBeAccessedByLayers("database", "sysproc", "host", "cli")
         .whereLayer("procedure").mayOnlyBeAccessedByLayers("compiler", "database")

@@ -55,7 +55,7 @@ class ClusterTest {
   }
 
   /** Internal port P (and metadata port P+1) free on 127.0.0.1..n. */
-  private static int freeClusterPort(int n) throws IOException {
+  static int freeClusterPort(int n) throws IOException {
     for (int attempt = 0; attempt < 50; attempt++) {
       final int port;
       try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
@@ -79,7 +79,7 @@ class ClusterTest {
     return true;
   }
 
-  private static String clusterList(int n, int port) {
+  static String clusterList(int n, int port) {
     final List<String> entries = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
       entries.add("127.0.0." + i + ":" + port);
@@ -249,8 +249,8 @@ class ClusterTest {
         "not a multiple of K+1 = 2");
     assertFails(launch(0, "127.0.0.1:5000,127.0.0.2:5000", KV_DDL, "--kfactor", "2"),
         "--kfactor 2 needs 3 hosts for the copies of each partition, but --cluster lists 2");
-    assertFails(launch(0, cluster, KV_DDL, "--users", KV_DDL.toString()),
-        "--users and the --tls options do not work with --cluster yet");
+    assertFails(launch(0, cluster, KV_DDL, "--cluster-tls-cert", KV_DDL.toString()),
+        "--cluster-tls-cert, --cluster-tls-key and --cluster-ca go together (given: --cluster-tls-cert)");
     final ServerProcess wrongBind = ServerProcess.launch(List.of("--schema", KV_DDL.toString(), "--cluster",
         cluster, "--host-id", "1", "--bind", "127.0.0.1", "--data-dir", dir.resolve("bind").toString()),
         dir.resolve("bind.log"));
@@ -285,7 +285,7 @@ class ClusterTest {
     return table.getBytes(0);
   }
 
-  private static void assertFails(ServerProcess host, String expected) throws InterruptedException {
+  static void assertFails(ServerProcess host, String expected) throws InterruptedException {
     assertEquals(1, host.awaitExit(90), () -> "the start should fail with '" + expected + "':\n" + host.output());
     assertTrue(host.output().contains("partita start: "), host.output());
     assertTrue(host.output().contains(expected), () -> "expected '" + expected + "' in:\n" + host.output());

@@ -238,6 +238,60 @@ final class SecurityTest {
     assertTrue(server.isAlive());
   }
 
+  @Test
+  void shouldIssueUseAndRevokeHttpTokens() throws Exception {
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpResponse<String> issued = http.send(tokenRequest("POST", "Basic " + basic("alice:"
+        + SecurityFixture.ALICE_PASSWORD)), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, issued.statusCode(), issued.body());
+    assertEquals("no-store", issued.headers().firstValue("Cache-Control").orElse(""));
+    final java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"token\":\"([^\"]+)\"").matcher(issued.body());
+    assertTrue(m.find() && issued.body().contains("\"user\":\"alice\""), issued.body());
+    final String bearer = "Bearer " + m.group(1);
+
+    final HttpResponse<String> ping = http.send(apiWith("@Ping", bearer), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, ping.statusCode(), ping.body());
+    assertTrue(ping.body().contains("pong"), ping.body());
+    final HttpResponse<String> shutdown = http.send(apiWith("@Shutdown", bearer), HttpResponse.BodyHandlers.ofString());
+    assertTrue(shutdown.body().contains("PERMISSION_DENIED") && shutdown.body().contains("ADMIN"), shutdown.body());
+    // A token does not get another token, and no credentials get none.
+    assertEquals(401, http.send(tokenRequest("POST", bearer), HttpResponse.BodyHandlers.ofString()).statusCode());
+    assertEquals(401, http.send(tokenRequest("POST", null), HttpResponse.BodyHandlers.ofString()).statusCode());
+    assertEquals(400, http.send(tokenRequest("DELETE", "Basic " + basic("alice:" + SecurityFixture.ALICE_PASSWORD)),
+        HttpResponse.BodyHandlers.ofString()).statusCode());
+
+    final HttpResponse<String> revoked = http.send(tokenRequest("DELETE", bearer), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, revoked.statusCode(), revoked.body());
+    final HttpResponse<String> after = http.send(apiWith("@Ping", bearer), HttpResponse.BodyHandlers.ofString());
+    assertEquals(401, after.statusCode(), after.body());
+    assertTrue(after.body().contains("AUTHENTICATION_FAILED"), after.body());
+    final HttpResponse<String> forged = http.send(apiWith("@Ping", "Bearer ptk_" + "A".repeat(43)),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(401, forged.statusCode(), forged.body());
+    assertTrue(server.output().contains("audit: http token issued: user=alice"), server.output());
+    assertTrue(server.output().contains("audit: http token revoked: user=alice"), server.output());
+    assertTrue(server.output().contains("audit: login accepted: user=alice peer=127.0.0.1:"));
+    assertTrue(server.isAlive());
+  }
+
+  private static String basic(String userColonPassword) {
+    return Base64.getEncoder().encodeToString(userColonPassword.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static HttpRequest tokenRequest(String method, String authorization) {
+    final HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort()
+        + "/api/1.0/token")).timeout(Duration.ofSeconds(10)).method(method, HttpRequest.BodyPublishers.noBody());
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    return b.build();
+  }
+
+  private static HttpRequest apiWith(String procedure, String authorization) {
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort() + "/api/1.0/?Procedure="
+        + procedure)).timeout(Duration.ofSeconds(10)).header("Authorization", authorization).build();
+  }
+
   private static String encode(String s) {
     return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8);
   }

@@ -12,7 +12,7 @@ import org.partita.server.host.ClusterOptions;
 import org.partita.server.host.PartitaServer;
 import org.partita.server.host.ServerOptions;
 import org.partita.server.host.StartupException;
-import org.partita.server.security.SecurityOptions;
+import org.partita.server.security.ClusterTlsFiles;
 import org.partita.server.network.ConnectionLimits;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -113,6 +113,9 @@ final class StartCommand implements Callable<Integer> {
   @Mixin
   private SecurityArgs security = new SecurityArgs();
 
+  @Mixin
+  private ClusterTlsArgs clusterTlsArgs = new ClusterTlsArgs();
+
   @Option(names = "--cluster", paramLabel = "HOST:PORT,...", description = "start this host as one of a cluster: "
       + "every host's internal address and port, the same list on every host (a host's id is its position, from 0; "
       + "its metadata port is the next port); needs --host-id, --data-dir and a --bind equal to its own address "
@@ -172,12 +175,9 @@ final class StartCommand implements Callable<Integer> {
       options = new ServerOptions(schema, classes, sites, bind, port, httpPort, dataDir, webRoot,
           new ConnectionLimits(maxInFlight, maxFrameBytes), siteQueue, networkThreads, queryLimits,
           commandLogOptions());
-      if (clusterOptions != null && !security.options().equals(SecurityOptions.OFF)) {
-        throw new IllegalArgumentException("--users and the --tls options do not work with --cluster yet: the hosts of "
-            + "a cluster do not authenticate each other yet (docs/cluster.md)");
-      }
+      final ClusterTlsFiles clusterTls = clusterTlsArgs.files(clusterOptions != null);
       server = clusterOptions == null ? PartitaServer.start(options, security.options())
-          : PartitaServer.start(options, clusterOptions);
+          : PartitaServer.start(options, clusterOptions, security.options(), clusterTls);
     } catch (StartupException | IllegalArgumentException e) {
       System.err.println("partita start: " + e.getMessage());
       return 1;

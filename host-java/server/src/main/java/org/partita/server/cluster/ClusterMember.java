@@ -25,6 +25,7 @@ import org.partita.proto.cluster.MetadataCommand;
 import org.partita.proto.cluster.MetadataReply;
 import org.partita.proto.cluster.MetadataSnapshot;
 import org.partita.proto.cluster.RegisterHost;
+import org.partita.server.security.ClusterTlsFiles;
 import org.partita.server.topology.PartitionMap;
 
 /**
@@ -58,6 +59,8 @@ public final class ClusterMember implements AutoCloseable {
   private final EventLoopGroup loop = new NioEventLoopGroup(1, new DefaultThreadFactory("partita-internal", true));
   private final HeartbeatTable heartbeats = new HeartbeatTable();
   private final MetadataView view = new MetadataView();
+  /** Mutual TLS on the internal and metadata ports, or null on a trusted network (docs/security.md). */
+  private final ClusterTls tls;
   private MetadataServer voter;
   private InternalServer internal;
   private InternalLinks links;
@@ -66,8 +69,9 @@ public final class ClusterMember implements AutoCloseable {
   /** Closed first when this member closes (the data plane riding on the internal port). */
   private volatile AutoCloseable dependent;
 
-  private ClusterMember(ClusterConfig config, Duration timeout) {
+  private ClusterMember(ClusterConfig config, Duration timeout, ClusterTls tls) {
     this.config = config;
+    this.tls = tls;
     this.timeout = timeout;
     this.incarnation = newIncarnation();
     final List<MetadataPeer> peers = new ArrayList<>();
@@ -94,7 +98,18 @@ public final class ClusterMember implements AutoCloseable {
    */
   public static ClusterMember join(ClusterConfig config, Path dataDir, int schemaFingerprint, Duration timeout)
       throws ClusterException, InterruptedException {
-    final ClusterMember member = new ClusterMember(config, timeout);
+    return join(config, dataDir, schemaFingerprint, timeout, null);
+  }
+
+  /**
+   * {@link #join(ClusterConfig, Path, int, Duration)} on a secured cluster: with {@code tlsFiles} (null: a
+   * trusted network), the internal and metadata ports speak mutual TLS and admit only hosts holding a
+   * certificate of the cluster's authorities (docs/security.md, "Cluster admission").
+   */
+  public static ClusterMember join(ClusterConfig config, Path dataDir, int schemaFingerprint, Duration timeout,
+      ClusterTlsFiles tlsFiles) throws ClusterException, InterruptedException {
+    final ClusterTls tls = tlsFiles == null ? null : ClusterTls.open(tlsFiles, config.self().getAddress());
+    final ClusterMember member = new ClusterMember(config, timeout, tls);
     try {
       member.startServices(dataDir);
       member.register(schemaFingerprint);
@@ -111,14 +126,14 @@ public final class ClusterMember implements AutoCloseable {
       final Path metadataDir = dataDir.resolve("metadata");
       refuseEarlierMetadata(metadataDir);
       try {
-        voter = MetadataServer.start(group, Integer.toString(config.hostId()), metadataDir.toFile());
+        voter = MetadataServer.start(group, Integer.toString(config.hostId()), metadataDir.toFile(), tls);
       } catch (IOException | RuntimeException e) {
         throw new ClusterException("cannot start the metadata voter on " + address(config.metadataAddress(
             config.hostId())) + " (is another process running with --host-id " + config.hostId() + "?): "
             + e.getMessage(), e);
       }
     }
-    internal = new InternalServer(heartbeats, voter == null ? null : voter::appliedState);
+    internal = new InternalServer(heartbeats, voter == null ? null : voter::appliedState, tls);
     try {
       internal.start(config.self(), loop);
     } catch (InterruptedException e) {
@@ -139,9 +154,9 @@ public final class ClusterMember implements AutoCloseable {
     for (int id = 0; id < config.voterCount(); id++) {
       voters.add(config.hosts().get(id));
     }
-    links = new InternalLinks(config.hostId(), incarnation, config.self().getAddress(), voters, view, loop);
+    links = new InternalLinks(config.hostId(), incarnation, config.self().getAddress(), voters, view, loop, tls);
     links.start();
-    client = new MetadataClient(group, timeout);
+    client = new MetadataClient(group, timeout, tls);
   }
 
   private static void refuseEarlierMetadata(Path metadataDir) throws ClusterException {
@@ -181,7 +196,8 @@ public final class ClusterMember implements AutoCloseable {
     } catch (IOException e) {
       throw new ClusterException("could not " + what + ": the metadata group (voters " + voterAddresses()
           + ") did not answer within " + timeout.toSeconds() + " s; start every host listed in --cluster (the first "
-          + config.voterCount() + " are the metadata voters)", e);
+          + config.voterCount() + " are the metadata voters)" + (tls == null ? "" : "; the cluster is secured: every"
+          + " host needs a certificate for its own address signed by an authority in --cluster-ca (" + tls + ")"), e);
     }
   }
 
@@ -291,6 +307,11 @@ public final class ClusterMember implements AutoCloseable {
   /** The heartbeats this host received (a voter's table; empty on other hosts). */
   public HeartbeatTable heartbeats() {
     return heartbeats;
+  }
+
+  /** How this host opens internal connections: from its own address, with mutual TLS when the cluster is secured. */
+  public InternalConnector connector() {
+    return (to, handler) -> InternalFrames.connect(eventLoop(), to, config.self().getAddress(), tls, handler);
   }
 
   /** The internal port's event loop (replication's connections share it). */

@@ -35,10 +35,12 @@ public final class InternalFrames {
 
   /**
    * Opens an internal connection to {@code to} from {@code from} (the host's
-   * own address, any port) on {@code group}: the framing, then a handler
+   * own address, any port) on {@code group}: with {@code tls} (a secured
+   * cluster; null otherwise) mutual TLS and host admission first
+   * ({@link HostAdmission}), then the framing, then a handler
    * {@code handler} makes for it.
    */
-  public static ChannelFuture connect(EventLoopGroup group, InetSocketAddress to, InetAddress from,
+  public static ChannelFuture connect(EventLoopGroup group, InetSocketAddress to, InetAddress from, ClusterTls tls,
       Supplier<ChannelHandler> handler) {
     return new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
@@ -46,6 +48,9 @@ public final class InternalFrames {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel channel) {
+            if (tls != null) {
+              HostAdmission.connecting(channel, tls, to);
+            }
             install(channel.pipeline());
             channel.pipeline().addLast(handler.get());
           }

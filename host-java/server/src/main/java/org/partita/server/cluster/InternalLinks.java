@@ -39,12 +39,21 @@ final class InternalLinks implements AutoCloseable {
   private final List<InetSocketAddress> voters;
   private final MetadataView view;
   private final EventLoopGroup group;
+  /** Mutual TLS and host admission on every connection, or null on a trusted network (docs/security.md). */
+  private final ClusterTls tls;
   private final Map<InetSocketAddress, Channel> open = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private ScheduledFuture<?> heartbeats;
 
   InternalLinks(int hostId, long incarnation, InetAddress bindAddress, List<InetSocketAddress> voters,
       MetadataView view, EventLoopGroup group) {
+    this(hostId, incarnation, bindAddress, voters, view, group, null);
+  }
+
+  /** With {@code tls}, every connection passes {@link HostAdmission} before its first frame. */
+  InternalLinks(int hostId, long incarnation, InetAddress bindAddress, List<InetSocketAddress> voters,
+      MetadataView view, EventLoopGroup group, ClusterTls tls) {
+    this.tls = tls;
     this.hostId = hostId;
     this.incarnation = incarnation;
     this.bindAddress = bindAddress;
@@ -76,7 +85,7 @@ final class InternalLinks implements AutoCloseable {
     if (closed) {
       return;
     }
-    final ChannelFuture connecting = InternalFrames.connect(group, voter, bindAddress, () -> new Watch(voter));
+    final ChannelFuture connecting = InternalFrames.connect(group, voter, bindAddress, tls, () -> new Watch(voter));
     connecting.addListener(done -> {
       if (!done.isSuccess()) {
         retryLater(voter);

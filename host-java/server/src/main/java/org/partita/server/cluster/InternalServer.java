@@ -29,7 +29,9 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * a connection's first such frame); before there is one they close their
  * connection, and the sender connects again later. A malformed frame, an
  * unexpected one or a frame over the size bound closes that connection with
- * a warning naming the peer; nothing a peer sends stops the server.
+ * a warning naming the peer; nothing a peer sends stops the server. On a
+ * secured cluster each connection first passes {@link HostAdmission}
+ * (mutual TLS, the peer's certificate naming its address).
  *
  * <p>Thread model: Netty's event loops run the handlers; {@link #publish}
  * may be called from any thread (it only enqueues writes).
@@ -41,14 +43,22 @@ final class InternalServer implements AutoCloseable {
   private final HeartbeatTable heartbeats;
   /** The voter's own metadata, or null on a host that is not a voter. */
   private final Supplier<MetadataSnapshot> metadata;
+  /** Mutual TLS and host admission on every connection, or null on a trusted network (docs/security.md). */
+  private final ClusterTls tls;
   private final ChannelGroup watchers = new DefaultChannelGroup("partita-watchers", GlobalEventExecutor.INSTANCE);
   private Channel listener;
   /** Makes the handler of replication frames for one connection; null until the host replicates. */
   private volatile Supplier<ChannelHandler> replication;
 
   InternalServer(HeartbeatTable heartbeats, Supplier<MetadataSnapshot> metadata) {
+    this(heartbeats, metadata, null);
+  }
+
+  /** With {@code tls}, every connection passes {@link HostAdmission} before its first frame. */
+  InternalServer(HeartbeatTable heartbeats, Supplier<MetadataSnapshot> metadata, ClusterTls tls) {
     this.heartbeats = heartbeats;
     this.metadata = metadata;
+    this.tls = tls;
   }
 
   /** Binds {@code address} (port 0: any free port) on {@code group}; returns the port bound. */
@@ -57,6 +67,9 @@ final class InternalServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel channel) {
+            if (tls != null) {
+              HostAdmission.accepting(channel, tls);
+            }
             InternalFrames.install(channel.pipeline());
             channel.pipeline().addLast("internal", new Handler());
           }

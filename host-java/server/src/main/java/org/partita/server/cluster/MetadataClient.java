@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
-import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -31,6 +30,11 @@ public final class MetadataClient implements AutoCloseable {
   private final RaftClient client;
 
   public MetadataClient(MetadataGroup group, Duration retryFor) {
+    this(group, retryFor, null);
+  }
+
+  /** A client speaking mutual TLS with {@code tls}'s files to the voters (null: plain gRPC). */
+  MetadataClient(MetadataGroup group, Duration retryFor, ClusterTls tls) {
     final RaftProperties properties = group.properties();
     RaftClientConfigKeys.Rpc.setRequestTimeout(properties,
         TimeDuration.valueOf(group.electionTimeoutMax().toMillis() * 3, TimeUnit.MILLISECONDS));
@@ -38,7 +42,7 @@ public final class MetadataClient implements AutoCloseable {
     this.client = RaftClient.newBuilder()
         .setRaftGroup(group.raftGroup())
         .setProperties(properties)
-        .setParameters(new Parameters())
+        .setParameters(ClusterTls.ratisParameters(tls))
         .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(attempts,
             TimeDuration.valueOf(RETRY_INTERVAL_MS, TimeUnit.MILLISECONDS)))
         .build();

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.RaftPeerId;
@@ -53,6 +52,15 @@ public final class MetadataServer implements AutoCloseable {
    * {@code storageDir} (created if absent; never shared with another voter).
    */
   public static MetadataServer start(MetadataGroup group, String selfId, File storageDir) throws IOException {
+    return start(group, selfId, storageDir, null);
+  }
+
+  /**
+   * {@link #start(MetadataGroup, String, File)} speaking mutual TLS with {@code tls}'s files (null: plain gRPC,
+   * for a trusted network): a peer or client without a certificate of the cluster's authorities cannot reach it.
+   */
+  static MetadataServer start(MetadataGroup group, String selfId, File storageDir, ClusterTls tls)
+      throws IOException {
     final MetadataPeer self = group.peer(selfId);
     final RaftProperties properties = group.properties();
     RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir));
@@ -70,7 +78,7 @@ public final class MetadataServer implements AutoCloseable {
         .setServerId(RaftPeerId.valueOf(selfId))
         .setGroup(group.raftGroup())
         .setProperties(properties)
-        .setParameters(new Parameters())
+        .setParameters(ClusterTls.ratisParameters(tls))
         .setStateMachine(stateMachine)
         .setOption(RaftStorage.StartupOption.RECOVER)
         .build();

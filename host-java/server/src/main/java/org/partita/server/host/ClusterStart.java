@@ -13,16 +13,19 @@ import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.database.Database;
 import org.partita.server.durability.CommandLogMode;
 import org.partita.server.replication.Replication;
+import org.partita.server.security.ClusterTlsFiles;
+import org.partita.server.security.SecurityOptions;
 import org.partita.server.txn.ImmediateCommitPipeline;
 
 /**
  * Starts one host of a cluster (docs/cluster.md, milestones 2 and 3): checks
  * the cluster options, compiles the schema, joins the cluster (metadata
- * voter, internal port, registration, the installed placement), opens a
- * site for every copy this host holds (with K ≥ 1 behind the replication
- * pipelines, its replica copies fed by their leaders over the internal
- * port), binds the client and HTTP ports, records that the host serves and
- * waits until every host does. Every failure is a
+ * voter, internal port, registration, the installed placement; mutual TLS
+ * between hosts when the cluster is secured), opens a site for every copy
+ * this host holds (with K ≥ 1 behind the replication pipelines, its replica
+ * copies fed by their leaders over the internal port), binds the client and
+ * HTTP ports, records that the host serves and waits until every host does.
+ * Every failure is a
  * {@link StartupException} with the reason. Used once, at start.
  */
 final class ClusterStart {
@@ -31,10 +34,12 @@ final class ClusterStart {
   private ClusterStart() {
   }
 
-  static PartitaServer start(ServerOptions options, ClusterOptions cluster)
-      throws StartupException, InterruptedException {
+  static PartitaServer start(ServerOptions options, ClusterOptions cluster, SecurityOptions securityOptions,
+      ClusterTlsFiles clusterTls) throws StartupException, InterruptedException {
     final long begin = System.nanoTime();
     final ClusterConfig config = check(options, cluster);
+    final ServerSecurity security = ServerSecurity.open(securityOptions, options.bindAddress(), options.httpPort());
+    warnIfUnsecured(options, clusterTls);
     final CompiledCatalog catalog = PartitaServer.compile(options, options.classes());
     if (config.survivalWarning() != null) {
       LOG.warning("cluster: " + config.survivalWarning());
@@ -43,14 +48,15 @@ final class ClusterStart {
         + config.voterCount() + " metadata voter(s); this host " + (config.isVoter() ? "is" : "is not") + " one)");
     final ClusterMember member;
     try {
-      member = ClusterMember.join(config, options.dataDir(), DurableStart.fingerprint(catalog), cluster.joinTimeout());
+      member = ClusterMember.join(config, options.dataDir(), DurableStart.fingerprint(catalog), cluster.joinTimeout(),
+          clusterTls);
     } catch (ClusterException e) {
       throw new StartupException(e.getMessage(), e);
     }
     final Database database;
     // K = 0: no replication exists at all; K >= 1: each led partition's answers wait for its replicas.
     final Replication replication = config.kFactor() == 0 ? null : new Replication(config.hostId(), member.map(),
-        config.hosts(), config.self().getAddress(), member.eventLoop());
+        config.hosts(), member.connector(), member.eventLoop());
     try {
       database = replication == null
           ? Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
@@ -67,7 +73,7 @@ final class ClusterStart {
       member.closeWith(replication);
     }
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
-        () -> clientHosts(member.metadata().getHostsList()));
+        () -> clientHosts(member.metadata().getHostsList()), security);
     try {
       member.serving(options.bindAddress() + ":" + server.clientPort(),
           server.httpPort() < 0 ? "" : options.bindAddress() + ":" + server.httpPort());
@@ -80,6 +86,21 @@ final class ClusterStart {
         .map(Database.PartitionStatus::partition).toList() + " of " + config.partitionCount() + " (replicas "
         + database.replicaPartitions() + "), K=" + config.kFactor() + ", started in " + (System.nanoTime() - begin) / 1_000_000 + " ms");
     return server;
+  }
+
+  /** Hosts of a cluster bound beyond loopback without admission would let any process pose as a host. */
+  private static void warnIfUnsecured(ServerOptions options, ClusterTlsFiles clusterTls) {
+    if (clusterTls != null) {
+      LOG.info("cluster admission: mutual TLS on the internal and metadata ports (" + clusterTls + ")");
+      return;
+    }
+    if (!ServerSecurity.isLoopback(options.bindAddress())) {
+      LOG.warning("cluster admission is off and this host listens on " + options.bindAddress() + ": any process "
+          + "that reaches its internal or metadata port can pose as a host; give --cluster-tls-cert, "
+          + "--cluster-tls-key and --cluster-ca (docs/security.md, \"Cluster admission\")");
+      System.err.println("partita: WARNING: cluster admission is off on " + options.bindAddress()
+          + ": any process that reaches the internal ports can pose as a host; see docs/security.md");
+    }
   }
 
   private static ClusterConfig check(ServerOptions options, ClusterOptions cluster) throws StartupException {

@@ -26,6 +26,7 @@ import org.partita.server.durability.CommandLog;
 import org.partita.server.sysproc.LogFigures;
 import org.partita.server.http.HttpApiLimits;
 import org.partita.server.http.HttpApiServer;
+import org.partita.server.security.ClusterTlsFiles;
 import org.partita.server.security.SecurityOptions;
 import org.partita.server.network.ClientProtocolServer;
 import org.partita.server.network.Transports;
@@ -142,14 +143,23 @@ public final class PartitaServer implements AutoCloseable {
    */
   public static PartitaServer start(ServerOptions options, ClusterOptions cluster)
       throws StartupException, InterruptedException {
-    return ClusterStart.start(options, cluster);
+    return start(options, cluster, SecurityOptions.OFF, null);
+  }
+
+  /**
+   * {@link #start(ServerOptions, ClusterOptions)} with users, roles and TLS on the client and HTTP ports as
+   * {@code securityOptions} say, and, with {@code clusterTls} (null: a trusted network), mutual TLS between the
+   * hosts (docs/security.md).
+   */
+  public static PartitaServer start(ServerOptions options, ClusterOptions cluster, SecurityOptions securityOptions,
+      ClusterTlsFiles clusterTls) throws StartupException, InterruptedException {
+    return ClusterStart.start(options, cluster, securityOptions, clusterTls);
   }
 
   /** Binds the listeners of a cluster host whose partitions {@code database} holds. */
   static PartitaServer bindClusterHost(ServerOptions options, Database database, ClusterMember member,
-      Supplier<List<Host>> hosts) throws StartupException, InterruptedException {
-    final PartitaServer server = new PartitaServer(options, database, null,
-        ServerSecurity.open(SecurityOptions.OFF, options.bindAddress(), options.httpPort()));
+      Supplier<List<Host>> hosts, ServerSecurity security) throws StartupException, InterruptedException {
+    final PartitaServer server = new PartitaServer(options, database, null, security);
     server.cluster = member;
     server.identity.joinCluster(member.hostId(), hosts);
     try {

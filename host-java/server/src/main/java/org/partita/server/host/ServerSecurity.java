@@ -63,7 +63,7 @@ record ServerSecurity(Authenticator authenticator, SslContext tls) {
     }
   }
 
-  private static boolean isLoopback(String bindAddress) {
+  static boolean isLoopback(String bindAddress) {
     try {
       return InetAddress.getByName(bindAddress).isLoopbackAddress();
     } catch (UnknownHostException e) {

@@ -53,15 +53,17 @@ public final class HttpApiServer implements AutoCloseable {
   }
 
   /**
-   * A server whose API calls need HTTP Basic credentials checked by {@code authenticator} (null: none)
+   * A server whose API calls need HTTP Basic credentials or a token checked by {@code authenticator} (null: none)
    * and whose connections speak TLS with {@code tls} (null: plain HTTP); docs/security.md.
    */
   public HttpApiServer(Dispatcher dispatcher, Path webRoot, HttpApiLimits limits, Authenticator authenticator,
       SslContext tls) {
     this.limits = limits;
     this.tls = tls;
-    final ApiEndpoint api = new ApiEndpoint(dispatcher, this::isShuttingDown, limits.busyTimeout(), authenticator);
-    this.router = new HttpRouter(api, webRoot == null ? null : new StaticFiles(webRoot), this::isShuttingDown);
+    final HttpAuthentication authentication = authenticator == null ? null : new HttpAuthentication(authenticator);
+    final ApiEndpoint api = new ApiEndpoint(dispatcher, this::isShuttingDown, limits.busyTimeout(), authentication);
+    this.router = new HttpRouter(api, new TokenEndpoint(authentication),
+        webRoot == null ? null : new StaticFiles(webRoot), this::isShuttingDown);
   }
 
   /** A server with the default limits. */

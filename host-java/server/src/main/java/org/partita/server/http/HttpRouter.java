@@ -11,7 +11,7 @@ import java.util.function.BooleanSupplier;
 /**
  * Sends each request to its endpoint by path (docs/http-api.md,
  * "Endpoints"): {@code /api/1.0/} (with or without the slash) to the call
- * endpoint, {@code /health} to the health answer, anything else to the static
+ * endpoint, {@code /api/1.0/token} to the token endpoint, {@code /health} to the health answer, anything else to the static
  * files when a web root is set, else 404. A request the HTTP decoder could not
  * read is answered 400 and its connection closed. Thread-safe (immutable).
  */
@@ -20,14 +20,17 @@ final class HttpRouter {
   static final String HEALTH_PATH = "/health";
 
   private final ApiEndpoint api;
+  private final TokenEndpoint tokens;
   private final StaticFiles files;
   private final BooleanSupplier shuttingDown;
 
   /**
+   * @param tokens the token endpoint
    * @param files the static files, or null when none are served
    */
-  HttpRouter(ApiEndpoint api, StaticFiles files, BooleanSupplier shuttingDown) {
+  HttpRouter(ApiEndpoint api, TokenEndpoint tokens, StaticFiles files, BooleanSupplier shuttingDown) {
     this.api = api;
+    this.tokens = tokens;
     this.files = files;
     this.shuttingDown = shuttingDown;
   }
@@ -50,6 +53,8 @@ final class HttpRouter {
     final String path = rawPath(uri);
     if (path.equals(API_PATH) || path.equals(API_PATH + "/")) {
       api.serve(request, ctx, sink);
+    } else if (path.equals(TokenEndpoint.PATH)) {
+      tokens.serve(request, ctx, sink);
     } else if (path.equals(HEALTH_PATH)) {
       health(request, alloc, sink);
     } else if (files != null) {

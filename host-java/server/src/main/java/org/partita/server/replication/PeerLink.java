@@ -5,7 +5,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import org.partita.proto.cluster.InternalFrame;
-import org.partita.server.cluster.InternalFrames;
+import org.partita.server.cluster.InternalConnector;
 
 /**
  * This host's one outgoing internal connection to one peer host, for
@@ -39,7 +38,7 @@ final class PeerLink implements AutoCloseable {
 
   private final int host;
   private final InetSocketAddress address;
-  private final InetAddress bindAddress;
+  private final InternalConnector connector;
   private final EventLoopGroup group;
   private final List<OutboundSource> sources = new CopyOnWriteArrayList<>();
   private final AtomicBoolean flushQueued = new AtomicBoolean();
@@ -47,10 +46,10 @@ final class PeerLink implements AutoCloseable {
   private volatile boolean closed;
   private boolean warned;
 
-  PeerLink(int host, InetSocketAddress address, InetAddress bindAddress, EventLoopGroup group) {
+  PeerLink(int host, InetSocketAddress address, InternalConnector connector, EventLoopGroup group) {
     this.host = host;
     this.address = address;
-    this.bindAddress = bindAddress;
+    this.connector = connector;
     this.group = group;
   }
 
@@ -102,7 +101,7 @@ final class PeerLink implements AutoCloseable {
     if (closed || group.isShuttingDown()) {
       return;
     }
-    final ChannelFuture connecting = InternalFrames.connect(group, address, bindAddress, WriteOnly::new);
+    final ChannelFuture connecting = connector.connect(address, WriteOnly::new);
     connecting.addListener(done -> {
       if (!done.isSuccess()) {
         if (!warned) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.logging.Logger;
+import org.partita.server.cluster.InternalConnector;
 import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
@@ -44,6 +45,16 @@ public final class Replication implements AutoCloseable {
    */
   public Replication(int selfHost, PartitionMap map, List<InetSocketAddress> internalAddresses,
       InetAddress bindAddress, EventLoopGroup group) {
+    this(selfHost, map, internalAddresses, InternalConnector.plain(group, bindAddress), group);
+  }
+
+  /**
+   * @param internalAddresses every host's internal port, by host id
+   * @param connector how this host opens its connections to the others (its own address; TLS when secured)
+   * @param group the internal port's event loop
+   */
+  public Replication(int selfHost, PartitionMap map, List<InetSocketAddress> internalAddresses,
+      InternalConnector connector, EventLoopGroup group) {
     this.selfHost = selfHost;
     this.map = map;
     this.leaders = new LeaderPipeline[map.partitionCount()];
@@ -55,7 +66,7 @@ public final class Replication implements AutoCloseable {
       }
       for (int host : copies.replicaHosts()) {
         if (host != selfHost) {
-          links.computeIfAbsent(host, h -> new PeerLink(h, internalAddresses.get(h), bindAddress, group));
+          links.computeIfAbsent(host, h -> new PeerLink(h, internalAddresses.get(h), connector, group));
         }
       }
       if (copies.leaderHost() == selfHost) {

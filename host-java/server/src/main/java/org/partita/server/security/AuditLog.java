@@ -5,8 +5,8 @@ import java.util.logging.Logger;
 /**
  * The audit trail (docs/security.md, "Audit"): one line on the logger
  * {@code partita.audit} for every login (accepted or refused, with the
- * peer's address), every permission denial, every DDL statement and every
- * administrative call. Stateless; thread-safe.
+ * peer's address), every permission denial, every DDL statement, every
+ * administrative call and every host refused admission to a secured cluster. Stateless; thread-safe.
  */
 public final class AuditLog {
   /** The logger's name; configure it (java.util.logging) to send audit lines elsewhere. */
@@ -35,6 +35,16 @@ public final class AuditLog {
 
   public static void admin(Principal who, String call) {
     LOG.info("audit: admin call: user=" + who.user() + " peer=" + who.peer() + " call=" + call);
+  }
+
+  /** An HTTP bearer token issued to or revoked by {@code user} ({@code what}: "issued" or "revoked"). */
+  public static void token(String user, String peer, String what) {
+    LOG.info("audit: http token " + what + ": user=" + user + " peer=" + peer);
+  }
+
+  /** A connection to or from the internal port of a secured cluster that failed admission (not a member). */
+  public static void hostRefused(String peer, String reason) {
+    LOG.warning("audit: host refused: peer=" + peer + " reason=" + reason);
   }
 
   private static String oneLine(String sql) {

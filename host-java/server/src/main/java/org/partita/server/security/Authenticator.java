@@ -7,7 +7,8 @@ import org.partita.client.internal.Scram;
 
 /**
  * Checks who a client is: SCRAM-SHA-256 exchanges for the binary protocol
- * ({@link #newExchange}) and passwords for HTTP Basic ({@link #verifyPassword}).
+ * ({@link #newExchange}), passwords for HTTP Basic ({@link #verifyPassword})
+ * and the HTTP API's bearer tokens ({@link #tokens}).
  * Holds the users and a random secret of this process (stand-in salts for
  * unknown users, the HTTP password cache). Thread-safe.
  */
@@ -23,11 +24,18 @@ public final class Authenticator {
   // user -> (the credential a password was checked against, HMAC(secret, password)); PBKDF2 is slow on purpose,
   // so an HTTP client sending Basic credentials with every request pays it once per password.
   private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+  private final HttpTokens tokens;
 
   private record Verified(ScramCredential credential, byte[] passwordMac) {}
 
   public Authenticator(UserDirectory users) {
     this.users = users;
+    this.tokens = new HttpTokens(users);
+  }
+
+  /** The HTTP API's bearer tokens of these users. */
+  public HttpTokens tokens() {
+    return tokens;
   }
 
   public UserDirectory users() {

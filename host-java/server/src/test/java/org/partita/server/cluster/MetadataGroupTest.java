@@ -185,7 +185,7 @@ class MetadataGroupTest {
     return servers.stream().filter(MetadataServer::isLeader).findFirst().orElse(null);
   }
 
-  private static int freePort(InetAddress address) throws IOException {
+  static int freePort(InetAddress address) throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, address)) {
       return socket.getLocalPort();
     }
