@@ -18,6 +18,21 @@
 # local_cluster_stop runs `scripts/cluster stop` (SIGTERM, SIGKILL after 30 s)
 # and removes the directory. Both are safe to call twice.
 
+# local_cluster_check_options HOSTS KFACTOR SERVERS: the checks both
+# benchmark scripts make of their --cluster, --kfactor and --servers
+# options; prints the reason and returns 2 when they do not go together
+# (HOSTS empty: no cluster asked, then K must be 0).
+local_cluster_check_options() {
+  local hosts="$1" kfactor="$2" servers="$3"
+  if [ -z "$hosts" ]; then
+    [ "$kfactor" = 0 ] || { echo "run: --kfactor needs --cluster" >&2; return 2; }
+    return 0
+  fi
+  [[ "$hosts" =~ ^[1-9][0-9]*$ ]] || { echo "run: --cluster must be a positive number of hosts, got '$hosts'" >&2; return 2; }
+  [[ "$kfactor" =~ ^[0-9]+$ ]] || { echo "run: --kfactor must be a number, got '$kfactor'" >&2; return 2; }
+  [ -z "$servers" ] || { echo "run: --cluster starts its own hosts; it does not go with --servers" >&2; return 2; }
+}
+
 LOCAL_CLUSTER_DIR=""
 LOCAL_CLUSTER_SERVERS=""
 LOCAL_CLUSTER_NAME="cluster"

@@ -254,9 +254,8 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     if (s == null) {
       return last;
     }
-    return new SnapshotFigures("IN_PROGRESS", s.writer.directory().toString(), s.writer.writtenBytes(),
-        (System.nanoTime() - s.startNanos) / 1_000_000, s.cut, "", completed, s.longestChunkNanos.get() / 1000,
-        s.longestChunkCpuNanos.get() / 1000, database.snapshotKeptBytes());
+    return s.figures("IN_PROGRESS", s.writer.writtenBytes(), (System.nanoTime() - s.startNanos) / 1_000_000, "",
+        completed, database.snapshotKeptBytes());
   }
 
   private SnapshotFigures finish(Session session, SnapshotManifest manifest, Throwable error) {
@@ -279,7 +278,6 @@ final class SnapshotService implements Snapshots, AutoCloseable {
   /** Frees the snapshot slot and records the figures of {@code session}'s end. */
   private SnapshotFigures settle(Session session, SnapshotManifest manifest, Throwable error) {
     final long millis = (System.nanoTime() - session.startNanos) / 1_000_000;
-    final String path = session.writer.directory().toString();
     final SnapshotFigures figures;
     synchronized (this) {
       running = null;
@@ -289,11 +287,9 @@ final class SnapshotService implements Snapshots, AutoCloseable {
       final Throwable cause = error instanceof CompletionException && error.getCause() != null
           ? error.getCause() : error;
       figures = error == null
-          ? new SnapshotFigures("DONE", path, manifest.bytes(), millis, session.cut, "", completed,
-              session.longestChunkNanos.get() / 1000, session.longestChunkCpuNanos.get() / 1000)
-          : new SnapshotFigures("FAILED", path, session.writer.writtenBytes(), millis, session.cut,
-              String.valueOf(cause.getMessage()), completed, session.longestChunkNanos.get() / 1000,
-              session.longestChunkCpuNanos.get() / 1000);
+          ? session.figures("DONE", manifest.bytes(), millis, "", completed, 0)
+          : session.figures("FAILED", session.writer.writtenBytes(), millis, String.valueOf(cause.getMessage()),
+              completed, 0);
       last = figures;
     }
     return figures;
@@ -367,6 +363,12 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     Session(SnapshotWriter writer, long startNanos) {
       this.writer = writer;
       this.startNanos = startNanos;
+    }
+
+    /** This snapshot's figures in {@code state}, with its longest chunk pauses so far. */
+    SnapshotFigures figures(String state, long bytes, long millis, String error, long completed, long keptBytes) {
+      return new SnapshotFigures(state, writer.directory().toString(), bytes, millis, cut, error, completed,
+          longestChunkNanos.get() / 1000, longestChunkCpuNanos.get() / 1000, keptBytes);
     }
 
     @Override

@@ -27,12 +27,6 @@ public record SnapshotFigures(String state, String path, long bytes, long durati
   /** A host that has taken no snapshot. */
   public static final SnapshotFigures NONE = new SnapshotFigures("NONE", "", 0, 0, "", "", 0, 0, 0, 0);
 
-  /** Figures of a snapshot that is not running (nothing kept). */
-  public SnapshotFigures(String state, String path, long bytes, long durationMillis, String cut, String error,
-      long completed, long longestChunkMicros, long longestChunkCpuMicros) {
-    this(state, path, bytes, durationMillis, cut, error, completed, longestChunkMicros, longestChunkCpuMicros, 0);
-  }
-
   /**
    * One row: STATE, PATH, BYTES, DURATION_MILLIS, MB_PER_SECOND, CUT, ERROR, COMPLETED, LONGEST_CHUNK_MICROS,
    * LONGEST_CHUNK_CPU_MICROS, KEPT_BYTES.
