@@ -2,8 +2,13 @@ package org.partita.server.host;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.logging.Logger;
 import org.partita.client.proto.Host;
+import org.partita.proto.cluster.ForwardedAnswer;
+import org.partita.proto.cluster.ForwardedCall;
+import org.partita.proto.cluster.FragmentAnswer;
+import org.partita.proto.cluster.FragmentRequest;
 import org.partita.proto.cluster.HostRecord;
 import org.partita.proto.cluster.HostState;
 import org.partita.server.cluster.ClusterConfig;
@@ -12,6 +17,8 @@ import org.partita.server.cluster.ClusterMember;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.database.Database;
 import org.partita.server.durability.CommandLogMode;
+import org.partita.server.database.HostTransport;
+import org.partita.server.replication.MultiPartitionLinks;
 import org.partita.server.replication.Replication;
 import org.partita.server.security.ClusterTlsFiles;
 import org.partita.server.security.SecurityOptions;
@@ -69,8 +76,19 @@ final class ClusterStart {
     }
     if (replication != null) {
       replication.start(database::offerReplicated);
-      member.acceptReplication(replication::inboundHandler);
       member.closeWith(replication);
+    }
+    final MultiPartitionLinks multiPartition = config.hostCount() < 2 ? null : connectHosts(config, member, database);
+    if (multiPartition != null) {
+      member.acceptReplication(() -> multiPartition.inboundHandler(replication));
+      member.closeWith(() -> {
+        multiPartition.close();
+        if (replication != null) {
+          replication.close();
+        }
+      });
+    } else if (replication != null) {
+      member.acceptReplication(replication::inboundHandler);
     }
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
         () -> clientHosts(member.metadata().getHostsList()), security);
@@ -86,6 +104,29 @@ final class ClusterStart {
         .map(Database.PartitionStatus::partition).toList() + " of " + config.partitionCount() + " (replicas "
         + database.replicaPartitions() + "), K=" + config.kFactor() + ", started in " + (System.nanoTime() - begin) / 1_000_000 + " ms");
     return server;
+  }
+
+  /**
+   * Multi-partition work across hosts (docs/cluster.md, "Multi-partition
+   * transactions"): the database reaches the other hosts through the
+   * internal port, and this host answers their steps and forwarded calls.
+   */
+  private static MultiPartitionLinks connectHosts(ClusterConfig config, ClusterMember member, Database database) {
+    final MultiPartitionLinks links = new MultiPartitionLinks(config.hostId(), config.hosts(), member.connector(),
+        member.eventLoop());
+    database.connectHosts(new HostTransport() {
+      @Override
+      public CompletableFuture<FragmentAnswer> send(int host, FragmentRequest request) {
+        return links.send(host, request);
+      }
+
+      @Override
+      public CompletableFuture<ForwardedAnswer> forward(int host, ForwardedCall call) {
+        return links.forward(host, call);
+      }
+    });
+    links.serve(database::serveFragment, database::serveForwarded);
+    return links;
   }
 
   /** Hosts of a cluster bound beyond loopback without admission would let any process pose as a host. */
