@@ -765,8 +765,8 @@ public final class Database implements AutoCloseable {
     if (!holdsEveryPartition()) {
       request.done().accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "this host holds " + sites.size()
           + " of the cluster's " + map.partitionCount() + " partitions, and multi-partition transactions, statements "
-          + "that need every partition and schema changes do not run across hosts yet (docs/cluster.md, "
-          + "milestone 6); the call was not run"));
+          + "that need every partition and schema changes do not run until it is connected to the other hosts "
+          + "(docs/cluster.md, \"Multi-partition transactions\"); the call was not run"));
       return true;
     }
     if (mayWait) {
