@@ -1,6 +1,7 @@
 package org.partita.server.database;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import org.partita.proto.cluster.ForwardedAnswer;
 import org.partita.proto.cluster.ForwardedCall;
 import org.partita.proto.cluster.FragmentAnswer;
@@ -21,4 +22,20 @@ public interface HostTransport {
 
   /** Forwards {@code call} to {@code host}; completes with the response. */
   CompletableFuture<ForwardedAnswer> forward(int host, ForwardedCall call);
+
+  /** The transport whose two methods are {@code send} and {@code forward}. */
+  static HostTransport of(BiFunction<Integer, FragmentRequest, CompletableFuture<FragmentAnswer>> send,
+      BiFunction<Integer, ForwardedCall, CompletableFuture<ForwardedAnswer>> forward) {
+    return new HostTransport() {
+      @Override
+      public CompletableFuture<FragmentAnswer> send(int host, FragmentRequest request) {
+        return send.apply(host, request);
+      }
+
+      @Override
+      public CompletableFuture<ForwardedAnswer> forward(int host, ForwardedCall call) {
+        return forward.apply(host, call);
+      }
+    };
+  }
 }

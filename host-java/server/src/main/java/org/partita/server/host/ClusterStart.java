@@ -2,13 +2,8 @@ package org.partita.server.host;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.logging.Logger;
 import org.partita.client.proto.Host;
-import org.partita.proto.cluster.ForwardedAnswer;
-import org.partita.proto.cluster.ForwardedCall;
-import org.partita.proto.cluster.FragmentAnswer;
-import org.partita.proto.cluster.FragmentRequest;
 import org.partita.proto.cluster.HostRecord;
 import org.partita.proto.cluster.HostState;
 import org.partita.server.cluster.ClusterConfig;
@@ -16,8 +11,8 @@ import org.partita.server.cluster.ClusterException;
 import org.partita.server.cluster.ClusterMember;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.database.Database;
-import org.partita.server.durability.CommandLogMode;
 import org.partita.server.database.HostTransport;
+import org.partita.server.durability.CommandLogMode;
 import org.partita.server.replication.MultiPartitionLinks;
 import org.partita.server.replication.Replication;
 import org.partita.server.security.ClusterTlsFiles;
@@ -114,17 +109,7 @@ final class ClusterStart {
   private static MultiPartitionLinks connectHosts(ClusterConfig config, ClusterMember member, Database database) {
     final MultiPartitionLinks links = new MultiPartitionLinks(config.hostId(), config.hosts(), member.connector(),
         member.eventLoop());
-    database.connectHosts(new HostTransport() {
-      @Override
-      public CompletableFuture<FragmentAnswer> send(int host, FragmentRequest request) {
-        return links.send(host, request);
-      }
-
-      @Override
-      public CompletableFuture<ForwardedAnswer> forward(int host, ForwardedCall call) {
-        return links.forward(host, call);
-      }
-    });
+    database.connectHosts(HostTransport.of(links::send, links::forward));
     links.serve(database::serveFragment, database::serveForwarded);
     return links;
   }

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import java.util.logging.Logger;
 import org.partita.client.proto.CallStatus;
 import org.partita.proto.ErrorCode;
@@ -92,24 +93,25 @@ public final class MultiPartitionLinks implements AutoCloseable {
 
   /** Sends {@code request} (its id set here) to {@code host}; completes with the answer. */
   public CompletableFuture<FragmentAnswer> send(int host, FragmentRequest request) {
-    final long id = nextId.incrementAndGet();
-    final CompletableFuture<FragmentAnswer> answer = new CompletableFuture<>();
-    fragments.put(id, answer);
-    if (!enqueue(host, InternalFrame.newBuilder().setFragmentRequest(request.toBuilder().setRequestId(id)).build())) {
-      fragments.remove(id);
-      answer.completeExceptionally(new IllegalArgumentException("no host " + host + " to send a step to"));
-    }
-    return answer;
+    return ask(host, fragments, "send a step to",
+        id -> InternalFrame.newBuilder().setFragmentRequest(request.toBuilder().setRequestId(id)).build());
   }
 
   /** Forwards {@code call} (its id set here) to {@code host}; completes with the response. */
   public CompletableFuture<ForwardedAnswer> forward(int host, ForwardedCall call) {
+    return ask(host, forwards, "forward a call to",
+        id -> InternalFrame.newBuilder().setForwardedCall(call.toBuilder().setRequestId(id)).build());
+  }
+
+  /** Sends the frame {@code frame} makes with a new id, waiting in {@code pending} for the answer of that id. */
+  private <T> CompletableFuture<T> ask(int host, Map<Long, CompletableFuture<T>> pending, String what,
+      LongFunction<InternalFrame> frame) {
     final long id = nextId.incrementAndGet();
-    final CompletableFuture<ForwardedAnswer> answer = new CompletableFuture<>();
-    forwards.put(id, answer);
-    if (!enqueue(host, InternalFrame.newBuilder().setForwardedCall(call.toBuilder().setRequestId(id)).build())) {
-      forwards.remove(id);
-      answer.completeExceptionally(new IllegalArgumentException("no host " + host + " to forward a call to"));
+    final CompletableFuture<T> answer = new CompletableFuture<>();
+    pending.put(id, answer);
+    if (!enqueue(host, frame.apply(id))) {
+      pending.remove(id);
+      answer.completeExceptionally(new IllegalArgumentException("no host " + host + " to " + what));
     }
     return answer;
   }

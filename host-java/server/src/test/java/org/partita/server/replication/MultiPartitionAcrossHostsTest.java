@@ -4,12 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -24,12 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
 import org.partita.proto.ErrorCode;
-import org.partita.proto.cluster.ForwardedAnswer;
-import org.partita.proto.cluster.ForwardedCall;
-import org.partita.proto.cluster.FragmentAnswer;
-import org.partita.proto.cluster.FragmentRequest;
 import org.partita.server.cluster.InternalConnector;
-import org.partita.server.cluster.InternalFrames;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.SourceFile;
@@ -73,12 +64,7 @@ class MultiPartitionAcrossHostsTest {
 
   @BeforeEach
   void open() throws Exception {
-    final int[] buckets = new int[PartitionMap.BUCKETS];
-    for (int b = 0; b < buckets.length; b++) {
-      buckets[b] = b % 2;
-    }
-    map = PartitionMap.of(1, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0, 1), 1),
-        new PartitionMap.Replicas(1, 1, List.of(1, 0), 1)));
+    map = TestItems.twoHosts();
     final CompiledCatalog catalog = new CatalogCompiler(getClass().getClassLoader())
         .compile(List.of(new SourceFile("bank.sql", DDL)));
     final AtomicReferenceArray<MultiPartitionLinks> hosts = new AtomicReferenceArray<>(2);
@@ -87,14 +73,8 @@ class MultiPartitionAcrossHostsTest {
       final int host = h;
       final NioEventLoopGroup group = new NioEventLoopGroup(1);
       groups.add(group);
-      final Channel listener = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel channel) {
-              InternalFrames.install(channel.pipeline());
-              channel.pipeline().addLast(hosts.get(host).inboundHandler(replication[host]));
-            }
-          }).bind(new InetSocketAddress("127.0.0." + (h + 1), 0)).sync().channel();
+      final Channel listener = TestItems.listen(group, "127.0.0." + (h + 1),
+          () -> hosts.get(host).inboundHandler(replication[host]));
       listeners.add(listener);
       addresses.add((InetSocketAddress) listener.localAddress());
     }
@@ -110,17 +90,7 @@ class MultiPartitionAcrossHostsTest {
       db[h] = Database.openHost(catalog, map, h, 1024, r::pipeline, QueryLimits.EMBEDDED);
       r.start(db[h]::offerReplicated);
       final MultiPartitionLinks l = links[h];
-      db[h].connectHosts(new HostTransport() {
-        @Override
-        public CompletableFuture<FragmentAnswer> send(int host, FragmentRequest request) {
-          return l.send(host, request);
-        }
-
-        @Override
-        public CompletableFuture<ForwardedAnswer> forward(int host, ForwardedCall call) {
-          return l.forward(host, call);
-        }
-      });
+      db[h].connectHosts(HostTransport.of(l::send, l::forward));
       l.serve(db[h]::serveFragment, db[h]::serveForwarded);
     }
     for (long id = 0; id < ACCOUNTS; id++) {
