@@ -77,11 +77,11 @@ public final class Database implements AutoCloseable {
    * Null on a cluster host that holds only some partitions until {@link #connectHosts}, and afterwards on every
    * host but the coordinator's (which reaches the others' partitions through the internal port).
    */
-  private MpCoordinator coordinator;
+  private volatile MpCoordinator coordinator;
   /** On a cluster host that is not the coordinator's once connected: where multi-partition calls go; else null. */
-  private ForwardedCalls forwarded;
+  private volatile ForwardedCalls forwarded;
   /** On a connected cluster host of several: serves the coordinator's steps for the partitions it leads. */
-  private FragmentServer fragments;
+  private volatile FragmentServer fragments;
   /** The query bounds a cluster host opened with (its coordinator's, once connected). */
   private QueryLimits hostLimits;
   // Published by the coordinator after every partition took it; read by any caller.
@@ -223,10 +223,12 @@ public final class Database implements AutoCloseable {
    * the other hosts lead through {@code transport}; every other host
    * forwards the calls that need every partition to it and serves its steps
    * ({@link #serveFragment}). A cluster of one host (which holds every
-   * partition) needs none of it. Call once, before the host serves clients.
+   * partition) needs none of it. Call once, when every host of the cluster
+   * can take the others' frames; until then multi-partition work is
+   * refused, and steps another host sends are answered with an error.
    */
-  public void connectHosts(HostTransport transport) {
-    if (coordinator != null) {
+  public synchronized void connectHosts(HostTransport transport) {
+    if (coordinator != null || fragments != null) {
       return;
     }
     fragments = new FragmentServer(hostId, p -> sitesByPartition[p]);

@@ -73,8 +73,11 @@ final class ClusterStart {
       replication.start(database::offerReplicated);
       member.closeWith(replication);
     }
-    final MultiPartitionLinks multiPartition = config.hostCount() < 2 ? null : connectHosts(config, member, database);
+    // Multi-partition frames are taken from now on; the database uses the other hosts once every host serves.
+    final MultiPartitionLinks multiPartition = config.hostCount() < 2 ? null : new MultiPartitionLinks(
+        config.hostId(), config.hosts(), member.connector(), member.eventLoop());
     if (multiPartition != null) {
+      multiPartition.serve(database::serveFragment, database::serveForwarded);
       member.acceptReplication(() -> multiPartition.inboundHandler(replication));
       member.closeWith(() -> {
         multiPartition.close();
@@ -94,24 +97,15 @@ final class ClusterStart {
       server.shutdown();
       throw new StartupException(e.getMessage(), e);
     }
+    if (multiPartition != null) {
+      // Every host takes the others' frames now (each did before it served): multi-partition work across hosts.
+      database.connectHosts(HostTransport.of(multiPartition::send, multiPartition::forward));
+    }
     LOG.info("ready: cluster host " + config.hostId() + " of " + config.hostCount() + ", client port "
         + options.bindAddress() + ":" + server.clientPort() + ", partitions " + database.partitionStatuses().stream()
         .map(Database.PartitionStatus::partition).toList() + " of " + config.partitionCount() + " (replicas "
         + database.replicaPartitions() + "), K=" + config.kFactor() + ", started in " + (System.nanoTime() - begin) / 1_000_000 + " ms");
     return server;
-  }
-
-  /**
-   * Multi-partition work across hosts (docs/cluster.md, "Multi-partition
-   * transactions"): the database reaches the other hosts through the
-   * internal port, and this host answers their steps and forwarded calls.
-   */
-  private static MultiPartitionLinks connectHosts(ClusterConfig config, ClusterMember member, Database database) {
-    final MultiPartitionLinks links = new MultiPartitionLinks(config.hostId(), config.hosts(), member.connector(),
-        member.eventLoop());
-    database.connectHosts(HostTransport.of(links::send, links::forward));
-    links.serve(database::serveFragment, database::serveForwarded);
-    return links;
   }
 
   /** Hosts of a cluster bound beyond loopback without admission would let any process pose as a host. */
