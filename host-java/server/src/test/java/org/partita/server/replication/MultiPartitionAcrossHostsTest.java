@@ -38,7 +38,9 @@ import org.partita.server.topology.PartitionMap;
  * accounts on both partitions, sent to both hosts among single-partition
  * writes, keep the total; both copies of each partition end equal; a write
  * to a replicated table reaches every copy; a count over every partition is
- * answered on either host; a schema change is refused with its reason.
+ * answered on either host; a procedure's clock value, computed once on the
+ * coordinator, is the same on every copy; a schema change is refused with
+ * its reason.
  */
 @Timeout(120)
 class MultiPartitionAcrossHostsTest {
@@ -51,6 +53,7 @@ class MultiPartitionAcrossHostsTest {
       CREATE PROCEDURE Touch PARTITION ON TABLE account COLUMN id PARAMETER 0
         AS UPDATE account SET ops = ops + 1 WHERE id = ?;
       CREATE PROCEDURE FROM CLASS org.partita.server.replication.procs.MoveMoney;
+      CREATE PROCEDURE FROM CLASS org.partita.server.replication.procs.StampEverywhere;
       """;
   private static final int ACCOUNTS = 20;
   private static final long OPENING = 1_000;
@@ -175,6 +178,14 @@ class MultiPartitionAcrossHostsTest {
       assertEquals("north", read.results().get(0).getString(0), "host " + h);
       assertEquals(2, firstLong(ok(db[h].adHoc("SELECT COUNT(*) FROM branch"))), "host " + h);
     }
+    assertCopiesEqual();
+  }
+
+  @Test
+  void shouldGiveReplicasTheValuesAProcedureComputedOnceOnTheCoordinator() throws Exception {
+    ok(db[1].call("StampEverywhere"));
+    final long stamp = firstLong(ok(db[0].adHoc("SELECT MIN(ops) FROM account")));
+    assertEquals(stamp, firstLong(ok(db[1].adHoc("SELECT MAX(ops) FROM account"))), "one value everywhere");
     assertCopiesEqual();
   }
 
