@@ -15,6 +15,7 @@ import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
 import org.partita.proto.TableStatsList;
+import org.partita.server.catalog.Schema;
 import org.partita.server.catalog.TableDef;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
@@ -753,11 +754,17 @@ public final class Database implements AutoCloseable {
     return cut;
   }
 
-  /** The names of the replicated tables (not views) of the current catalog. */
+  /**
+   * The names of the replicated tables of the current catalog, and of the views over them: a snapshot
+   * stream carries the views' rows, which the coordinator's copy loads with its tables'. (Every view is
+   * marked replicated; one over a partitioned table holds each partition's own rows.)
+   */
   private Set<String> replicatedTables() {
+    final Schema schema = catalog.catalog().schema();
     final Set<String> names = new HashSet<>();
-    for (TableDef table : catalog.catalog().schema().tables()) {
-      if (table.isReplicated() && !table.isView()) {
+    for (TableDef table : schema.tables()) {
+      final TableDef base = table.isView() ? schema.table(table.view().sourceTable()).orElse(table) : table;
+      if (base.isReplicated() && !base.isView()) {
         names.add(table.name());
       }
     }

@@ -160,7 +160,7 @@ final class SnapshotRecovery {
         final SnapshotStore.ChunkReader reader =
             new SnapshotStore.ChunkReader(snapshot.resolve(SnapshotManifest.partitionFile(p)));
         readers.add(reader);
-        sources.add(reader::next);
+        sources.add(new FileSnapshotSource(reader));
       }
       final long chunks = database.loadSnapshot(sources, manifest.cuts());
       final long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
