@@ -691,7 +691,8 @@ public final class Database implements AutoCloseable {
   /**
    * Loads a snapshot into this database, which holds no rows yet and whose
    * catalog is the snapshot's: partition p's chunks from {@code sources.get(p)},
-   * all partitions in parallel (indexes and views built as rows arrive), the
+   * all partitions in parallel (indexes built as rows arrive, views loaded from
+   * their own chunks or, from a stream written before views were, rebuilt), the
    * replicated tables' copy on the coordinator from partition 0's; then each
    * partition continues after its cut ({@code cuts.get(p)}, null for none),
    * so the log replayed next must follow it. Returns the chunks loaded.
