@@ -1,5 +1,7 @@
 #include "engine/snapshot_loader.h"
 
+#include <algorithm>
+
 #include "errors.pb.h"
 #include "storage/row_codec.h"
 
@@ -96,7 +98,10 @@ Status SnapshotLoader::NextRow(const SnapshotChunk& header, const std::string& w
 Status SnapshotLoader::LoadRows(const SnapshotChunk& header, std::string_view rows, Table* table) {
   decoded_.resize(table->schema().column_count());
   validated_.resize(table->schema().column_count());
-  loaded_.reserve(header.row_count);
+  // Not more than the bytes can hold (a row is at least its id and a presence byte per column): a damaged
+  // row count must not reserve gigabytes.
+  const size_t min_row_bytes = sizeof(RowId) + static_cast<size_t>(table->schema().column_count());
+  loaded_.reserve(std::min<size_t>(header.row_count, rows.size() / min_row_bytes));
   const std::string what = "snapshot chunk " + std::to_string(header.index) + " of table " + header.table;
   for (uint32_t i = 0; i < header.row_count; ++i) {
     RowId id = 0;

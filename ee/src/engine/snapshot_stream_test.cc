@@ -351,5 +351,24 @@ TEST_F(SnapshotStreamTest, ADamagedViewChunkIsRefusedAndLoadsNothing) {
   EXPECT_EQ(testing::SortedLines(QueryOn(e.value(), "scanV")), cut_view);
 }
 
+TEST_F(SnapshotStreamTest, HugeCountsInADamagedHeaderAreRefusedWithoutReservingForThem) {
+  std::mt19937_64 rng(15);
+  for (int i = 0; i < 50; ++i) RandomTransaction(rng, 100);
+  const std::string good = ChunksOf(StreamUnderLoad(rng, 1 << 20, /*quiet=*/true), "T").at(0);
+  std::string_view rest = good;
+  SnapshotChunk header = SnapshotChunk::Parse(&rest).value();
+  header.row_count = UINT32_MAX;
+  header.cut_rows = (uint64_t{1} << 40) - 1;
+  header.next_row_id = uint64_t{1} << 40;
+  std::string damaged;
+  header.AppendTo(&damaged);
+  damaged.append(rest);
+  Result<std::unique_ptr<Engine>> e = Engine::Open(catalog_.catalog(), EngineOptions{});
+  const Status s = LoadInto(e.value().get(), damaged);
+  EXPECT_EQ(s.code(), proto::ERROR_CODE_BAD_REQUEST);
+  EXPECT_NE(s.message().find("the row ends early"), std::string::npos) << s.message();
+  EXPECT_EQ(QueryOn(e.value(), "scanT"), "");
+}
+
 }  // namespace
 }  // namespace partita
