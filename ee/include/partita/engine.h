@@ -157,8 +157,8 @@ class Engine {
   // (docs/engine-formats.md, "Snapshot stream"), while transactions run
   // between the calls: a row they change before the stream reaches it has
   // its cut image kept (extra memory: those rows only), rows they insert are
-  // not in the stream. Materialized views are not streamed; loading their
-  // sources rebuilds them.
+  // not in the stream. Materialized views are streamed like tables (their
+  // rows at the cut are the views of the cut's rows).
   //
   // BeginSnapshot: BAD_REQUEST when a transaction is open or a snapshot is
   // already active.
@@ -175,10 +175,13 @@ class Engine {
   // Loads one chunk of a stream taken with the same catalog into this
   // engine's tables (each table's chunks in order, the first into an empty
   // table; a table whose stream ended takes a new one once it is empty
-  // again), rebuilding indexes and views as rows arrive. The chunk loads
-  // whole or not at all; errors are BAD_REQUEST naming the table and the
-  // fault, or the failing insert's code. BAD_REQUEST while a transaction is
-  // open or a snapshot is active.
+  // again). Rows are copied as they are, views' rows included, with indexes
+  // built and no undo log or view maintenance; a stream written before views
+  // were streamed (chunk format 1) has no view chunks, and its rows go
+  // through the insert path so views are rebuilt. The chunk loads whole or
+  // not at all; errors are BAD_REQUEST naming the table and the fault, or
+  // the failing insert's code. BAD_REQUEST while a transaction is open or a
+  // snapshot is active.
   virtual Status LoadSnapshotChunk(std::span<const uint8_t> chunk) = 0;
 
   // Asks the batch running now to stop: it fails with CANCELLED within a few

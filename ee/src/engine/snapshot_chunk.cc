@@ -20,28 +20,29 @@ Status Take(std::string_view* in, T* x, const char* field) {
 }  // namespace
 
 void SnapshotChunk::AppendTo(std::string* out) const {
-  Put<uint8_t>(out, kFormat);
+  Put<uint8_t>(out, format);
   Put<uint16_t>(out, static_cast<uint16_t>(table.size()));
   out->append(table);
   Put<uint16_t>(out, static_cast<uint16_t>(column_types.size()));
   for (const ValueType t : column_types) Put<uint8_t>(out, static_cast<uint8_t>(t));
   Put<uint64_t>(out, next_row_id);
+  if (streams_views()) Put<uint64_t>(out, cut_rows);
   Put<uint32_t>(out, index);
   Put<uint8_t>(out, last ? 1 : 0);
   Put<uint32_t>(out, row_count);
 }
 
 size_t SnapshotChunk::RowCountOffset() const {
-  return 1 + 2 + table.size() + 2 + column_types.size() + 8 + 4 + 1;
+  return 1 + 2 + table.size() + 2 + column_types.size() + 8 + (streams_views() ? 8 : 0) + 4 + 1;
 }
 
 Result<SnapshotChunk> SnapshotChunk::Parse(std::string_view* in) {
   SnapshotChunk c;
-  uint8_t format = 0;
-  PARTITA_RETURN_IF_ERROR(Take(in, &format, "format byte"));
-  if (format != kFormat) {
-    return Status(proto::ERROR_CODE_BAD_REQUEST, "snapshot chunk: format " + std::to_string(format) +
-                                                     " is not " + std::to_string(kFormat));
+  PARTITA_RETURN_IF_ERROR(Take(in, &c.format, "format byte"));
+  if (c.format != kFormat && c.format != kFormatWithoutViews) {
+    return Status(proto::ERROR_CODE_BAD_REQUEST, "snapshot chunk: format " + std::to_string(c.format) + " is not " +
+                                                     std::to_string(kFormatWithoutViews) + " or " +
+                                                     std::to_string(kFormat));
   }
   uint16_t name_size = 0;
   PARTITA_RETURN_IF_ERROR(Take(in, &name_size, "table name length"));
@@ -56,6 +57,7 @@ Result<SnapshotChunk> SnapshotChunk::Parse(std::string_view* in) {
     c.column_types.push_back(static_cast<ValueType>(type));
   }
   PARTITA_RETURN_IF_ERROR(Take(in, &c.next_row_id, "next row id"));
+  if (c.streams_views()) PARTITA_RETURN_IF_ERROR(Take(in, &c.cut_rows, "table row count"));
   PARTITA_RETURN_IF_ERROR(Take(in, &c.index, "chunk index"));
   uint8_t last = 0;
   PARTITA_RETURN_IF_ERROR(Take(in, &last, "last flag"));

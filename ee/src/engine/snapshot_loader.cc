@@ -1,5 +1,7 @@
 #include "engine/snapshot_loader.h"
 
+#include <algorithm>
+
 #include "errors.pb.h"
 #include "storage/row_codec.h"
 
@@ -18,15 +20,26 @@ Status SnapshotLoader::Load(std::string_view chunk, LoadedCatalog* catalog, Aren
   Table* table = catalog->FindTable(header->table);
   if (table == nullptr) return Bad(header->table, "no such table in the catalog");
   PARTITA_RETURN_IF_ERROR(CheckHeader(header.value(), table));
-  Status s = LoadRows(header.value(), chunk, table);
-  if (!s.ok()) {
-    undo_.Rollback();
-    view_arena->Reset();
-    return s;
+  const RowId next_row_id_before = table->next_row_id();
+  Status s;
+  if (header->streams_views()) {
+    if (header->index == 0 && header->cut_rows <= kMaxReservedRows) {
+      table->ReserveForLoad(static_cast<int64_t>(header->cut_rows));
+    }
+    s = LoadRows(header.value(), chunk, table);
+    if (!s.ok()) table->UnloadRows(loaded_, next_row_id_before);
+    loaded_.clear();
+  } else {
+    s = InsertRows(header.value(), chunk, table);
+    if (!s.ok()) {
+      undo_.Rollback();
+    } else {
+      undo_.Commit();
+    }
   }
-  undo_.Commit();
   view_arena->Reset();
   arena_.Reset();
+  if (!s.ok()) return s;
   if (header->last) {
     if (header->next_row_id > table->next_row_id()) table->AdvanceNextRowId(header->next_row_id);
     next_index_[header->table] = kTableDone;
@@ -37,7 +50,9 @@ Status SnapshotLoader::Load(std::string_view chunk, LoadedCatalog* catalog, Aren
 }
 
 Status SnapshotLoader::CheckHeader(const SnapshotChunk& header, const Table* table) {
-  if (table->is_view()) return Bad(header.table, "it is a materialized view (views are rebuilt, not loaded)");
+  if (table->is_view() && !header.streams_views()) {
+    return Bad(header.table, "it is a materialized view, and a format 1 stream rebuilds views, it does not load them");
+  }
   const TupleSchema& schema = table->schema();
   if (header.column_types.size() != static_cast<size_t>(schema.column_count())) {
     return Bad(header.table, std::to_string(header.column_types.size()) + " columns, the table has " +
@@ -64,21 +79,57 @@ Status SnapshotLoader::CheckHeader(const SnapshotChunk& header, const Table* tab
                                  " rows (a snapshot loads into empty tables)");
   }
   if (header.next_row_id > TupleSchema::kMaxRowId + 1) return Bad(header.table, "next row id out of range");
+  if (header.cut_rows != 0 && header.cut_rows >= header.next_row_id) {
+    return Bad(header.table, "a row count of " + std::to_string(header.cut_rows) + " with row ids below " +
+                                 std::to_string(header.next_row_id));
+  }
   return Status::OK();
 }
 
+Status SnapshotLoader::NextRow(const SnapshotChunk& header, const std::string& what, std::string_view* rows,
+                               const Table& table, RowId* id) {
+  PARTITA_RETURN_IF_ERROR(RowCodec::Decode(table.schema(), rows, id, decoded_.data(), what));
+  if (*id == 0 || *id >= header.next_row_id) {
+    return Bad(header.table, "row id " + std::to_string(*id) + " outside 1.." + std::to_string(header.next_row_id - 1));
+  }
+  return table.ValidateRow(decoded_.data(), validated_.data(), &arena_);
+}
+
 Status SnapshotLoader::LoadRows(const SnapshotChunk& header, std::string_view rows, Table* table) {
-  const TupleSchema& schema = table->schema();
-  decoded_.resize(schema.column_count());
-  validated_.resize(schema.column_count());
+  decoded_.resize(table->schema().column_count());
+  validated_.resize(table->schema().column_count());
+  // Not more than the bytes can hold (a row is at least its id and a presence byte per column): a damaged
+  // row count must not reserve gigabytes.
+  const size_t min_row_bytes = sizeof(RowId) + static_cast<size_t>(table->schema().column_count());
+  loaded_.reserve(std::min<size_t>(header.row_count, rows.size() / min_row_bytes));
   const std::string what = "snapshot chunk " + std::to_string(header.index) + " of table " + header.table;
   for (uint32_t i = 0; i < header.row_count; ++i) {
     RowId id = 0;
-    PARTITA_RETURN_IF_ERROR(RowCodec::Decode(schema, &rows, &id, decoded_.data(), what));
-    if (id == 0 || id >= header.next_row_id) {
-      return Bad(header.table, "row id " + std::to_string(id) + " outside 1.." + std::to_string(header.next_row_id - 1));
-    }
-    PARTITA_RETURN_IF_ERROR(table->ValidateRow(decoded_.data(), validated_.data(), &arena_));
+    PARTITA_RETURN_IF_ERROR(NextRow(header, what, &rows, *table, &id));
+    const char* tuple = nullptr;
+    PARTITA_RETURN_IF_ERROR(table->LoadRow(validated_.data(), id, &tuple));
+    loaded_.push_back(tuple);
+  }
+  if (!rows.empty()) {
+    return Bad(header.table, std::to_string(rows.size()) + " bytes after its " + std::to_string(header.row_count) +
+                                 " rows");
+  }
+  const auto held = static_cast<uint64_t>(table->row_count());
+  if (header.last ? held != header.cut_rows : held > header.cut_rows) {
+    return Bad(header.table, std::to_string(held) + " rows loaded by chunk " + std::to_string(header.index) +
+                                 (header.last ? ", its last," : "") + " where the stream holds " +
+                                 std::to_string(header.cut_rows));
+  }
+  return Status::OK();
+}
+
+Status SnapshotLoader::InsertRows(const SnapshotChunk& header, std::string_view rows, Table* table) {
+  decoded_.resize(table->schema().column_count());
+  validated_.resize(table->schema().column_count());
+  const std::string what = "snapshot chunk " + std::to_string(header.index) + " of table " + header.table;
+  for (uint32_t i = 0; i < header.row_count; ++i) {
+    RowId id = 0;
+    PARTITA_RETURN_IF_ERROR(NextRow(header, what, &rows, *table, &id));
     PARTITA_RETURN_IF_ERROR(table->InsertWithRowId(validated_.data(), id, &undo_));
   }
   if (!rows.empty()) {

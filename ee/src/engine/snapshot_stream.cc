@@ -8,7 +8,6 @@ namespace partita {
 
 SnapshotStream::SnapshotStream(const std::vector<std::unique_ptr<Table>>& tables) {
   for (const auto& t : tables) {
-    if (t->is_view()) continue;
     t->BeginSnapshot();
     tables_.push_back(t.get());
   }
@@ -27,6 +26,7 @@ bool SnapshotStream::Next(size_t max_bytes, std::string* chunk) {
   header.table = table->name();
   for (int c = 0; c < table->schema().column_count(); ++c) header.column_types.push_back(table->schema().column(c).type);
   header.next_row_id = snapshot->cut_row_id();
+  header.cut_rows = static_cast<uint64_t>(snapshot->cut_row_count());
   header.index = chunk_index_;
   header.AppendTo(chunk);
   const auto rows = static_cast<uint32_t>(snapshot->Emit(max_bytes, chunk));

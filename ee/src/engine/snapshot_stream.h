@@ -1,9 +1,10 @@
 // SnapshotStream: a partition's copy-on-write snapshot as a sequence of
 // chunks (snapshot_chunk.h), produced between transactions.
 //
-// Construction fixes the cut of every base table at once (each table's
-// TableSnapshot, table_snapshot.h); materialized views are left out. Next
-// then serializes one chunk of about `max_bytes` per call, tables in
+// Construction fixes the cut of every table and materialized view at once
+// (each table's TableSnapshot, table_snapshot.h): the views' rows at the cut
+// are exactly the views of their sources' rows at the cut. Next then
+// serializes one chunk of about `max_bytes` per call, tables in
 // catalog order, so a caller that runs one call between two transactions
 // delays no transaction by more than one chunk's work.
 //
@@ -38,7 +39,7 @@ class SnapshotStream {
   size_t preserved_bytes() const;
 
  private:
-  std::vector<Table*> tables_;  // base tables, catalog order
+  std::vector<Table*> tables_;  // tables and views, catalog order
   size_t current_ = 0;          // index into tables_ of the table being emitted
   uint32_t chunk_index_ = 0;    // of the next chunk of tables_[current_]
   int64_t rows_emitted_ = 0;

@@ -219,6 +219,15 @@ const char* HashIndex::FindUnique(const Value* key_values) const {
   return s == nullptr ? nullptr : First(*s);
 }
 
+void HashIndex::Reserve(size_t keys) {
+  if (entries_ != 0 || !old_.empty()) return;
+  size_t size = slots_.size();
+  while (keys * 10 > size * 7) size *= 2;  // BeforeWrite's test for the keys-th key
+  if (size == slots_.size()) return;
+  slots_ = Slots(size);
+  mask_ = size - 1;
+}
+
 std::unique_ptr<IndexCursor> HashIndex::NewCursor() const { return std::make_unique<HashIndexCursor>(this); }
 
 size_t HashIndex::memory_bytes() const {

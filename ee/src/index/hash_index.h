@@ -43,7 +43,12 @@ class HashIndex final : public TableIndex {
   bool Remove(const char* tuple) override;
   const char* FindUnique(const Value* key) const override;
   std::unique_ptr<IndexCursor> NewCursor() const override;
+  // Takes a table large enough for `keys` keys at the load that makes it
+  // grow (70%), so no growth starts before the keys-th key.
+  void Reserve(size_t keys) override;
   size_t entry_count() const override { return entries_; }
+  // Slots of the table keys go to (for tests).
+  size_t capacity() const { return slots_.size(); }
   size_t memory_bytes() const override;
 
   // Old-table slots each Insert or Remove moves into the new table while

@@ -370,5 +370,22 @@ TEST_F(HashIndexTest, InterleavedInsertsRemovesAndUndoneRemovesKeepRowIdOrder) {
   EXPECT_EQ(index.entry_count(), entries);
 }
 
+// A snapshot load sizes an empty index for its keys up front: inserting
+// that many keys then starts no growth and keeps the one table.
+TEST_F(HashIndexTest, ReserveTakesATableThatTheReservedKeysNeverGrow) {
+  HashIndex index = MakeIndex({0}, true);
+  index.Reserve(10000);
+  const size_t capacity = index.capacity();
+  EXPECT_GE(capacity * 7, size_t{10000} * 10) << "70% load at most";
+  EXPECT_LT(capacity * 7, size_t{20000} * 10) << "the smallest such power of two";
+  for (int64_t k = 0; k < 10000; ++k) {
+    ASSERT_TRUE(index.Insert(Tuple(k)).ok());
+    ASSERT_FALSE(index.growing()) << "key " << k;
+  }
+  EXPECT_EQ(index.capacity(), capacity);
+  index.Reserve(1 << 20);
+  EXPECT_LT(index.capacity(), size_t{1} << 20) << "no-op on an index that holds entries";
+}
+
 }  // namespace
 }  // namespace partita

@@ -68,6 +68,10 @@ class TableIndex {
   // nullptr.
   virtual const char* FindUnique(const Value* key) const = 0;
   virtual std::unique_ptr<IndexCursor> NewCursor() const = 0;
+  // Prepares an empty index for `keys` distinct keys, so that adding them
+  // allocates nothing more (loading a snapshot). A hint: the default does
+  // nothing; no-op on an index that holds entries.
+  virtual void Reserve(size_t keys) { (void)keys; }
   virtual size_t entry_count() const = 0;
   virtual size_t memory_bytes() const = 0;
 

@@ -258,7 +258,7 @@ Status Table::InsertWithRowId(const Value* row, RowId row_id, UndoLog* undo) {
   return InsertRow(row, row_id, undo, nullptr);
 }
 
-Status Table::InsertRow(const Value* row, RowId row_id, UndoLog* undo, const char** inserted) {
+Status Table::PlaceRow(const Value* row, RowId row_id, char** placed) {
   if (row_id > TupleSchema::kMaxRowId) {
     return Status(proto::ERROR_CODE_CONSTRAINT_VIOLATION,
                   "table " + name_ + " has used all " + std::to_string(TupleSchema::kMaxRowId) + " row ids");
@@ -274,6 +274,13 @@ Status Table::InsertRow(const Value* row, RowId row_id, UndoLog* undo, const cha
     return s;
   }
   ++live_rows_;
+  *placed = tuple;
+  return Status::OK();
+}
+
+Status Table::InsertRow(const Value* row, RowId row_id, UndoLog* undo, const char** inserted) {
+  char* tuple = nullptr;
+  PARTITA_RETURN_IF_ERROR(PlaceRow(row, row_id, &tuple));
   undo->Add<InsertUndo>(this, tuple, next_row_id_);
   next_row_id_ = std::max(next_row_id_, row_id + 1);
   schema_.AddImage(tuple, &undo->RecordWrite(name_hash_, WriteKind::kInsert));
@@ -334,6 +341,33 @@ Status Table::Update(const char* const_tuple, const Value* row, UndoLog* undo) {
   schema_.AddImage(tuple, &undo->RecordWrite(name_hash_, WriteKind::kUpdate));
   for (TableListener* l : listeners_) PARTITA_RETURN_IF_ERROR(l->OnUpdate(old_image, tuple, undo));
   return Status::OK();
+}
+
+Status Table::LoadRow(const Value* row, RowId row_id, const char** loaded) {
+  char* tuple = nullptr;
+  PARTITA_RETURN_IF_ERROR(PlaceRow(row, row_id, &tuple));
+  next_row_id_ = std::max(next_row_id_, row_id + 1);
+  *loaded = tuple;
+  return Status::OK();
+}
+
+void Table::UnloadRows(std::span<const char* const> loaded, RowId next_row_id) {
+  for (auto it = loaded.rbegin(); it != loaded.rend(); ++it) {
+    char* tuple = const_cast<char*>(*it);
+    RemoveFromIndexes(tuple, all_indexes());
+    TupleSchema::SetLive(tuple, false);
+    --live_rows_;
+    FreeSlot(tuple);
+  }
+  PARTITA_ASSERT(next_row_id <= next_row_id_, "unloading rows never raises the next row id");
+  next_row_id_ = next_row_id;
+}
+
+void Table::ReserveForLoad(int64_t rows) {
+  if (live_rows_ != 0 || rows <= 0) return;
+  for (const auto& index : indexes_) {
+    if (index->unique()) index->Reserve(static_cast<size_t>(rows));
+  }
 }
 
 void Table::AdvanceNextRowId(RowId id) {

@@ -27,6 +27,7 @@
 
 #include <deque>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,22 @@ class Table {
   Status InsertWithRowId(const Value* row, RowId row_id, UndoLog* undo);
   // Deletes a live tuple of this table.
   Status Delete(const char* tuple, UndoLog* undo);
+
+  // Loading a snapshot (engine/snapshot_loader.h) whose stream carries the
+  // views' rows too. LoadRow inserts a validated row with its row id as
+  // InsertWithRowId does, indexes included, but records no undo action and
+  // no write, and tells no listener: the views' rows are loaded, not
+  // recomputed. `*loaded` receives the tuple. CONSTRAINT_VIOLATION leaves
+  // the table as it was. REQUIRES: no open transaction wrote this table.
+  Status LoadRow(const Value* row, RowId row_id, const char** loaded);
+  // Takes back rows LoadRow loaded (a chunk that failed part of the way),
+  // newest last, and sets the next row id back to `next_row_id`, what it
+  // was before the first of them.
+  void UnloadRows(std::span<const char* const> loaded, RowId next_row_id);
+  // Sizes the unique hash indexes of an empty table for `rows` rows, so that
+  // no index grows while they are loaded. Other indexes grow as rows come
+  // (their count of distinct keys is not known). No-op on a table with rows.
+  void ReserveForLoad(int64_t rows);
   // Replaces a live tuple's values with the validated `row`.
   // CONSTRAINT_VIOLATION leaves the tuple as it was.
   Status Update(const char* tuple, const Value* row, UndoLog* undo);
@@ -129,6 +146,10 @@ class Table {
   // A free slot: the lowest free position, else a new one at the end.
   char* AllocateSlot();
   Status InsertRow(const Value* row, RowId row_id, UndoLog* undo, const char** inserted);
+  // Writes `row` into a new slot with `row_id` and indexes it: an insert's
+  // own part, before its undo action, write and listeners. On a violation
+  // the slot is freed again and the table is as before.
+  Status PlaceRow(const Value* row, RowId row_id, char** placed);
   // Slot position (block index << 32 | slot in block) of a tuple.
   uint64_t Position(const char* tuple) const;
   // Frees the slot and strings of a dead tuple.

@@ -57,6 +57,12 @@ class SnapshotAfterSchemaChangesTest {
             + " SELECT body, n FROM notes WHERE id = ?"));
         insertNotes(client, 0, 2_500);  // over 1 MB of log: the first segment fills
         ok(Clients.adHoc(client, "INSERT INTO tags VALUES ('before')"));
+        ok(Clients.adHoc(client, "INSERT INTO tags VALUES ('before')"));
+        // Views created over rows that exist (computed by the schema change), one over a replicated table:
+        // the snapshot carries their rows and recovery loads them.
+        ok(Clients.adHoc(client, "CREATE VIEW late_per_n (n, c, total) AS SELECT n, COUNT(*), SUM(id) FROM notes"
+            + " GROUP BY n"));
+        ok(Clients.adHoc(client, "CREATE VIEW tag_count (name, c) AS SELECT name, COUNT(*) FROM tags GROUP BY name"));
         assertEquals("DONE", save(client));
         assertFalse(Files.exists(firstSegment), "the snapshot after schema changes truncated the log");
         ok(Clients.adHoc(client, "CREATE TABLE more (k BIGINT NOT NULL, v VARCHAR(20))"));
@@ -127,7 +133,10 @@ class SnapshotAfterSchemaChangesTest {
     out.addAll(Clients.rows(Clients.query(client, "SELECT id, body, n FROM notes ORDER BY id")));
     out.addAll(Clients.rows(Clients.query(client, "SELECT n, c FROM per_n ORDER BY n")));
     out.addAll(Clients.rows(Clients.query(client, "SELECT n, COUNT(*) FROM notes GROUP BY n ORDER BY n")));
+    out.addAll(Clients.rows(Clients.query(client, "SELECT n, c, total FROM late_per_n ORDER BY n")));
+    out.addAll(Clients.rows(Clients.query(client, "SELECT n, COUNT(*), SUM(id) FROM notes GROUP BY n ORDER BY n")));
     out.addAll(Clients.rows(Clients.query(client, "SELECT name FROM tags ORDER BY name")));
+    out.addAll(Clients.rows(Clients.query(client, "SELECT name, c FROM tag_count ORDER BY name")));
     out.addAll(Clients.rows(client.call("NoteAt", 3L).results().get(0)));
     out.addAll(Clients.rows(Clients.query(client, "SELECT k, v FROM more ORDER BY k")));
     out.addAll(Clients.rows(Clients.query(client, "SELECT k FROM more WHERE v = 'v1' ORDER BY k")));

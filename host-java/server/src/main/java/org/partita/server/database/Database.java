@@ -15,6 +15,7 @@ import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
 import org.partita.proto.TableStatsList;
+import org.partita.server.catalog.Schema;
 import org.partita.server.catalog.TableDef;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
@@ -817,7 +818,8 @@ public final class Database implements AutoCloseable {
   /**
    * Loads a snapshot into this database, which holds no rows yet and whose
    * catalog is the snapshot's: partition p's chunks from {@code sources.get(p)},
-   * all partitions in parallel (indexes and views built as rows arrive), the
+   * all partitions in parallel (indexes built as rows arrive, views loaded from
+   * their own chunks or, from a stream written before views were, rebuilt), the
    * replicated tables' copy on the coordinator from partition 0's; then each
    * partition continues after its cut ({@code cuts.get(p)}, null for none),
    * so the log replayed next must follow it. Returns the chunks loaded.
@@ -880,11 +882,17 @@ public final class Database implements AutoCloseable {
     return cut;
   }
 
-  /** The names of the replicated tables (not views) of the current catalog. */
+  /**
+   * The names of the replicated tables of the current catalog, and of the views over them: a snapshot
+   * stream carries the views' rows, which the coordinator's copy loads with its tables'. (Every view is
+   * marked replicated; one over a partitioned table holds each partition's own rows.)
+   */
   private Set<String> replicatedTables() {
+    final Schema schema = catalog.catalog().schema();
     final Set<String> names = new HashSet<>();
-    for (TableDef table : catalog.catalog().schema().tables()) {
-      if (table.isReplicated() && !table.isView()) {
+    for (TableDef table : schema.tables()) {
+      final TableDef base = table.isView() ? schema.table(table.view().sourceTable()).orElse(table) : table;
+      if (base.isReplicated() && !base.isView()) {
         names.add(table.name());
       }
     }

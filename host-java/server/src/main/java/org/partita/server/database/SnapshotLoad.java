@@ -10,8 +10,9 @@ import org.partita.server.txn.TxnId;
 
 /**
  * Recovery's load of one partition from a snapshot: every chunk of
- * {@code source} into the site's empty engine (indexes and views built as
- * rows arrive), then the cut taken as the partition's last transaction run.
+ * {@code source} into the site's empty engine (indexes built as rows arrive;
+ * views loaded from their own chunks, or rebuilt from an older stream without
+ * them), then the cut taken as the partition's last transaction run.
  * Chunks of replicated tables also go to {@code replicated} (the
  * coordinator keeps a copy of those tables). Completes {@code done} with the
  * chunks loaded. Not sequenced: it runs before any transaction.
@@ -23,7 +24,7 @@ record SnapshotLoad(SnapshotSource source, TxnId cut, Consumer<byte[]> replicate
     try {
       long chunks = 0;
       for (byte[] chunk = source.next(); chunk != null; chunk = source.next()) {
-        site.engine().loadSnapshotChunk(chunk);
+        load(site, chunk, chunks);
         if (replicated != null) {
           replicated.accept(chunk);
         }
@@ -37,6 +38,16 @@ record SnapshotLoad(SnapshotSource source, TxnId cut, Consumer<byte[]> replicate
       done.completeExceptionally(new UncheckedIOException(e));
     } catch (RuntimeException e) {
       done.completeExceptionally(e);
+    }
+  }
+
+  /** Loads one chunk; a refusal names where the chunk came from. */
+  private void load(Site site, byte[] chunk, long number) {
+    try {
+      site.engine().loadSnapshotChunk(chunk);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("partition " + site.partition() + ", " + source.lastChunkAt(number) + ": "
+          + e.getMessage(), e);
     }
   }
 

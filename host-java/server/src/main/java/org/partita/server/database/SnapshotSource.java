@@ -11,4 +11,12 @@ import java.io.IOException;
 public interface SnapshotSource {
   /** The next chunk, or null after the last. */
   byte[] next() throws IOException;
+
+  /**
+   * Where the chunk {@link #next} returned last came from, for the message of a chunk the engine
+   * refuses (say "file F, offset N"); "chunk N of the stream" unless the source knows better.
+   */
+  default String lastChunkAt(long chunkNumber) {
+    return "chunk " + chunkNumber + " of the stream";
+  }
 }

@@ -112,6 +112,7 @@ public final class SnapshotStore {
     private final Path file;
     private final DataInputStream in;
     private long offset;
+    private long lastChunkOffset = -1;
 
     public ChunkReader(Path file) throws IOException, SnapshotCorruptException {
       this.file = file;
@@ -156,11 +157,17 @@ public final class SnapshotStore {
         if ((int) crc.getValue() != expected) {
           throw corrupt("a chunk whose checksum does not match (the file is damaged)");
         }
+        lastChunkOffset = offset;
         offset += header.length + length;
         return chunk;
       } catch (EOFException e) {
         throw corrupt("a chunk cut short by the end of the file");
       }
+    }
+
+    /** "file F, offset N": where the frame of the chunk {@link #next} returned last begins. */
+    public String lastChunkAt() {
+      return "file " + file + ", offset " + lastChunkOffset;
     }
 
     private IOException corrupt(String what) {

@@ -160,12 +160,12 @@ final class SnapshotRecovery {
         final SnapshotStore.ChunkReader reader =
             new SnapshotStore.ChunkReader(snapshot.resolve(SnapshotManifest.partitionFile(p)));
         readers.add(reader);
-        sources.add(reader::next);
+        sources.add(new FileSnapshotSource(reader));
       }
       final long chunks = database.loadSnapshot(sources, manifest.cuts());
       final long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
       LOG.info("recovery: snapshot loaded: " + chunks + " chunk(s) in " + millis + " ms ("
-          + String.format("%.1f", manifest.bytes() / 1e3 / millis) + " MB/s); indexes and views rebuilt");
+          + String.format("%.1f", manifest.bytes() / 1e3 / millis) + " MB/s)");
       CrashPoint.reach("recovery.snapshot-loaded");
     } catch (IOException | SnapshotCorruptException | RuntimeException e) {
       throw new StartupException("recovery: snapshot " + snapshot + " passed its checks but failed to load: "

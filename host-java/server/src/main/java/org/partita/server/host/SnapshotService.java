@@ -136,7 +136,7 @@ final class SnapshotService implements Snapshots, AutoCloseable {
         final SnapshotStore.ChunkReader reader =
             new SnapshotStore.ChunkReader(from.resolve(SnapshotManifest.partitionFile(p)));
         readers.add(reader);
-        sources.add(reader::next);
+        sources.add(new FileSnapshotSource(reader));
       }
     } catch (IOException | SnapshotCorruptException e) {
       closeAll(readers);
