@@ -83,6 +83,8 @@ void HashIndex::BeforeWrite() {
     old_ = std::move(slots_);
     old_mask_ = mask_;
     slots_ = Slots(old_.size() * 2);
+    // Faulted in ahead of the migration and the inserts that write it.
+    slots_.Warm();
     mask_ = slots_.size() - 1;
     migrated_ = 0;
   }
