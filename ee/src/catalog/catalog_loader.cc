@@ -271,6 +271,8 @@ Result<CompiledStatement> LoadedCatalog::Compile(const proto::Statement& s) cons
   Result<std::unique_ptr<Executor>> root = BuildPlan(s.plan(), ctx);
   if (!root.ok()) return Status(root.status().code(), where + ": " + root.status().message());
   cs.root = std::move(root).value();
+  cs.point_lookup = PointLookup::Match(s.plan(), ctx);
+  if (cs.point_lookup == nullptr) cs.parameter_insert = ParameterInsert::Match(s.plan(), ctx);
   std::vector<std::pair<std::string, ValueType>> columns;
   for (const auto& c : s.plan().output_schema()) {
     if (!IsColumnType(c.type()) && c.type() != proto::VALUE_TYPE_BOOLEAN) {

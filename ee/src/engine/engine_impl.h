@@ -42,14 +42,22 @@ class EngineImpl final : public Engine {
  private:
   Status RunStatement(const StatementCall& call, int64_t txn_timestamp);
   Status RunAdHoc(const StatementCall& call, int64_t txn_timestamp);
+  // Binds the parameters, then runs the statement's dedicated path if it has
+  // one, else its executor tree; its result table is added to writer_.
   Status RunCompiled(CompiledStatement& stmt, std::span<const Value> parameters, int64_t txn_timestamp);
+  // Runs the executor tree of `stmt` over the bound `params`.
+  Status RunPlan(CompiledStatement& stmt, const Value* params, int64_t txn_timestamp);
   // Parses the batch's dependency tables into received_; BAD_REQUEST if one
   // is malformed.
   Status ReceiveDependencies(std::span<const DependencyTable> dependencies);
   // Copies the rows of catalog_'s tables into the matching tables of `next`
   // (UpdateCatalog); views of `next` fill in as their sources do.
   Status CopyData(LoadedCatalog* next);
-  Status BindParameters(const CompiledStatement& stmt, std::span<const Value> args);
+  // Checks `args` against the statement's parameter types and sets *bound
+  // to values of exactly those types: `args` itself when every value has
+  // its type (no copy), else params_ with the others converted (exact
+  // rules). BAD_PARAMETER names the parameter that does not convert.
+  Status BindParameters(const CompiledStatement& stmt, std::span<const Value> args, const Value** bound);
   void AssertOwner() const;
 
   EngineOptions options_;

@@ -10,18 +10,12 @@ InsertExecutor::InsertExecutor(std::unique_ptr<Executor> child, Table* table, bo
       upsert_(upsert),
       collect_first_(collect_first),
       validated_(table->schema().column_count()) {
-  if (table->primary_key() != nullptr) key_.resize(table->primary_key()->key().size());
   AddChild(std::move(child));
 }
 
 Status InsertExecutor::Write(const Value* row) {
   PARTITA_RETURN_IF_ERROR(table_->ValidateRow(row, validated_.data(), ctx_->arena));
-  if (upsert_) {
-    const TableIndex* pk = table_->primary_key();
-    for (size_t i = 0; i < key_.size(); ++i) key_[i] = validated_[pk->key().column(static_cast<int>(i))];
-    if (const char* existing = pk->FindUnique(key_.data())) return table_->Update(existing, validated_.data(), ctx_->undo);
-  }
-  return table_->Insert(validated_.data(), ctx_->undo);
+  return upsert_ ? table_->Upsert(validated_.data(), ctx_->undo) : table_->Insert(validated_.data(), ctx_->undo);
 }
 
 Status InsertExecutor::OpenImpl() {

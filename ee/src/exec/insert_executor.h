@@ -27,7 +27,6 @@ class InsertExecutor final : public Executor {
   bool upsert_;
   bool collect_first_;
   std::vector<Value> validated_;
-  std::vector<Value> key_;
   std::vector<const Value*> pending_;
   Value count_;
   bool done_ = false;

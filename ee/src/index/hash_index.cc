@@ -76,13 +76,22 @@ size_t HashIndex::Probe(const char* tuple, uint64_t hash) {
 }
 
 void HashIndex::BeforeWrite() {
+  if (next_.empty() && (keys_ + 1) * 10 > slots_.size() * kPrepareTenths &&
+      slots_.size() * 2 * sizeof(Slot) >= Slots::kMapBytes) {
+    // The next growth's table, allocated a tenth of the load early and
+    // faulted in by the warmer meanwhile, so that the migration's first
+    // writes find its pages mapped. Only large (mapped) tables: a small one
+    // is calloc'ed, already touched.
+    next_ = Slots(slots_.size() * 2);
+    next_.Warm();
+  }
   if ((keys_ + 1) * 10 > slots_.size() * 7) {
     // A growth ends long before the new table reaches 70% (kMigrateSlots'
     // comment), so there is never a third table.
     PARTITA_ASSERT(old_.empty(), "a hash index filled its new table before draining the old one");
     old_ = std::move(slots_);
     old_mask_ = mask_;
-    slots_ = Slots(old_.size() * 2);
+    slots_ = next_.empty() ? Slots(old_.size() * 2) : std::move(next_);
     mask_ = slots_.size() - 1;
     migrated_ = 0;
   }
@@ -235,7 +244,7 @@ size_t HashIndex::memory_bytes() const {
   // The tuples beyond each key's first sit in B-trees whose nodes hold
   // about 1.3x the pointers they store.
   const size_t duplicates = entries_ - keys_;
-  return (slots_.size() + old_.size() + drained_.size()) * sizeof(Slot) + duplicate_sets_ * sizeof(Duplicates) +
+  return (slots_.size() + old_.size() + drained_.size() + next_.size()) * sizeof(Slot) + duplicate_sets_ * sizeof(Duplicates) +
          duplicates * sizeof(const char*) * 13 / 10;
 }
 

@@ -55,6 +55,9 @@ class HashIndex final : public TableIndex {
   // the index grows. With 70% load, growth ends long before the new table
   // fills: a table of n slots is drained after n / kMigrateSlots writes.
   static constexpr size_t kMigrateSlots = 16;
+  // Load (in tenths) at which the next growth's table is prepared and
+  // warmed; the growth itself starts at 7 tenths.
+  static constexpr size_t kPrepareTenths = 6;
   // Bytes of a drained old table given back to the kernel per write, so
   // that freeing a large one is spread out too.
   static constexpr size_t kReleaseBytes = size_t{1} << 20;
@@ -133,6 +136,7 @@ class HashIndex final : public TableIndex {
   size_t old_mask_ = 0;
   size_t migrated_ = 0;       // old_ slots before this index have been moved
   Slots drained_;             // a drained old table being released
+  Slots next_;                // the next growth's table, prepared and warmed at 60% load
   size_t released_ = 0;       // bytes of drained_ released so far
   size_t keys_ = 0;           // distinct keys, in both tables
   size_t entries_ = 0;        // tuples

@@ -389,3 +389,30 @@ TEST_F(HashIndexTest, ReserveTakesATableThatTheReservedKeysNeverGrow) {
 
 }  // namespace
 }  // namespace partita
+
+namespace partita {
+namespace {
+
+// A table of 2^15 slots or more (its successor is >= 1 MiB, mapped)
+// prepares that successor at 60% load, so the growth at 70% allocates
+// nothing: the index's memory steps up at 60%, not at 70%.
+TEST_F(HashIndexTest, LargeTablesPrepareTheirNextGrowthTableAtSixtyPercent) {
+  HashIndex index = MakeIndex({0}, true);
+  constexpr int64_t kSlots = int64_t{1} << 15;  // reached with 22,938 keys (70% of 2^15)
+  int64_t k = 0;
+  // Up to a table of 2^15 slots with the previous one drained (freed at
+  // once: it was small).
+  while (index.growing() || index.memory_bytes() != kSlots * 16) ASSERT_TRUE(index.Insert(Tuple(k++)).ok());
+  const size_t table_bytes = index.memory_bytes();
+  while (!index.growing() && index.memory_bytes() == table_bytes) ASSERT_TRUE(index.Insert(Tuple(k++)).ok());
+  EXPECT_FALSE(index.growing()) << "grew at key " << k << " without preparing the next table";
+  EXPECT_EQ(k, kSlots * 6 / 10 + 1);
+  EXPECT_EQ(index.memory_bytes(), table_bytes * 3);  // this table and the next, twice its size
+  const size_t prepared = index.memory_bytes();
+  while (!index.growing()) ASSERT_TRUE(index.Insert(Tuple(k++)).ok());
+  EXPECT_EQ(k, kSlots * 7 / 10 + 1);
+  EXPECT_EQ(index.memory_bytes(), prepared) << "the growth allocated a table of its own";
+}
+
+}  // namespace
+}  // namespace partita

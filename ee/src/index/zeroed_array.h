@@ -8,6 +8,9 @@
 // value (the hash index's Slot: hash 0, null pointers). Elements are never
 // constructed or destroyed; the owner of anything they point to frees it.
 //
+// A mapped array can be warmed (Warm): the process's PageWarmer faults its
+// pages in on a background thread, so later writes find them mapped.
+//
 // Thread model: like a plain array; owned by one thread.
 #ifndef PARTITA_INDEX_ZEROED_ARRAY_H_
 #define PARTITA_INDEX_ZEROED_ARRAY_H_
@@ -21,6 +24,8 @@
 #include <new>
 #include <type_traits>
 #include <utility>
+
+#include "common/page_warmer.h"
 
 namespace partita {
 
@@ -45,12 +50,15 @@ class ZeroedArray {
     }
   }
   ZeroedArray(ZeroedArray&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        warm_ticket_(std::exchange(other.warm_ticket_, 0)) {}
   ZeroedArray& operator=(ZeroedArray&& other) noexcept {
     if (this != &other) {
       Release();
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
+      warm_ticket_ = std::exchange(other.warm_ticket_, 0);
     }
     return *this;
   }
@@ -61,11 +69,19 @@ class ZeroedArray {
   // Whether the array is mapped (large), so that DiscardPages applies.
   bool mapped() const { return size_ * sizeof(T) >= kMapBytes; }
 
+  // Has the process's PageWarmer fault in every page of a mapped array in
+  // the background (a small one is allocated with calloc, already touched).
+  // Costs no time here; the memory is committed as the warmer goes.
+  void Warm() {
+    if (mapped() && warm_ticket_ == 0) warm_ticket_ = PageWarmer::Instance().Warm(data_, size_ * sizeof(T));
+  }
+
   // Gives the pages of bytes [from, from + bytes) (rounded inward to whole
   // pages) back to the kernel; they read as zeros afterwards. Lets an owner
   // release a large array a piece at a time instead of in one munmap, whose
   // cost grows with the pages touched. REQUIRES: mapped().
   void DiscardPages(size_t from, size_t bytes) {
+    StopWarming();  // or the warmer could fault discarded pages back in
     const size_t page = 4096;
     const auto base = reinterpret_cast<uintptr_t>(data_);
     const uintptr_t start = (base + from + page - 1) & ~(page - 1);
@@ -83,7 +99,12 @@ class ZeroedArray {
   const T* end() const { return data_ + size_; }
 
  private:
+  void StopWarming() {
+    if (warm_ticket_ != 0) PageWarmer::Instance().Cancel(std::exchange(warm_ticket_, 0));
+  }
+
   void Release() {
+    StopWarming();
     if (data_ == nullptr) return;
     if (size_ * sizeof(T) >= kMapBytes) {
       munmap(data_, size_ * sizeof(T));
@@ -96,6 +117,7 @@ class ZeroedArray {
 
   T* data_ = nullptr;
   size_t size_ = 0;
+  PageWarmer::Ticket warm_ticket_ = 0;  // 0 = not being warmed
 };
 
 }  // namespace partita

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "common/assert.h"
 #include "common/stable_hash.h"
@@ -13,6 +14,9 @@ namespace {
 
 constexpr size_t kFirstBlockTuples = 16;
 constexpr size_t kMaxBlockBytes = 1 << 20;
+// Blocks at least this large are prepared and warmed ahead (PrepareSpareBlock);
+// smaller ones cost a few page faults, fewer than the warming's bookkeeping.
+constexpr size_t kWarmBlockBytes = 64 << 10;
 constexpr int kSlotBits = 32;
 
 // For blocks_by_address_: whether block `b` starts after address `p`.
@@ -109,6 +113,8 @@ Table::Table(std::string name, TupleSchema schema, int visible_columns)
 }
 
 Table::~Table() {
+  PageWarmer::Instance().Cancel(spare_.warm_ticket);
+  for (const Block& b : blocks_) PageWarmer::Instance().Cancel(b.warm_ticket);
   // Free the strings of every tuple still holding any (live, or dead and
   // awaiting release by a transaction that will never finish).
   if (!schema_.has_out_of_line()) return;
@@ -170,20 +176,42 @@ char* Table::AllocateSlot() {
     return blocks_[position >> kSlotBits].data.get() + slot * schema_.tuple_size();
   }
   if (blocks_.empty() || next_in_last_block_ == blocks_.back().capacity) {
-    const size_t max_tuples = std::max<size_t>(kFirstBlockTuples, kMaxBlockBytes / schema_.tuple_size());
-    const size_t capacity = blocks_.empty() ? kFirstBlockTuples : std::min(max_tuples, blocks_.back().capacity * 2);
-    // Not zeroed here (InsertRow clears each tuple it hands out): zeroing a
-    // 1 MiB block would fault in all its pages inside one insert, where
-    // left alone the pages are faulted in one at a time by the inserts that
-    // reach them.
-    blocks_.push_back(Block{std::make_unique_for_overwrite<char[]>(capacity * schema_.tuple_size()), capacity});
-    block_bytes_ += static_cast<int64_t>(capacity * schema_.tuple_size());
+    blocks_.push_back(NextBlock());
     const char* start = blocks_.back().data.get();
     auto at = std::upper_bound(blocks_by_address_.begin(), blocks_by_address_.end(), start, StartsAfter);
     blocks_by_address_.insert(at, {start, static_cast<uint32_t>(blocks_.size() - 1)});
     next_in_last_block_ = 0;
   }
-  return blocks_.back().data.get() + (next_in_last_block_++) * schema_.tuple_size();
+  char* slot = blocks_.back().data.get() + (next_in_last_block_++) * schema_.tuple_size();
+  if (next_in_last_block_ == blocks_.back().capacity / 2 && spare_.data == nullptr) PrepareSpareBlock();
+  return slot;
+}
+
+size_t Table::NextBlockCapacity() const {
+  const size_t max_tuples = std::max<size_t>(kFirstBlockTuples, kMaxBlockBytes / schema_.tuple_size());
+  return blocks_.empty() ? kFirstBlockTuples : std::min(max_tuples, blocks_.back().capacity * 2);
+}
+
+Table::Block Table::NextBlock() {
+  if (spare_.data != nullptr) return std::exchange(spare_, Block{nullptr, 0});
+  const size_t capacity = NextBlockCapacity();
+  // Not zeroed here (InsertRow clears each tuple it hands out): zeroing a
+  // 1 MiB block would fault in all its pages inside one insert, where
+  // left alone the pages are faulted in one at a time by the inserts that
+  // reach them (or ahead of them by the warmer: PrepareSpareBlock).
+  block_bytes_ += static_cast<int64_t>(capacity * schema_.tuple_size());
+  return Block{std::make_unique_for_overwrite<char[]>(capacity * schema_.tuple_size()), capacity};
+}
+
+void Table::PrepareSpareBlock() {
+  const size_t capacity = NextBlockCapacity();
+  const size_t bytes = capacity * schema_.tuple_size();
+  if (bytes < kWarmBlockBytes) return;
+  // Half a block of inserts lie ahead before it is needed: time enough for
+  // the warmer (on another core) to fault in its pages.
+  spare_ = Block{std::make_unique_for_overwrite<char[]>(bytes), capacity};
+  spare_.warm_ticket = PageWarmer::Instance().Warm(spare_.data.get(), bytes);
+  block_bytes_ += static_cast<int64_t>(bytes);
 }
 
 uint64_t Table::Position(const char* tuple) const {
@@ -252,6 +280,15 @@ void Table::FreeBlobsNotIn(char* tuple, const char* other) {
 
 Status Table::Insert(const Value* row, UndoLog* undo, const char** inserted) {
   return InsertRow(row, next_row_id_, undo, inserted);
+}
+
+Status Table::Upsert(const Value* row, UndoLog* undo) {
+  PARTITA_ASSERT(primary_key_ != nullptr, "UPSERT into a table without a primary key");
+  const IndexKey& key = primary_key_->key();
+  scratch_key_.resize(key.size());
+  for (int i = 0; i < key.size(); ++i) scratch_key_[i] = row[key.column(i)];
+  if (const char* existing = primary_key_->FindUnique(scratch_key_.data())) return Update(existing, row, undo);
+  return Insert(row, undo);
 }
 
 Status Table::InsertWithRowId(const Value* row, RowId row_id, UndoLog* undo) {

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "common/arena.h"
+#include "common/page_warmer.h"
 #include "index/table_index.h"
 #include "partita/status.h"
 #include "storage/table_listener.h"
@@ -83,6 +84,10 @@ class Table {
   // The same with a given row id (copying rows between catalogs keeps their
   // ids). REQUIRES: no live row of this table has `row_id`.
   Status InsertWithRowId(const Value* row, RowId row_id, UndoLog* undo);
+  // UPSERT of a validated row: replaces the live row with the same primary
+  // key if there is one (Update), else inserts it (Insert).
+  // REQUIRES: the table has a primary key.
+  Status Upsert(const Value* row, UndoLog* undo);
   // Deletes a live tuple of this table.
   Status Delete(const char* tuple, UndoLog* undo);
 
@@ -141,10 +146,19 @@ class Table {
   struct Block {
     std::unique_ptr<char[]> data;
     size_t capacity;  // tuples
+    PageWarmer::Ticket warm_ticket = 0;  // its warming, cancelled before it is freed
   };
 
   // A free slot: the lowest free position, else a new one at the end.
   char* AllocateSlot();
+  // The block after the last one: the spare if one was prepared, else a
+  // new one.
+  Block NextBlock();
+  // Prepares the spare block and has it warmed, once the last block is half
+  // used (and the next is large enough to be worth it).
+  void PrepareSpareBlock();
+  // Capacity in tuples of the block after the last one.
+  size_t NextBlockCapacity() const;
   Status InsertRow(const Value* row, RowId row_id, UndoLog* undo, const char** inserted);
   // Writes `row` into a new slot with `row_id` and indexes it: an insert's
   // own part, before its undo action, write and listeners. On a violation
@@ -168,6 +182,9 @@ class Table {
   TupleSchema schema_;
   int visible_columns_;
   std::vector<Block> blocks_;
+  // The next block, allocated and being warmed ahead of the inserts that
+  // will need it (empty data = none): one block ahead, at most 1 MiB.
+  Block spare_{nullptr, 0};
   size_t next_in_last_block_ = 0;  // bump position in blocks_.back()
   // Positions, a min-heap. A deque grows a 512-byte chunk at a time: a
   // growth copies at most its map of chunks (a pointer per 64 positions),
@@ -182,6 +199,7 @@ class Table {
   TableIndex* primary_key_ = nullptr;
   std::vector<TableListener*> listeners_;
   std::vector<char> scratch_image_;  // new image during Update
+  std::vector<Value> scratch_key_;   // primary key during Upsert
   RowId next_row_id_ = 1;
   uint64_t name_hash_;  // the table's identity in write hashes
   std::unique_ptr<TableSnapshot> snapshot_;  // the active snapshot, or null

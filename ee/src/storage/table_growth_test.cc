@@ -170,5 +170,42 @@ TEST(TableGrowthTest, ManyBlocksOfInterleavedWritesAndRollbacksMatchTheSlotModel
   ASSERT_NO_FATAL_FAILURE(model.ExpectMatches());
 }
 
+// Blocks of 64 KiB and more are allocated (and handed to the warmer) when
+// the block before them is half used, so the insert that moves into a new
+// block allocates nothing: the table's allocated bytes grow at half-way
+// inserts only, one block ahead.
+TEST(TableGrowthTest, LargeBlocksArePreparedOneBlockAheadAtHalfWay) {
+  std::unique_ptr<Table> table = MakePairs();
+  UndoLog undo;
+  const size_t tuple_size = table->schema().tuple_size();
+  const uint64_t warmed_before = PageWarmer::Instance().warmed_bytes();
+  const char* previous = nullptr;
+  int64_t allocated = table->bytes_allocated();
+  int large_block_switches = 0;
+  for (int64_t k = 0; k < 300'000; ++k) {
+    const std::vector<Value> row = {Value::BigInt(k), Value::BigInt(k), Value::Varchar("s")};
+    const char* tuple = nullptr;
+    ASSERT_TRUE(table->Insert(row.data(), &undo, &tuple).ok());
+    const bool new_block = previous != nullptr && tuple != previous + tuple_size;
+    const int64_t now = table->bytes_allocated();
+    // Blocks double from 16 tuples; from 4,096 tuples on they are >= 64 KiB.
+    if (new_block && k >= 8192) {
+      ++large_block_switches;
+      EXPECT_EQ(now, allocated) << "the block at row " << k << " was not prepared ahead";
+    }
+    // Never more than one block (1 MiB) beyond the rows.
+    EXPECT_LE(now - (k + 1) * static_cast<int64_t>(tuple_size), int64_t{2} << 20) << k;
+    allocated = now;
+    previous = tuple;
+    if (k % 4096 == 0) undo.Commit();
+  }
+  undo.Commit();
+  EXPECT_GE(large_block_switches, 3);
+  PageWarmer::Instance().Drain();
+  if (PageWarmer::Instance().available()) {
+    EXPECT_GE(PageWarmer::Instance().warmed_bytes() - warmed_before, uint64_t{3} << 20);
+  }
+}
+
 }  // namespace
 }  // namespace partita
