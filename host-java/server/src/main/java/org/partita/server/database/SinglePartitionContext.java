@@ -13,6 +13,7 @@ import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.engine.EngineException;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.planner.PlannedStatement;
+import org.partita.server.procedure.ParameterBuffer;
 import org.partita.server.procedure.ProcedureBinding;
 import org.partita.server.procedure.ProcedureContext;
 import org.partita.server.procedure.SqlStmt;
@@ -27,7 +28,7 @@ import org.partita.server.txn.TxnHeader;
 final class SinglePartitionContext implements ProcedureContext {
   private final Site site;
   private final List<ExecutableStatement> pendingStatements = new ArrayList<>();
-  private final List<Object[]> pendingParameters = new ArrayList<>();
+  private final ParameterBuffer parameters = new ParameterBuffer();
   private final Random random = new Random();
   private final ResultArena resultArena = new ResultArena();
   private ProcedureInstance instance;
@@ -133,7 +134,7 @@ final class SinglePartitionContext implements ProcedureContext {
     writeHash = 0;
     random.setSeed(header.seed());
     pendingStatements.clear();
-    pendingParameters.clear();
+    parameters.clear();
     lastBatchDone = false;
     open = false;
   }
@@ -149,35 +150,42 @@ final class SinglePartitionContext implements ProcedureContext {
   }
 
   @Override
-  public void queue(SqlStmt statement, Object[] parameters) {
+  public ParameterBuffer queue(SqlStmt statement) {
     final ExecutableStatement s = instance == null ? null : instance.statements().get(statement);
     if (s == null) {
       throw new IllegalArgumentException("statement is not a SqlStmt field of this procedure: " + statement);
     }
-    queue(s, parameters);
+    return queue(s);
   }
 
-  private void queue(ExecutableStatement statement, Object[] parameters) {
+  private void queue(ExecutableStatement statement, Object[] values) {
+    queue(statement).addAll(values);
+  }
+
+  private ParameterBuffer queue(ExecutableStatement statement) {
     if (lastBatchDone) {
       throw new IllegalStateException("statements queued after the last batch (executeLast) of the transaction");
     }
-    checkPartition(statement, parameters);
     pendingStatements.add(statement);
-    pendingParameters.add(parameters);
+    parameters.beginStatement();
+    return parameters;
   }
 
-  /** A statement of a single-partition transaction must fall on this partition. */
-  private void checkPartition(ExecutableStatement statement, Object[] parameters) {
-    final PlannedStatement p = statement.planned();
-    if (p.distribution() != PlannedStatement.Distribution.SINGLE_PARTITION) {
-      return;
-    }
-    final Object key = StatementPartitions.key(p, parameters, statement.name());
-    final int partition = site.partitionMap().partitionOf(key);
-    if (partition != site.partition()) {
-      throw new ServerException(ErrorCode.ERROR_CODE_WRONG_PARTITION, "statement " + statement.name() + " reads or writes partition "
-          + partition + " (partitioning value " + key + "), but this transaction runs on partition "
-          + site.partition() + "; use the procedure's partitioning parameter");
+  /** Each queued statement of a single-partition transaction must fall on this partition. */
+  private void checkPartitions() {
+    for (int i = 0; i < pendingStatements.size(); i++) {
+      final ExecutableStatement statement = pendingStatements.get(i);
+      final PlannedStatement p = statement.planned();
+      if (p.distribution() != PlannedStatement.Distribution.SINGLE_PARTITION) {
+        continue;
+      }
+      final int partition = StatementPartitions.partition(p, parameters, i, statement.name(), site.partitionMap());
+      if (partition != site.partition()) {
+        throw new ServerException(ErrorCode.ERROR_CODE_WRONG_PARTITION, "statement " + statement.name()
+            + " reads or writes partition " + partition + " (partitioning value "
+            + StatementPartitions.key(p, parameters.values(i), statement.name()) + "), but this transaction runs on partition "
+            + site.partition() + "; use the procedure's partitioning parameter");
+      }
     }
   }
 
@@ -191,14 +199,18 @@ final class SinglePartitionContext implements ProcedureContext {
     } catch (ServerException e) {
       throw interruption.note(e);
     }
-    final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp, limitMillis);
-    for (int i = 0; i < pendingStatements.size(); i++) {
-      final ExecutableStatement s = pendingStatements.get(i);
-      s.addPlanCall(writer);
-      s.addParameters(writer, pendingParameters.get(i));
+    try {
+      checkPartitions();
+      final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp, limitMillis);
+      for (int i = 0; i < pendingStatements.size(); i++) {
+        final ExecutableStatement s = pendingStatements.get(i);
+        s.addPlanCall(writer);
+        s.addParameters(writer, parameters, i);
+      }
+    } finally {
+      pendingStatements.clear();
+      parameters.clear();
     }
-    pendingStatements.clear();
-    pendingParameters.clear();
     lastBatchDone = lastBatch;
     open = false;
     final ByteBuffer results;

@@ -29,7 +29,19 @@ public abstract class Procedure {
 
   /** Queues {@code statement} with its parameters for the next {@link #execute}. */
   protected final void queue(SqlStmt statement, Object... parameters) {
-    context.queue(statement, parameters);
+    context.queue(statement).addAll(parameters);
+  }
+
+  /**
+   * Queues {@code statement} for the next {@link #execute}; add its
+   * parameters, in order and at once, to the buffer returned:
+   * {@code queue(insertVote).add(phoneNumber).add(state).add(contestantNumber);}.
+   * A {@code long} or {@code double} added this way is not boxed (the
+   * varargs form makes an array and boxes each number). The buffer takes
+   * parameters for this statement until the next queue or execute.
+   */
+  protected final ParameterBuffer queue(SqlStmt statement) {
+    return context.queue(statement);
   }
 
   /** Runs the queued statements; one result table per statement, in order. */

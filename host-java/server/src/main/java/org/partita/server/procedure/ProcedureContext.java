@@ -5,7 +5,8 @@ import org.partita.client.ResultTable;
 
 /** What the runtime gives a running procedure (implemented by the sites). */
 public interface ProcedureContext {
-  void queue(SqlStmt statement, Object[] parameters);
+  /** Queues {@code statement}; its parameters are then added to the buffer returned. */
+  ParameterBuffer queue(SqlStmt statement);
 
   ResultTable[] execute(boolean lastBatch);
 
