@@ -37,7 +37,8 @@ public final class Vote extends Procedure {
     queue(findContestant).add(contestantNumber);
     queue(countVotes).add(phoneNumber);
     queue(findState).add(phoneNumber / AREA_CODE_DIVISOR);
-    final ResultTable[] checks = execute();
+    // The checks' tables are only read here, before the next batch: reusable ones need no new objects.
+    final ResultTable[] checks = executeReusingTables();
     if (checks[0].rowCount() == 0) {
       return INVALID_CONTESTANT;
     }
@@ -46,7 +47,7 @@ public final class Vote extends Procedure {
     }
     final String state = checks[2].advanceRow() ? checks[2].getString(0) : UNKNOWN_STATE;
     queue(insertVote).add(phoneNumber).add(state).add(contestantNumber);
-    executeLast();
+    executeLastReusingTables();
     return ACCEPTED;
   }
 }

@@ -35,10 +35,10 @@ final class Invocations {
     } finally {
       java.util.Arrays.fill(converted, null);
     }
-    return results(result);
+    return results(result, context instanceof SinglePartitionContext sp ? sp : null);
   }
 
-  private static List<ResultTable> results(Object result) {
+  private static List<ResultTable> results(Object result, SinglePartitionContext reusing) {
     if (result == null) {
       return List.of();
     }
@@ -46,12 +46,17 @@ final class Invocations {
       return List.of(ResultSets.longTable(ResultSets.PROCEDURE_RESULT, l));
     }
     if (result instanceof ResultTable t) {
-      return List.of(t);
+      return List.of(owned(t, reusing));
     }
     final List<ResultTable> tables = new ArrayList<>();
     for (ResultTable t : (ResultTable[]) result) {
-      tables.add(t);
+      tables.add(owned(t, reusing));
     }
     return tables;
+  }
+
+  /** {@code t}, or a copy of it when it is a table the site re-points at its next batch's results. */
+  private static ResultTable owned(ResultTable t, SinglePartitionContext reusing) {
+    return reusing != null && t != null && reusing.reuses(t) ? t.view() : t;
   }
 }

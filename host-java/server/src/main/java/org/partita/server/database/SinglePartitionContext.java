@@ -26,11 +26,16 @@ import org.partita.server.txn.TxnHeader;
  * and reused for every transaction of the site.
  */
 final class SinglePartitionContext implements ProcedureContext {
+  /** Batches of more statements than this get new tables from executeReusingTables. */
+  private static final int MAX_REUSED_BATCH = 8;
+
   private final Site site;
   private final List<ExecutableStatement> pendingStatements = new ArrayList<>();
   private final ParameterBuffer parameters = new ParameterBuffer();
   private final Random random = new Random();
   private final ResultArena resultArena = new ResultArena();
+  // The reusable tables of executeReusingTables, by the batch's statement count (1 to MAX_REUSED_BATCH).
+  private final ResultTable[][] reusableTables = new ResultTable[MAX_REUSED_BATCH + 1][];
   private ProcedureInstance instance;
   private TimeBudget budget = TimeBudget.NONE;
   private final Interruption interruption = new Interruption();
@@ -191,6 +196,40 @@ final class SinglePartitionContext implements ProcedureContext {
 
   @Override
   public ResultTable[] execute(boolean lastBatch) {
+    return execute(lastBatch, null);
+  }
+
+  @Override
+  public ResultTable[] executeReusingTables(boolean lastBatch) {
+    final int count = pendingStatements.size();
+    if (count == 0 || count > MAX_REUSED_BATCH) {
+      return execute(lastBatch, null);
+    }
+    final ResultTable[] tables = execute(lastBatch, reusableTables[count]);
+    if (tables.length == count) {
+      reusableTables[count] = tables;
+    }
+    return tables;
+  }
+
+  /**
+   * True iff {@code table} is one of the tables executeReusingTables
+   * re-points: a procedure's result must be a copy of it (ResultTable#view).
+   */
+  boolean reuses(ResultTable table) {
+    for (ResultTable[] tables : reusableTables) {
+      if (tables != null) {
+        for (ResultTable t : tables) {
+          if (t == table) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private ResultTable[] execute(boolean lastBatch, ResultTable[] reuse) {
     final PartitionEngine engine = site.engine();
     final int limitMillis;
     try {
@@ -222,7 +261,7 @@ final class SinglePartitionContext implements ProcedureContext {
     }
     writeHash = engine.writeHash();
     open = !lastBatch;
-    return resultArena.tables(results);
+    return resultArena.tables(results, reuse);
   }
 
   @Override

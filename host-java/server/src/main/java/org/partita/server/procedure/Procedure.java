@@ -57,6 +57,26 @@ public abstract class Procedure {
     return context.execute(true);
   }
 
+  /**
+   * {@link #execute} without new result objects: the array and its tables
+   * are the runtime's, re-pointed at the results of a later batch of this
+   * procedure (in this call or the next one on the partition) rather than
+   * made anew. <b>They are valid until the next execute of any kind</b>:
+   * read what you need from them before it, and keep no reference; a table
+   * read afterwards may show another batch's rows. A table {@code run}
+   * returns is copied first, so returning one is safe. For a procedure
+   * called hundreds of thousands of times a second; where the tables cannot
+   * be reused (a multi-partition procedure) it is {@link #execute}.
+   */
+  protected final ResultTable[] executeReusingTables() {
+    return context.executeReusingTables(false);
+  }
+
+  /** {@link #executeLast} with the tables of {@link #executeReusingTables} (the same validity). */
+  protected final ResultTable[] executeLastReusingTables() {
+    return context.executeReusingTables(true);
+  }
+
   /** The transaction's timestamp (µs since the epoch), the same on every replica. */
   protected final long transactionTimestampMicros() {
     return context.transactionTimestampMicros();

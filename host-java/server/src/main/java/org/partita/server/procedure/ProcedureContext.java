@@ -10,6 +10,14 @@ public interface ProcedureContext {
 
   ResultTable[] execute(boolean lastBatch);
 
+  /**
+   * {@link #execute} whose tables may be re-pointed by a later batch instead
+   * of made anew (Procedure#executeReusingTables); by default it is execute.
+   */
+  default ResultTable[] executeReusingTables(boolean lastBatch) {
+    return execute(lastBatch);
+  }
+
   long transactionTimestampMicros();
 
   Random random();

@@ -25,6 +25,7 @@ class ProcedureRuntimeTest {
       "CREATE PROCEDURE FROM CLASS org.partita.server.database.procs.TotalBalance;",
       "CREATE PROCEDURE PARTITION ON TABLE accounts COLUMN owner FROM CLASS org.partita.server.database.procs.TypedTransfer;",
       "CREATE PROCEDURE FROM CLASS org.partita.server.database.procs.TypedTotalBalance;",
+      "CREATE PROCEDURE PARTITION ON TABLE accounts COLUMN owner FROM CLASS org.partita.server.database.procs.ReusingReads;",
       "CREATE PROCEDURE OpenAccount PARTITION ON TABLE accounts COLUMN owner AS",
       "  INSERT INTO accounts VALUES (?, ?, ?);",
       "CREATE PROCEDURE OwnerTotal PARTITION ON TABLE accounts COLUMN owner AS",
@@ -174,5 +175,23 @@ class ProcedureRuntimeTest {
     final ClientResponse fraction = db.callSync("TypedTotalBalance", 0.5);
     assertEquals("BAD_PARAMETER", fraction.errorName(), fraction::toString);
     assertTrue(fraction.message().contains("statement TypedTotalBalance.bonus parameter 1"), fraction.message());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void shouldRepointReusedTablesAndAnswerWithACopy(int partitions) throws Exception {
+    open(partitions);
+    final ClientResponse first = db.callSync("ReusingReads", 4L);
+    assertTrue(first.ok(), first::toString);
+    assertTrue(db.callSync("Transfer", 4L, 1, 2, 30L).ok());
+    final ClientResponse second = db.callSync("ReusingReads", 4L);
+    assertTrue(second.ok(), second::toString);
+    // The first answer's table was copied out of the reused one: later calls did not move it.
+    final ResultTable before = first.results().get(0);
+    before.advanceRow();
+    assertEquals(0, before.getLong(0));
+    final ResultTable after = second.results().get(0);
+    after.advanceRow();
+    assertEquals(30, after.getLong(0));
   }
 }
