@@ -38,6 +38,8 @@ final class SinglePartitionContext implements ProcedureContext {
   private final ResultTable[][] reusableTables = new ResultTable[MAX_REUSED_BATCH + 1][];
   private ProcedureInstance instance;
   private TimeBudget budget = TimeBudget.NONE;
+  // What budget is during a transaction with a time limit, restarted for each.
+  private final TimeBudget reusableBudget = TimeBudget.reusable();
   private final Interruption interruption = new Interruption();
   private long timestamp;
   private boolean lastBatchDone;
@@ -131,7 +133,7 @@ final class SinglePartitionContext implements ProcedureContext {
   private void begin(TxnHeader header, Invocation invocation) {
     final boolean limited = !site.replaying();
     site.runningCall().begin(limited ? invocation : null);
-    budget = limited ? TimeBudget.startingNow(site.limits().timeoutFor(invocation.timeoutMillis())) : TimeBudget.NONE;
+    budget = limited ? reusableBudget.restart(site.limits().timeoutFor(invocation.timeoutMillis())) : TimeBudget.NONE;
     interruption.reset();
     timestamp = header.timestampMicros();
     appStatus = 0;
