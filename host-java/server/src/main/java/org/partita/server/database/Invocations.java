@@ -7,11 +7,33 @@ import org.partita.client.ResultTable;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.procedure.ProcedureBinding;
 import org.partita.server.procedure.ProcedureContext;
+import org.partita.server.txn.Invocation;
 
 /** Calls a Java procedure's run method and turns its return value into result tables. */
 final class Invocations {
   private Invocations() {}
 
+  /**
+   * {@link #runJava(CompiledProcedure, ProcedureInstance, ProcedureContext, Object[])}
+   * with the arguments decoded from {@code invocation} straight into the
+   * instance's reused array.
+   */
+  static List<ResultTable> runJava(CompiledProcedure procedure, ProcedureInstance instance, ProcedureContext context,
+      Invocation invocation) throws Throwable {
+    if (invocation.parameterCount() != procedure.parameterTypes().size()) {
+      return runJava(procedure, instance, context, invocation.parameters()); // refused, naming the counts
+    }
+    final Object[] arguments = instance.arguments();
+    try {
+      invocation.parametersInto(arguments);
+    } catch (RuntimeException e) {
+      java.util.Arrays.fill(arguments, null);
+      throw e;
+    }
+    return runJava(procedure, instance, context, arguments);
+  }
+
+  /** REQUIRES: {@code arguments} is not another call's reused array (it may be this instance's own). */
   static List<ResultTable> runJava(CompiledProcedure procedure, ProcedureInstance instance, ProcedureContext context,
       Object[] arguments) throws Throwable {
     final List<Class<?>> types = procedure.parameterTypes();

@@ -64,10 +64,10 @@ final class SinglePartitionContext implements ProcedureContext {
   ClientResponse run(CompiledProcedure procedure, Invocation invocation, TxnHeader header) {
     final PartitionEngine engine = site.engine();
     begin(header, invocation);
-    final Object[] arguments = invocation.parameters();
     try {
       final List<ResultTable> results = procedure.isSql()
-          ? runSql(procedure, arguments) : Invocations.runJava(procedure, site.instance(procedure), this, arguments);
+          ? runSql(procedure, invocation.parameters())
+          : Invocations.runJava(procedure, site.instance(procedure), this, invocation);
       interruption.rethrowIfStruck(); // the procedure caught it: the transaction still fails with it
       if (open) {
         engine.commit();

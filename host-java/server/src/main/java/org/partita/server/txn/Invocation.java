@@ -120,6 +120,19 @@ public final class Invocation {
     return InvocationCodec.parameters(bytes, parameterCount, procedure);
   }
 
+  /**
+   * {@link #parameters} decoded into {@code into} (a caller's reused array).
+   *
+   * @throws IllegalArgumentException unless {@code into} has {@link #parameterCount} elements
+   * @throws ServerException BAD_PARAMETER naming a parameter whose value cannot be used
+   */
+  public void parametersInto(Object[] into) {
+    if (into.length != parameterCount) {
+      throw new IllegalArgumentException("an array of " + into.length + " for " + parameterCount + " parameter(s)");
+    }
+    InvocationCodec.parametersInto(bytes, into, procedure);
+  }
+
   /** Parameter {@code index} (0-based), or null when absent; for routing. */
   public Object parameter(int index) {
     return InvocationCodec.parameter(bytes, index, procedure);

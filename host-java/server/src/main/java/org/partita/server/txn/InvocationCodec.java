@@ -97,6 +97,14 @@ public final class InvocationCodec {
   }
 
   /**
+   * {@link #parameters} decoded into {@code into} (no array is made).
+   * REQUIRES: {@code into} has one element per parameter.
+   */
+  static void parametersInto(byte[] message, Object[] into, String procedure) {
+    decode(new Reader(message), procedure, -1, into);
+  }
+
+  /**
    * Parameter {@code index} (0-based) of a scanned invocation message, as
    * {@link #parameters} would give it; null when there is no such parameter.
    */
