@@ -40,6 +40,7 @@ void CallTracker::Finish(PendingCall& call, Result<Response> result) {
   if (result.ok()) {
     const auto elapsed = PendingCall::Clock::now() - call.started;
     latency_.Record(std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count());
+    result->round_trip_nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
   }
   try {
     if (call.callback) call.callback(std::move(result));

@@ -349,7 +349,7 @@ void Connection::Submit(PendingCall call, const std::vector<Param>& params, uint
       return Finish(call, Lost("the connection to " + address_text_ + " is down; the call to " + call.procedure +
                                " was not sent"));
     }
-    call.deadline = Clock::now() + config_.call_timeout;
+    call.deadline = call.started + config_.call_timeout;  // no second clock read per call
     FrameCodec::AppendInvocationFrame(call.handle, call.procedure, params, routed_plus_one,
                                       QueryTimeoutMillis(config_), &queued_bytes_);
     queued_calls_.push_back(std::move(call));

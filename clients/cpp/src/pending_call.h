@@ -22,7 +22,7 @@ struct PendingCall {
   std::string procedure;
   Callback callback;
   Clock::time_point started;   // when CallAsync was entered (latency counts from here)
-  Clock::time_point deadline;  // when the call times out
+  Clock::time_point deadline;  // when the call times out: started + the call timeout
 };
 
 }  // namespace partita::client

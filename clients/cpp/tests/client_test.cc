@@ -95,6 +95,26 @@ TEST(ClientTest, ServerFailureIsAResponseNotAClientError) {
   EXPECT_EQ(client.Statistics().rejected, 1u);
 }
 
+TEST(ClientTest, ResponseCarriesTheRoundTripTheClientMeasured) {
+  FakeServer server({}, Hold);
+  Client client(TestConfig());
+  ASSERT_TRUE(client.Connect(server.address()).ok());
+  const auto before_call = std::chrono::steady_clock::now();
+  std::future<Result<Response>> f = client.CallFuture("P", {int64_t{7}});
+  ASSERT_TRUE(server.WaitForHeld(1, kWait));
+  const auto held_from = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - held_from < 2ms) {
+  }
+  const auto held_for = std::chrono::steady_clock::now() - held_from;
+  server.AnswerHeld([](const Invocation& c) { return FakeServer::Success(c, c.parameters(0).integer()); }, false);
+  const Result<Response> r = Await(f);
+  const auto whole = std::chrono::steady_clock::now() - before_call;
+  EXPECT_EQ(FirstLong(r), 7);
+  // The call was in flight while the server held it, and ended before the test saw its answer.
+  EXPECT_GE(r->round_trip_nanos, std::chrono::duration_cast<std::chrono::nanoseconds>(held_for).count());
+  EXPECT_LE(r->round_trip_nanos, std::chrono::duration_cast<std::chrono::nanoseconds>(whole).count());
+}
+
 TEST(ClientTest, MatchesAnswersArrivingInAnyOrder) {
   FakeServer server({}, Hold);
   Client client(TestConfig());

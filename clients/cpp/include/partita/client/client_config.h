@@ -43,7 +43,8 @@ struct ClientConfig {
   std::string tls_key_file;
   // How long Connect() waits for the TCP connection and the login answer.
   Millis connect_timeout{10'000};
-  // How long a call waits for its answer before failing with kTimeout.
+  // How long a call waits for its answer before failing with kTimeout,
+  // counted from the call (CallAsync), as its latency is.
   Millis call_timeout{120'000};
   // The time limit every call asks the server for (the invocation's
   // timeout_millis): past it the server rolls the work back and answers

@@ -44,6 +44,10 @@ struct Response {
   uint64_t server_nanos = 0;
   // The catalog version the call ran against.
   uint64_t catalog_version = 0;
+  // Nanoseconds from the call (CallAsync, Call) to its answer, measured by
+  // the client with one clock read at each end (steady_clock): what its
+  // latency statistics record, so callers need not read the clock themselves.
+  int64_t round_trip_nanos = 0;
 
   bool ok() const { return status == ResponseStatus::kSuccess; }
   // "SUCCESS 1 table(s)" or "GRACEFUL_FAILURE CONSTRAINT_VIOLATION: ...".

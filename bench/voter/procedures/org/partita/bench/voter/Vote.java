@@ -33,10 +33,12 @@ public final class Vote extends Procedure {
       new SqlStmt("INSERT INTO votes (phone_number, state, contestant_number) VALUES (?, ?, ?)");
 
   public long run(long phoneNumber, int contestantNumber, long maxVotesPerPhone) {
-    queue(findContestant, contestantNumber);
-    queue(countVotes, phoneNumber);
-    queue(findState, (short) (phoneNumber / AREA_CODE_DIVISOR));
-    final ResultTable[] checks = execute();
+    // queue(stmt).add(...): the parameters go to the engine unboxed, without a varargs array.
+    queue(findContestant).add(contestantNumber);
+    queue(countVotes).add(phoneNumber);
+    queue(findState).add(phoneNumber / AREA_CODE_DIVISOR);
+    // The checks' tables are only read here, before the next batch: reusable ones need no new objects.
+    final ResultTable[] checks = executeReusingTables();
     if (checks[0].rowCount() == 0) {
       return INVALID_CONTESTANT;
     }
@@ -44,8 +46,8 @@ public final class Vote extends Procedure {
       return OVER_VOTE_LIMIT;
     }
     final String state = checks[2].advanceRow() ? checks[2].getString(0) : UNKNOWN_STATE;
-    queue(insertVote, phoneNumber, state, contestantNumber);
-    executeLast();
+    queue(insertVote).add(phoneNumber).add(state).add(contestantNumber);
+    executeLastReusingTables();
     return ACCEPTED;
   }
 }

@@ -10,4 +10,15 @@ package org.partita.client;
 @FunctionalInterface
 public interface ProcedureCallback {
   void onComplete(ClientResponse response, Throwable failure);
+
+  /**
+   * {@link #onComplete(ClientResponse, Throwable)} with the call's round trip
+   * as the client measured it (System.nanoTime from handing the call to its
+   * connection to its answer; 0 for a client-side failure), what the client's
+   * latency statistics record: override this one instead to time calls
+   * without reading the clock again. By default it calls the two-argument form.
+   */
+  default void onComplete(ClientResponse response, Throwable failure, long roundTripNanos) {
+    onComplete(response, failure);
+  }
 }

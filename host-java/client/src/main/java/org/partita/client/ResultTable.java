@@ -44,18 +44,20 @@ public final class ResultTable {
 
   // Little-endian; read only with absolute gets, so the tables of one result
   // set can share one buffer: its position is never used, its limit never changed.
-  private final ByteBuffer buf;
-  private final int start;
-  private final int end;
-  private final ValueType[] types;
+  // Fixed once parsed, except in a table the server re-points at the next
+  // result of a procedure's statement (readShared with a table to reuse).
+  private ByteBuffer buf;
+  private int start;
+  private int end;
+  private ValueType[] types;
   // Where each column's name starts; null for a one-column table (FIRST_NAME_OFFSET).
-  private final int[] nameOffsets;
-  private final int rowCount;
+  private int[] nameOffsets;
+  private int rowCount;
   // Where row 0 starts (its null bitmap); rows 1 and on start at rowOffsets[r],
   // which is null for a table of 0 or 1 rows (the common case).
-  private final int firstRow;
-  private final int[] rowOffsets;
-  private final int bitmapBytes;
+  private int firstRow;
+  private int[] rowOffsets;
+  private int bitmapBytes;
   // Column names are decoded on first use: the hot path (a procedure reading
   // values by position) never builds them.
   private String[] names;
@@ -69,15 +71,28 @@ public final class ResultTable {
 
   private ResultTable(ByteBuffer buf, int start, int end, ValueType[] types, int[] nameOffsets, int rowCount,
       int firstRow, int[] rowOffsets) {
+    point(buf, start, end, types, nameOffsets, rowCount, firstRow, rowOffsets);
+  }
+
+  /** Makes this table read another table's bytes, as a new one would (cursor before the first row). */
+  private void point(ByteBuffer buf, int start, int end, ValueType[] types, int[] nameOffsets, int rowCount,
+      int firstRow, int[] rowOffsets) {
     this.buf = buf;
     this.start = start;
     this.end = end;
+    if (valueOffsets != null && valueOffsets.length != types.length) {
+      valueOffsets = null;
+    }
     this.types = types;
     this.nameOffsets = nameOffsets;
     this.rowCount = rowCount;
     this.firstRow = firstRow;
     this.rowOffsets = rowOffsets;
     this.bitmapBytes = (types.length + 7) / 8;
+    this.names = null;
+    this.columnsByName = null;
+    this.row = -1;
+    this.lastWasNull = false;
   }
 
   private static ValueType[][] singleColumnTypes() {
@@ -108,6 +123,15 @@ public final class ResultTable {
    * hands over that buffer and never lowers its limit. Moves nothing.
    */
   static ResultTable readShared(ByteBuffer in, int at, int limit) {
+    return readShared(null, in, at, limit);
+  }
+
+  /**
+   * {@link #readShared(ByteBuffer, int, int)} into {@code reuse} when it is
+   * not null: that table is re-pointed at these bytes (what it read before
+   * is gone) and returned; no table object is made.
+   */
+  static ResultTable readShared(ResultTable reuse, ByteBuffer in, int at, int limit) {
     need(at, 4, limit, "truncated table_size");
     final long size = Integer.toUnsignedLong(in.getInt(at));
     if (size > limit - at - 4) {
@@ -170,7 +194,11 @@ public final class ResultTable {
     if (p != end) {
       throw new ResultFormatException(p, (end - p) + " bytes after the last row");
     }
-    return new ResultTable(in, at, end, types, nameOffsets, (int) rows, firstRow, rowOffsets);
+    if (reuse == null) {
+      return new ResultTable(in, at, end, types, nameOffsets, (int) rows, firstRow, rowOffsets);
+    }
+    reuse.point(in, at, end, types, nameOffsets, (int) rows, firstRow, rowOffsets);
+    return reuse;
   }
 
   /**

@@ -36,6 +36,19 @@ public final class ResultTables {
    * @throws ResultFormatException if the bytes are not exactly one result set
    */
   public static ResultTable[] parseShared(ByteBuffer shared, int start, int end) {
+    return parseShared(null, shared, start, end);
+  }
+
+  /**
+   * {@link #parseShared(ByteBuffer, int, int)} re-pointing the tables of
+   * {@code reuse} (when it is not null and holds exactly as many tables as
+   * the result set) instead of making new ones: returns {@code reuse}
+   * itself, whose tables no longer read what they read before. For a
+   * reader that owns those tables and knows nobody else holds them.
+   *
+   * @throws ResultFormatException if the bytes are not exactly one result set
+   */
+  public static ResultTable[] parseShared(ResultTable[] reuse, ByteBuffer shared, int start, int end) {
     if (shared.order() != ByteOrder.LITTLE_ENDIAN || start < 0 || end > shared.limit() || start > end) {
       throw new IllegalArgumentException("parseShared needs a little-endian buffer and a range within its limit");
     }
@@ -48,10 +61,11 @@ public final class ResultTables {
       throw new ResultFormatException(start, "table_count " + count + " exceeds what " + (end - start - 4)
           + " bytes can hold");
     }
-    final ResultTable[] tables = new ResultTable[(int) count];
+    final boolean reusing = reuse != null && reuse.length == count;
+    final ResultTable[] tables = reusing ? reuse : new ResultTable[(int) count];
     int at = start + 4;
     for (int i = 0; i < tables.length; i++) {
-      tables[i] = ResultTable.readShared(shared, at, end);
+      tables[i] = ResultTable.readShared(reusing ? reuse[i] : null, shared, at, end);
       at += tables[i].byteSize();
     }
     if (at != end) {

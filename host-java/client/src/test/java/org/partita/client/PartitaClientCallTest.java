@@ -21,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -228,6 +229,39 @@ class PartitaClientCallTest {
     assertTrue(called.await(5, TimeUnit.SECONDS));
     assertEquals(41, got.get().appStatus());
     assertNull(failure.get());
+  }
+
+  @Test
+  @Timeout(10)
+  void shouldHandTheCallbackTheRoundTripTheClientMeasured() throws Exception {
+    start();
+    final AtomicLong heldNanos = new AtomicLong();
+    server.onInvocation = (s, inv) -> new Thread(() -> {
+      final long from = System.nanoTime();
+      sleep(20);
+      heldNanos.set(System.nanoTime() - from);
+      s.respond(FakeServer.success(inv.getClientHandle()));
+    }).start();
+    final CountDownLatch called = new CountDownLatch(1);
+    final AtomicLong roundTrip = new AtomicLong(-1);
+    final long before = System.nanoTime();
+    client.callAsync(new ProcedureCallback() {
+      @Override
+      public void onComplete(ClientResponse response, Throwable failure) {
+        throw new AssertionError("the three-argument form is the one called");
+      }
+
+      @Override
+      public void onComplete(ClientResponse response, Throwable failure, long roundTripNanos) {
+        roundTrip.set(failure == null && response.ok() ? roundTripNanos : -1);
+        called.countDown();
+      }
+    }, "Held", 1L);
+
+    assertTrue(called.await(5, TimeUnit.SECONDS));
+    final long whole = System.nanoTime() - before;
+    assertTrue(roundTrip.get() >= heldNanos.get(), roundTrip.get() + " ns < the server's " + heldNanos.get());
+    assertTrue(roundTrip.get() <= whole, roundTrip.get() + " ns > the test's " + whole);
   }
 
   @Test

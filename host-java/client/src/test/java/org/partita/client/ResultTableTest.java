@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -233,6 +234,51 @@ class ResultTableTest {
     assertFalse(three.wasNull());
     assertThrows(IndexOutOfBoundsException.class, () -> three.advanceToRow(3));
     assertEquals("Total\n-----\n100\nNULL\n102\n", three.toString());
+  }
+
+  /** A little-endian buffer holding one result set of {@code tables}. */
+  private static ByteBuffer resultSet(byte[]... tables) {
+    final Bytes set = new Bytes().i32(tables.length);
+    for (byte[] t : tables) {
+      set.raw(t);
+    }
+    return ByteBuffer.wrap(set.bytes()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+  }
+
+  @Test
+  void shouldRepointReusedTablesAtTheNextResultSetOfAsManyTables() {
+    final ByteBuffer first = resultSet(oneColumnTable(1).bytes(), sampleTable());
+    final ResultTable[] tables = ResultTables.parseShared(null, first, 0, first.limit());
+    tables[0].advanceRow();
+    tables[1].advanceRow();
+    assertEquals("NAME", tables[1].columnName(1));
+    tables[1].getString(1);
+
+    final ByteBuffer second = resultSet(sampleTable(), oneColumnTable(3).bytes());
+    final ResultTable zero = tables[0];
+    final ResultTable[] again = ResultTables.parseShared(tables, second, 0, second.limit());
+    assertSame(tables, again);
+    assertSame(zero, again[0]);
+    // Each table reads its new bytes from before its first row, names and value offsets included.
+    assertEquals(7, again[0].columnCount());
+    assertEquals("ID", again[0].columnName(0));
+    assertTrue(again[0].advanceRow());
+    assertEquals("anné", again[0].getString("NAME"));
+    assertEquals(3, again[1].rowCount());
+    assertEquals("Total", again[1].columnName(0));
+    again[1].advanceToRow(2);
+    assertEquals(102, again[1].getLong(0));
+  }
+
+  @Test
+  void shouldMakeNewTablesWhenTheReusedOnesAreNotAsMany() {
+    final ByteBuffer one = resultSet(oneColumnTable(1).bytes());
+    final ResultTable[] reuse = ResultTables.parseShared(null, one, 0, one.limit());
+    final ByteBuffer two = resultSet(oneColumnTable(0).bytes(), oneColumnTable(2).bytes());
+    final ResultTable[] tables = ResultTables.parseShared(reuse, two, 0, two.limit());
+    assertEquals(2, tables.length);
+    assertTrue(reuse[0].advanceRow());
+    assertEquals(100, reuse[0].getLong(0));
   }
 
   @Test

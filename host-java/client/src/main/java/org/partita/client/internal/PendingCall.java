@@ -33,6 +33,8 @@ public final class PendingCall {
   int invocationSize;
   long startNanos;
   long deadlineNanos;
+  // Set when the server answered: what the callback is told.
+  private long roundTripNanos;
   private Connection connection;
 
   /** REQUIRES: exactly one of {@code future} and {@code callback} is non-null; {@code stats} may be null (internal calls). */
@@ -84,8 +86,9 @@ public final class PendingCall {
 
   /** The server answered. */
   void answered(ClientResponse response, long nowNanos) {
+    roundTripNanos = nowNanos - startNanos;
     if (stats != null) {
-      stats.answered(response.status(), nowNanos - startNanos);
+      stats.answered(response.status(), roundTripNanos);
     }
     finish(response, null);
   }
@@ -126,7 +129,7 @@ public final class PendingCall {
       return;
     }
     try {
-      callback.onComplete(response, failure);
+      callback.onComplete(response, failure, roundTripNanos);
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "callback of the call to " + procedure + " threw", e);
     }

@@ -15,6 +15,7 @@ import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
 import org.partita.proto.TableStatsList;
+import org.partita.proto.ValueType;
 import org.partita.server.catalog.Schema;
 import org.partita.server.catalog.TableDef;
 import org.partita.server.compiler.CatalogCompiler;
@@ -616,8 +617,13 @@ public final class Database implements AutoCloseable {
       throw ServerException.badParameter("procedure " + procedure.name() + " is partitioned on parameter "
           + (index + 1) + " but " + invocation.parameterCount() + " were given");
     }
-    final Object key = ParameterConverter.partitionValue(invocation.parameter(index),
-        procedure.partition().columnType(), "procedure " + procedure.name(), index + 1);
+    final Object value = invocation.parameter(index);
+    final ValueType type = procedure.partition().columnType();
+    if (value instanceof Long l && type != ValueType.VALUE_TYPE_VARCHAR
+        && type != ValueType.VALUE_TYPE_VARBINARY) {
+      return map.partitionOfLong(l); // an integer is its own canonical value: no subject string per call
+    }
+    final Object key = ParameterConverter.partitionValue(value, type, "procedure " + procedure.name(), index + 1);
     return map.partitionOf(key);
   }
 

@@ -7,6 +7,7 @@ import org.partita.server.compiler.CompiledStatement;
 import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.planner.Fragment;
 import org.partita.server.planner.PlannedStatement;
+import org.partita.server.procedure.ParameterBuffer;
 
 /**
  * A planned statement and how to call each of its plans: by catalog id
@@ -62,6 +63,31 @@ record ExecutableStatement(String name, PlannedStatement planned, int planId, by
       writer.addAdHocCall(fragmentBytes.get(i));
     } else {
       writer.addCall(fragmentIds.get(i));
+    }
+  }
+
+  /**
+   * Writes the parameters of queued statement {@code statement} of {@code
+   * parameters}, converted to the statement's types: a long or double added
+   * as such is written without boxing.
+   */
+  void addParameters(BatchRequestWriter writer, ParameterBuffer parameters, int statement) {
+    final List<org.partita.proto.ValueType> types = planned.parameterTypes();
+    final int from = parameters.start(statement);
+    final int given = parameters.end(statement) - from;
+    if (given != types.size()) {
+      throw ServerException.badParameter(subject + " takes " + types.size()
+          + " parameter(s), " + given + " given");
+    }
+    for (int i = 0; i < given; i++) {
+      final int at = from + i;
+      if (parameters.isLong(at)) {
+        ParameterConverter.writeLong(writer, parameters.longAt(at), types.get(i), subject, i + 1);
+      } else if (parameters.isDouble(at)) {
+        ParameterConverter.writeDouble(writer, parameters.doubleAt(at), types.get(i), subject, i + 1);
+      } else {
+        ParameterConverter.write(writer, parameters.valueAt(at), types.get(i), subject, i + 1);
+      }
     }
   }
 

@@ -7,11 +7,33 @@ import org.partita.client.ResultTable;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.procedure.ProcedureBinding;
 import org.partita.server.procedure.ProcedureContext;
+import org.partita.server.txn.Invocation;
 
 /** Calls a Java procedure's run method and turns its return value into result tables. */
 final class Invocations {
   private Invocations() {}
 
+  /**
+   * {@link #runJava(CompiledProcedure, ProcedureInstance, ProcedureContext, Object[])}
+   * with the arguments decoded from {@code invocation} straight into the
+   * instance's reused array.
+   */
+  static List<ResultTable> runJava(CompiledProcedure procedure, ProcedureInstance instance, ProcedureContext context,
+      Invocation invocation) throws Throwable {
+    if (invocation.parameterCount() != procedure.parameterTypes().size()) {
+      return runJava(procedure, instance, context, invocation.parameters()); // refused, naming the counts
+    }
+    final Object[] arguments = instance.arguments();
+    try {
+      invocation.parametersInto(arguments);
+    } catch (RuntimeException e) {
+      java.util.Arrays.fill(arguments, null);
+      throw e;
+    }
+    return runJava(procedure, instance, context, arguments);
+  }
+
+  /** REQUIRES: {@code arguments} is not another call's reused array (it may be this instance's own). */
   static List<ResultTable> runJava(CompiledProcedure procedure, ProcedureInstance instance, ProcedureContext context,
       Object[] arguments) throws Throwable {
     final List<Class<?>> types = procedure.parameterTypes();
@@ -35,10 +57,10 @@ final class Invocations {
     } finally {
       java.util.Arrays.fill(converted, null);
     }
-    return results(result);
+    return results(result, context instanceof SinglePartitionContext sp ? sp : null);
   }
 
-  private static List<ResultTable> results(Object result) {
+  private static List<ResultTable> results(Object result, SinglePartitionContext reusing) {
     if (result == null) {
       return List.of();
     }
@@ -46,12 +68,17 @@ final class Invocations {
       return List.of(ResultSets.longTable(ResultSets.PROCEDURE_RESULT, l));
     }
     if (result instanceof ResultTable t) {
-      return List.of(t);
+      return List.of(owned(t, reusing));
     }
     final List<ResultTable> tables = new ArrayList<>();
     for (ResultTable t : (ResultTable[]) result) {
-      tables.add(t);
+      tables.add(owned(t, reusing));
     }
     return tables;
+  }
+
+  /** {@code t}, or a copy of it when it is a table the site re-points at its next batch's results. */
+  private static ResultTable owned(ResultTable t, SinglePartitionContext reusing) {
+    return reusing != null && t != null && reusing.reuses(t) ? t.view() : t;
   }
 }

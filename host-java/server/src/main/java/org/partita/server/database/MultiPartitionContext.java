@@ -10,6 +10,7 @@ import org.partita.client.ResultTable;
 import org.partita.server.engine.EngineException;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.planner.PlannedStatement;
+import org.partita.server.procedure.ParameterBuffer;
 import org.partita.server.procedure.ProcedureContext;
 import org.partita.server.procedure.SqlStmt;
 import org.partita.server.topology.PartitionMap;
@@ -39,7 +40,7 @@ final class MultiPartitionContext implements ProcedureContext {
   private final Random random;
   private final int anyPartition;
   private final List<ExecutableStatement> pendingStatements = new ArrayList<>();
-  private final List<Object[]> pendingParameters = new ArrayList<>();
+  private final ParameterBuffer pendingParameters = new ParameterBuffer();
   private ProcedureInstance instance;
 
   /**
@@ -70,17 +71,20 @@ final class MultiPartitionContext implements ProcedureContext {
   }
 
   @Override
-  public void queue(SqlStmt statement, Object[] parameters) {
+  public ParameterBuffer queue(SqlStmt statement) {
     final ExecutableStatement s = instance == null ? null : instance.statements().get(statement);
     if (s == null) {
       throw new IllegalArgumentException("statement is not a SqlStmt field of this procedure: " + statement);
     }
-    queue(s, parameters);
+    pendingStatements.add(s);
+    pendingParameters.beginStatement();
+    return pendingParameters;
   }
 
   void queue(ExecutableStatement statement, Object[] parameters) {
     pendingStatements.add(statement);
-    pendingParameters.add(parameters);
+    pendingParameters.beginStatement();
+    pendingParameters.addAll(parameters);
   }
 
   @Override
@@ -88,7 +92,7 @@ final class MultiPartitionContext implements ProcedureContext {
     final ResultTable[] results = new ResultTable[pendingStatements.size()];
     try {
       for (int i = 0; i < results.length; i++) {
-        results[i] = run(pendingStatements.get(i), pendingParameters.get(i));
+        results[i] = run(pendingStatements.get(i), pendingParameters.values(i));
       }
     } catch (RuntimeException e) {
       throw interruption.note(Failures.unwrap(e) instanceof EngineException engine ? budget.rethrown(engine) : e);

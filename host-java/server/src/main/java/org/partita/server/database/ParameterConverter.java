@@ -51,6 +51,24 @@ final class ParameterConverter {
     }
   }
 
+  /** {@link #write} of a long, boxing it only for the types an integer does not go to directly. */
+  static void writeLong(BatchRequestWriter writer, long value, ValueType type, String subject, int position) {
+    switch (type) {
+      case VALUE_TYPE_TINYINT, VALUE_TYPE_SMALLINT, VALUE_TYPE_INTEGER, VALUE_TYPE_BIGINT -> writer.addBigInt(value);
+      case VALUE_TYPE_TIMESTAMP -> writer.addTimestamp(value);
+      default -> write(writer, value, type, subject, position);
+    }
+  }
+
+  /** {@link #write} of a double, boxing it only for the types other than FLOAT. */
+  static void writeDouble(BatchRequestWriter writer, double value, ValueType type, String subject, int position) {
+    if (type == ValueType.VALUE_TYPE_FLOAT) {
+      writer.addFloat(value);
+    } else {
+      write(writer, value, type, subject, position);
+    }
+  }
+
   static long exactLong(Object value, String subject, int position) {
     if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
       return ((Number) value).longValue();

@@ -51,12 +51,21 @@ final class ResultArena {
    * @throws org.partita.client.ResultFormatException when the bytes are not one result set
    */
   ResultTable[] tables(ByteBuffer source) {
+    return tables(source, null);
+  }
+
+  /**
+   * {@link #tables(ByteBuffer)} re-pointing the tables of {@code reuse} (may
+   * be null) when the result set is in a chunk and has as many tables; then
+   * returns {@code reuse}.
+   */
+  ResultTable[] tables(ByteBuffer source, ResultTable[] reuse) {
     final int size = source.remaining();
     if (size > CHUNK_BYTES / 4) {
       return ResultTables.parse(heapCopy(source));
     }
     final int start = append(source);
-    return ResultTables.parseShared(chunkView, start, start + size);
+    return ResultTables.parseShared(reuse, chunkView, start, start + size);
   }
 
   private static ByteBuffer heapCopy(ByteBuffer source) {

@@ -13,6 +13,7 @@ import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.engine.EngineException;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.planner.PlannedStatement;
+import org.partita.server.procedure.ParameterBuffer;
 import org.partita.server.procedure.ProcedureBinding;
 import org.partita.server.procedure.ProcedureContext;
 import org.partita.server.procedure.SqlStmt;
@@ -25,13 +26,20 @@ import org.partita.server.txn.TxnHeader;
  * and reused for every transaction of the site.
  */
 final class SinglePartitionContext implements ProcedureContext {
+  /** Batches of more statements than this get new tables from executeReusingTables. */
+  private static final int MAX_REUSED_BATCH = 8;
+
   private final Site site;
   private final List<ExecutableStatement> pendingStatements = new ArrayList<>();
-  private final List<Object[]> pendingParameters = new ArrayList<>();
+  private final ParameterBuffer parameters = new ParameterBuffer();
   private final Random random = new Random();
   private final ResultArena resultArena = new ResultArena();
+  // The reusable tables of executeReusingTables, by the batch's statement count (1 to MAX_REUSED_BATCH).
+  private final ResultTable[][] reusableTables = new ResultTable[MAX_REUSED_BATCH + 1][];
   private ProcedureInstance instance;
   private TimeBudget budget = TimeBudget.NONE;
+  // What budget is during a transaction with a time limit, restarted for each.
+  private final TimeBudget reusableBudget = TimeBudget.reusable();
   private final Interruption interruption = new Interruption();
   private long timestamp;
   private boolean lastBatchDone;
@@ -56,10 +64,10 @@ final class SinglePartitionContext implements ProcedureContext {
   ClientResponse run(CompiledProcedure procedure, Invocation invocation, TxnHeader header) {
     final PartitionEngine engine = site.engine();
     begin(header, invocation);
-    final Object[] arguments = invocation.parameters();
     try {
       final List<ResultTable> results = procedure.isSql()
-          ? runSql(procedure, arguments) : Invocations.runJava(procedure, site.instance(procedure), this, arguments);
+          ? runSql(procedure, invocation.parameters())
+          : Invocations.runJava(procedure, site.instance(procedure), this, invocation);
       interruption.rethrowIfStruck(); // the procedure caught it: the transaction still fails with it
       if (open) {
         engine.commit();
@@ -125,7 +133,7 @@ final class SinglePartitionContext implements ProcedureContext {
   private void begin(TxnHeader header, Invocation invocation) {
     final boolean limited = !site.replaying();
     site.runningCall().begin(limited ? invocation : null);
-    budget = limited ? TimeBudget.startingNow(site.limits().timeoutFor(invocation.timeoutMillis())) : TimeBudget.NONE;
+    budget = limited ? reusableBudget.restart(site.limits().timeoutFor(invocation.timeoutMillis())) : TimeBudget.NONE;
     interruption.reset();
     timestamp = header.timestampMicros();
     appStatus = 0;
@@ -133,7 +141,7 @@ final class SinglePartitionContext implements ProcedureContext {
     writeHash = 0;
     random.setSeed(header.seed());
     pendingStatements.clear();
-    pendingParameters.clear();
+    parameters.clear();
     lastBatchDone = false;
     open = false;
   }
@@ -149,40 +157,81 @@ final class SinglePartitionContext implements ProcedureContext {
   }
 
   @Override
-  public void queue(SqlStmt statement, Object[] parameters) {
+  public ParameterBuffer queue(SqlStmt statement) {
     final ExecutableStatement s = instance == null ? null : instance.statements().get(statement);
     if (s == null) {
       throw new IllegalArgumentException("statement is not a SqlStmt field of this procedure: " + statement);
     }
-    queue(s, parameters);
+    return queue(s);
   }
 
-  private void queue(ExecutableStatement statement, Object[] parameters) {
+  private void queue(ExecutableStatement statement, Object[] values) {
+    queue(statement).addAll(values);
+  }
+
+  private ParameterBuffer queue(ExecutableStatement statement) {
     if (lastBatchDone) {
       throw new IllegalStateException("statements queued after the last batch (executeLast) of the transaction");
     }
-    checkPartition(statement, parameters);
     pendingStatements.add(statement);
-    pendingParameters.add(parameters);
+    parameters.beginStatement();
+    return parameters;
   }
 
-  /** A statement of a single-partition transaction must fall on this partition. */
-  private void checkPartition(ExecutableStatement statement, Object[] parameters) {
-    final PlannedStatement p = statement.planned();
-    if (p.distribution() != PlannedStatement.Distribution.SINGLE_PARTITION) {
-      return;
-    }
-    final Object key = StatementPartitions.key(p, parameters, statement.name());
-    final int partition = site.partitionMap().partitionOf(key);
-    if (partition != site.partition()) {
-      throw new ServerException(ErrorCode.ERROR_CODE_WRONG_PARTITION, "statement " + statement.name() + " reads or writes partition "
-          + partition + " (partitioning value " + key + "), but this transaction runs on partition "
-          + site.partition() + "; use the procedure's partitioning parameter");
+  /** Each queued statement of a single-partition transaction must fall on this partition. */
+  private void checkPartitions() {
+    for (int i = 0; i < pendingStatements.size(); i++) {
+      final ExecutableStatement statement = pendingStatements.get(i);
+      final PlannedStatement p = statement.planned();
+      if (p.distribution() != PlannedStatement.Distribution.SINGLE_PARTITION) {
+        continue;
+      }
+      final int partition = StatementPartitions.partition(p, parameters, i, statement.name(), site.partitionMap());
+      if (partition != site.partition()) {
+        throw new ServerException(ErrorCode.ERROR_CODE_WRONG_PARTITION, "statement " + statement.name()
+            + " reads or writes partition " + partition + " (partitioning value "
+            + StatementPartitions.key(p, parameters.values(i), statement.name()) + "), but this transaction runs on partition "
+            + site.partition() + "; use the procedure's partitioning parameter");
+      }
     }
   }
 
   @Override
   public ResultTable[] execute(boolean lastBatch) {
+    return execute(lastBatch, null);
+  }
+
+  @Override
+  public ResultTable[] executeReusingTables(boolean lastBatch) {
+    final int count = pendingStatements.size();
+    if (count == 0 || count > MAX_REUSED_BATCH) {
+      return execute(lastBatch, null);
+    }
+    final ResultTable[] tables = execute(lastBatch, reusableTables[count]);
+    if (tables.length == count) {
+      reusableTables[count] = tables;
+    }
+    return tables;
+  }
+
+  /**
+   * True iff {@code table} is one of the tables executeReusingTables
+   * re-points: a procedure's result must be a copy of it (ResultTable#view).
+   */
+  boolean reuses(ResultTable table) {
+    for (ResultTable[] tables : reusableTables) {
+      if (tables != null) {
+        for (ResultTable t : tables) {
+          if (t == table) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private ResultTable[] execute(boolean lastBatch, ResultTable[] reuse) {
     final PartitionEngine engine = site.engine();
     final int limitMillis;
     try {
@@ -191,14 +240,18 @@ final class SinglePartitionContext implements ProcedureContext {
     } catch (ServerException e) {
       throw interruption.note(e);
     }
-    final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp, limitMillis);
-    for (int i = 0; i < pendingStatements.size(); i++) {
-      final ExecutableStatement s = pendingStatements.get(i);
-      s.addPlanCall(writer);
-      s.addParameters(writer, pendingParameters.get(i));
+    try {
+      checkPartitions();
+      final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp, limitMillis);
+      for (int i = 0; i < pendingStatements.size(); i++) {
+        final ExecutableStatement s = pendingStatements.get(i);
+        s.addPlanCall(writer);
+        s.addParameters(writer, parameters, i);
+      }
+    } finally {
+      pendingStatements.clear();
+      parameters.clear();
     }
-    pendingStatements.clear();
-    pendingParameters.clear();
     lastBatchDone = lastBatch;
     open = false;
     final ByteBuffer results;
@@ -210,7 +263,7 @@ final class SinglePartitionContext implements ProcedureContext {
     }
     writeHash = engine.writeHash();
     open = !lastBatch;
-    return resultArena.tables(results);
+    return resultArena.tables(results, reuse);
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.util.List;
 import org.partita.proto.Value;
 import org.partita.proto.ValueType;
 import org.partita.server.planner.PlannedStatement;
+import org.partita.server.procedure.ParameterBuffer;
 import org.partita.server.topology.PartitionMap;
 
 /**
@@ -22,6 +23,25 @@ final class StatementPartitions {
 
   static int partition(PlannedStatement planned, Object[] parameters, String name, PartitionMap map) {
     return map.partitionOf(key(planned, parameters, name));
+  }
+
+  /**
+   * {@link #partition} of queued statement {@code statement} of {@code
+   * parameters}; a partitioning parameter added as a long for a column that
+   * is not a string or binary is placed without boxing it.
+   */
+  static int partition(PlannedStatement planned, ParameterBuffer parameters, int statement, String name,
+      PartitionMap map) {
+    final int index = planned.partitionParameter();
+    final int at = parameters.start(statement) + index;
+    if (index < 0 || at >= parameters.end(statement)) {
+      return map.partitionOf(key(index, planned.partitionValue(), planned.parameterTypes(), null, name));
+    }
+    final ValueType type = planned.parameterTypes().get(index);
+    if (parameters.isLong(at) && type != ValueType.VALUE_TYPE_VARCHAR && type != ValueType.VALUE_TYPE_VARBINARY) {
+      return map.partitionOfLong(parameters.longAt(at));
+    }
+    return map.partitionOf(ParameterConverter.partitionValue(parameters.valueAt(at), type, name, index + 1));
   }
 
   /**

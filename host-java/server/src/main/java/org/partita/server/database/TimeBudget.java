@@ -11,23 +11,47 @@ import org.partita.server.error.ServerException;
  * transaction past its limit fails with TRANSACTION_TIMEOUT naming the time
  * it ran and its limit, whether the engine stopped a batch or the limit ran
  * out between batches (a procedure's Java code counts too). Confined to the
- * thread running the transaction.
+ * thread running the transaction. Immutable, except a {@link #reusable}
+ * budget, which its thread restarts for each transaction it runs.
  */
 final class TimeBudget {
   /** No limit. */
-  static final TimeBudget NONE = new TimeBudget(0, 0);
+  static final TimeBudget NONE = new TimeBudget(0, 0, false);
 
-  private final int limitMillis;
-  private final long startNanos;
+  private final boolean reusable;
+  private int limitMillis;
+  private long startNanos;
 
-  private TimeBudget(int limitMillis, long startNanos) {
+  private TimeBudget(int limitMillis, long startNanos, boolean reusable) {
     this.limitMillis = limitMillis;
     this.startNanos = startNanos;
+    this.reusable = reusable;
+  }
+
+  /**
+   * A budget its thread restarts for each transaction ({@link #restart}):
+   * nothing is allocated per transaction. A site's hot path.
+   */
+  static TimeBudget reusable() {
+    return new TimeBudget(0, 0, true);
+  }
+
+  /**
+   * This budget, restarted at {@code limitMillis} (0 = none) from now; what
+   * it counted before is gone. REQUIRES: made by {@link #reusable}.
+   */
+  TimeBudget restart(int newLimitMillis) {
+    if (!reusable) {
+      throw new IllegalStateException("only a reusable time budget restarts");
+    }
+    limitMillis = newLimitMillis;
+    startNanos = newLimitMillis == 0 ? 0 : System.nanoTime();
+    return this;
   }
 
   /** A budget of {@code limitMillis} (0 = none) starting now. */
   static TimeBudget startingNow(int limitMillis) {
-    return limitMillis == 0 ? NONE : new TimeBudget(limitMillis, System.nanoTime());
+    return limitMillis == 0 ? NONE : new TimeBudget(limitMillis, System.nanoTime(), false);
   }
 
   int limitMillis() {

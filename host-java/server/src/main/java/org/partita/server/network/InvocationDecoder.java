@@ -2,6 +2,7 @@ package org.partita.server.network;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.partita.client.proto.ClientMessage;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.InvocationCodec;
@@ -9,11 +10,12 @@ import org.partita.server.txn.MalformedInvocationException;
 
 /**
  * Takes {@code ClientMessage{invocation}} frames (proto/client.proto) off
- * the socket buffer without building protobuf message objects: checks the
- * Invocation's structure ({@link InvocationCodec#scan}), and keeps its bytes
- * undecoded in an {@link Invocation} for the site that will run it. Per call
- * it creates only the Invocation with its copy of the message and, when the
- * name differs from the previous call's, the procedure name.
+ * the socket buffer without building protobuf message objects: copies the
+ * Invocation's bytes out of the frame, checks their structure
+ * ({@link InvocationCodec#scan}), and keeps them undecoded in an
+ * {@link Invocation} for the site that will run it. Per call it creates only
+ * the copy, its envelope and the Invocation and, when the name differs from
+ * the previous call's, the procedure name.
  *
  * <p>Not thread-safe: one per connection, used on its event loop.
  */
@@ -47,9 +49,11 @@ final class InvocationDecoder {
       throw new ProtocolException("a frame must hold exactly one invocation: its message has " + length
           + " bytes, the frame " + in.readableBytes() + " after its header");
     }
+    final byte[] message = new byte[length];
+    in.readBytes(message);
     try {
-      final InvocationCodec.Envelope envelope = InvocationCodec.scan(in);
-      return Invocation.received(in, envelope, name(in, envelope), connectionId);
+      final InvocationCodec.Envelope envelope = InvocationCodec.scan(message);
+      return Invocation.received(message, envelope, name(message, envelope), connectionId);
     } catch (MalformedInvocationException e) {
       throw new ProtocolException(e.getMessage());
     }
@@ -71,25 +75,14 @@ final class InvocationDecoder {
   }
 
   /** The procedure name, reusing the previous call's String when the bytes are the same. */
-  private String name(ByteBuf in, InvocationCodec.Envelope envelope) {
+  private String name(byte[] message, InvocationCodec.Envelope envelope) {
     final int at = envelope.procedureOffset();
-    final int length = envelope.procedureLength();
-    if (length == lastNameBytes.length && sameBytes(in, at, lastNameBytes)) {
+    final int end = at + envelope.procedureLength();
+    if (Arrays.equals(message, at, end, lastNameBytes, 0, lastNameBytes.length)) {
       return lastName;
     }
-    final byte[] bytes = new byte[length];
-    in.getBytes(at, bytes);
-    lastNameBytes = bytes;
-    lastName = new String(bytes, StandardCharsets.UTF_8);
+    lastNameBytes = Arrays.copyOfRange(message, at, end);
+    lastName = new String(lastNameBytes, StandardCharsets.UTF_8);
     return lastName;
-  }
-
-  private static boolean sameBytes(ByteBuf in, int at, byte[] bytes) {
-    for (int i = 0; i < bytes.length; i++) {
-      if (in.getByte(at + i) != bytes[i]) {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -29,7 +29,19 @@ public abstract class Procedure {
 
   /** Queues {@code statement} with its parameters for the next {@link #execute}. */
   protected final void queue(SqlStmt statement, Object... parameters) {
-    context.queue(statement, parameters);
+    context.queue(statement).addAll(parameters);
+  }
+
+  /**
+   * Queues {@code statement} for the next {@link #execute}; add its
+   * parameters, in order and at once, to the buffer returned:
+   * {@code queue(insertVote).add(phoneNumber).add(state).add(contestantNumber);}.
+   * A {@code long} or {@code double} added this way is not boxed (the
+   * varargs form makes an array and boxes each number). The buffer takes
+   * parameters for this statement until the next queue or execute.
+   */
+  protected final ParameterBuffer queue(SqlStmt statement) {
+    return context.queue(statement);
   }
 
   /** Runs the queued statements; one result table per statement, in order. */
@@ -43,6 +55,26 @@ public abstract class Procedure {
    */
   protected final ResultTable[] executeLast() {
     return context.execute(true);
+  }
+
+  /**
+   * {@link #execute} without new result objects: the array and its tables
+   * are the runtime's, re-pointed at the results of a later batch of this
+   * procedure (in this call or the next one on the partition) rather than
+   * made anew. <b>They are valid until the next execute of any kind</b>:
+   * read what you need from them before it, and keep no reference; a table
+   * read afterwards may show another batch's rows. A table {@code run}
+   * returns is copied first, so returning one is safe. For a procedure
+   * called hundreds of thousands of times a second; where the tables cannot
+   * be reused (a multi-partition procedure) it is {@link #execute}.
+   */
+  protected final ResultTable[] executeReusingTables() {
+    return context.executeReusingTables(false);
+  }
+
+  /** {@link #executeLast} with the tables of {@link #executeReusingTables} (the same validity). */
+  protected final ResultTable[] executeLastReusingTables() {
+    return context.executeReusingTables(true);
   }
 
   /** The transaction's timestamp (µs since the epoch), the same on every replica. */

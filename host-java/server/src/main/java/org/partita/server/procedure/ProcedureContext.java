@@ -5,9 +5,18 @@ import org.partita.client.ResultTable;
 
 /** What the runtime gives a running procedure (implemented by the sites). */
 public interface ProcedureContext {
-  void queue(SqlStmt statement, Object[] parameters);
+  /** Queues {@code statement}; its parameters are then added to the buffer returned. */
+  ParameterBuffer queue(SqlStmt statement);
 
   ResultTable[] execute(boolean lastBatch);
+
+  /**
+   * {@link #execute} whose tables may be re-pointed by a later batch instead
+   * of made anew (Procedure#executeReusingTables); by default it is execute.
+   */
+  default ResultTable[] executeReusingTables(boolean lastBatch) {
+    return execute(lastBatch);
+  }
 
   long transactionTimestampMicros();
 

@@ -96,6 +96,11 @@ public final class PartitionMap {
     return bucket < 0 ? 0 : bucketPartition[bucket];
   }
 
+  /** {@link #partitionOf} of an integer or TIMESTAMP value, without boxing it. */
+  public int partitionOfLong(long value) {
+    return bucketPartition[PartitionHash.bucket(PartitionHash.hashLong(value))];
+  }
+
   /** The partition of {@code bucket}. */
   public int partitionOfBucket(int bucket) {
     return bucketPartition[bucket];

@@ -1,8 +1,6 @@
 package org.partita.server.txn;
 
 import com.google.protobuf.ByteString;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import org.partita.client.internal.CallEncoder;
 import org.partita.proto.txn.ProcedureInvocation;
@@ -46,15 +44,13 @@ public final class Invocation {
    * An invocation received as bytes, whose structure {@link InvocationCodec#scan}
    * checked and described as {@code envelope}.
    *
-   * @param message the Invocation message's bytes (readable region); copied
+   * @param message the Invocation message's bytes, owned by the invocation from now on (never changed)
    * @param procedure its procedure name (callers may reuse an equal String)
    */
-  public static Invocation received(ByteBuf message, InvocationCodec.Envelope envelope, String procedure,
+  public static Invocation received(byte[] message, InvocationCodec.Envelope envelope, String procedure,
       long clientId) {
-    final byte[] copy = new byte[message.readableBytes()];
-    message.getBytes(message.readerIndex(), copy);
     return new Invocation(procedure, clientId, envelope.handle(), envelope.timeoutMillis(),
-        envelope.parameterCount(), copy);
+        envelope.parameterCount(), message);
   }
 
   /**
@@ -88,9 +84,8 @@ public final class Invocation {
   /** The invocation {@code proto} describes (a logged or replicated call). */
   public static Invocation fromProto(ProcedureInvocation proto) throws MalformedInvocationException {
     final byte[] bytes = proto.getInvocation().toByteArray();
-    final ByteBuf message = Unpooled.wrappedBuffer(bytes);
-    final InvocationCodec.Envelope envelope = InvocationCodec.scan(message);
-    return new Invocation(InvocationCodec.procedure(message, envelope), proto.getClientId(),
+    final InvocationCodec.Envelope envelope = InvocationCodec.scan(bytes);
+    return new Invocation(InvocationCodec.procedure(bytes, envelope), proto.getClientId(),
         proto.getClientSequence(), envelope.timeoutMillis(), envelope.parameterCount(), bytes);
   }
 
@@ -123,6 +118,19 @@ public final class Invocation {
    */
   public Object[] parameters() {
     return InvocationCodec.parameters(bytes, parameterCount, procedure);
+  }
+
+  /**
+   * {@link #parameters} decoded into {@code into} (a caller's reused array).
+   *
+   * @throws IllegalArgumentException unless {@code into} has {@link #parameterCount} elements
+   * @throws ServerException BAD_PARAMETER naming a parameter whose value cannot be used
+   */
+  public void parametersInto(Object[] into) {
+    if (into.length != parameterCount) {
+      throw new IllegalArgumentException("an array of " + into.length + " for " + parameterCount + " parameter(s)");
+    }
+    InvocationCodec.parametersInto(bytes, into, procedure);
   }
 
   /** Parameter {@code index} (0-based), or null when absent; for routing. */

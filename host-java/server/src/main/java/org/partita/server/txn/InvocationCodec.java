@@ -1,7 +1,5 @@
 package org.partita.server.txn;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -12,7 +10,7 @@ import org.partita.server.error.ServerException;
 /**
  * Reads an {@code Invocation} message (proto/client.proto) from its bytes
  * without building protobuf objects: the server's one decoder of call
- * parameters. Front ends check the message's structure when it arrives
+ * parameters. Front ends copy the message out of their frame, check its structure
  * ({@link #scan}) and hand the bytes on; only the site that executes the
  * call turns parameters into values ({@link #parameters}), and the router
  * reads the one parameter that chooses the partition ({@link #parameter}).
@@ -40,45 +38,35 @@ public final class InvocationCodec {
                          int timeoutMillis) {}
 
   /**
-   * Checks the structure of the Invocation message in {@code in} from its
-   * reader index to its writer index and returns its envelope; moves nothing.
+   * Checks the structure of the Invocation message {@code message} (all its
+   * bytes) and returns its envelope.
    *
    * @throws MalformedInvocationException when the bytes are not a well-formed message
    */
-  public static Envelope scan(ByteBuf in) throws MalformedInvocationException {
-    // Reads {@code in} itself and restores its reader index: the offsets returned are in its index space (a
-    // duplicate of a pooled slice may index the buffer underneath instead).
-    final int start = in.readerIndex();
-    try {
-      return scanFrom(in);
-    } finally {
-      in.readerIndex(start);
-    }
-  }
-
-  private static Envelope scanFrom(ByteBuf b) throws MalformedInvocationException {
+  public static Envelope scan(byte[] message) throws MalformedInvocationException {
+    final Reader b = new Reader(message);
     long handle = 0;
-    int procedureOffset = b.readerIndex();
+    int procedureOffset = 0;
     int procedureLength = 0;
     int parameters = 0;
     long timeout = 0;
     while (b.isReadable()) {
-      final long field = readVarint(b);
+      final long field = b.readVarint();
       final int number = (int) (field >>> 3);
       final int wireType = (int) (field & 7);
       if (number == Invocation.CLIENT_HANDLE_FIELD_NUMBER && wireType == VARINT) {
-        handle = readVarint(b);
+        handle = b.readVarint();
       } else if (number == Invocation.PROCEDURE_FIELD_NUMBER && wireType == LENGTH_DELIMITED) {
-        final int end = delimitedEnd(b);
-        procedureOffset = b.readerIndex();
+        final int end = b.delimitedEnd();
+        procedureOffset = b.position;
         procedureLength = end - procedureOffset;
-        b.readerIndex(end);
+        b.position = end;
       } else if (number == Invocation.PARAMETERS_FIELD_NUMBER && wireType == LENGTH_DELIMITED) {
-        final int end = delimitedEnd(b);
+        final int end = b.delimitedEnd();
         checkParameter(b, end, parameters + 1);
         parameters++;
       } else if (number == Invocation.TIMEOUT_MILLIS_FIELD_NUMBER && wireType == VARINT) {
-        timeout = readVarint(b);
+        timeout = b.readVarint();
       } else {
         skip(b, wireType);
       }
@@ -88,69 +76,62 @@ public final class InvocationCodec {
   }
 
   /** The procedure name of a scanned invocation. */
-  public static String procedure(ByteBuf in, Envelope envelope) {
-    return in.toString(envelope.procedureOffset(), envelope.procedureLength(), StandardCharsets.UTF_8);
+  public static String procedure(byte[] message, Envelope envelope) {
+    return new String(message, envelope.procedureOffset(), envelope.procedureLength(), StandardCharsets.UTF_8);
   }
 
   /**
-   * Every parameter of a scanned invocation as a Java value: Long (integers),
-   * Double, BigDecimal, String, byte[], Instant (timestamps) or null.
+   * Every parameter of a scanned invocation message as a Java value: Long
+   * (integers), Double, BigDecimal, String, byte[], Instant (timestamps) or
+   * null. Reads the array in place (no buffer object around it).
    *
    * @throws ServerException BAD_PARAMETER naming the parameter whose value cannot be used
    */
-  public static Object[] parameters(ByteBuf in, int count, String procedure) {
-    if (count == 0) {
-      return NO_PARAMETERS;
-    }
-    final Object[] values = new Object[count];
-    decode(in.duplicate(), procedure, -1, values);
-    return values;
-  }
-
-  /**
-   * Parameter {@code index} (0-based) of a scanned invocation, as
-   * {@link #parameters} would give it; null when there is no such parameter.
-   */
-  public static Object parameter(ByteBuf in, int index, String procedure) {
-    return decode(in.duplicate(), procedure, index, null);
-  }
-
-  /** {@link #parameters} of the bytes of a scanned invocation message. */
   static Object[] parameters(byte[] message, int count, String procedure) {
     if (count == 0) {
       return NO_PARAMETERS;
     }
     final Object[] values = new Object[count];
-    decode(Unpooled.wrappedBuffer(message), procedure, -1, values);
+    decode(new Reader(message), procedure, -1, values);
     return values;
   }
 
-  /** {@link #parameter} of the bytes of a scanned invocation message. */
+  /**
+   * {@link #parameters} decoded into {@code into} (no array is made).
+   * REQUIRES: {@code into} has one element per parameter.
+   */
+  static void parametersInto(byte[] message, Object[] into, String procedure) {
+    decode(new Reader(message), procedure, -1, into);
+  }
+
+  /**
+   * Parameter {@code index} (0-based) of a scanned invocation message, as
+   * {@link #parameters} would give it; null when there is no such parameter.
+   */
   static Object parameter(byte[] message, int index, String procedure) {
-    return decode(Unpooled.wrappedBuffer(message), procedure, index, null);
+    return decode(new Reader(message), procedure, index, null);
   }
 
   /**
    * Decodes every parameter into {@code into} when {@code only} is negative,
-   * else returns parameter {@code only} alone (null when absent). Reads
-   * {@code b} from its reader index and moves it: pass a view of your own.
+   * else returns parameter {@code only} alone (null when absent).
    */
-  private static Object decode(ByteBuf b, String procedure, int only, Object[] into) {
+  private static Object decode(Reader b, String procedure, int only, Object[] into) {
     int i = 0;
     try {
       while (b.isReadable()) {
-        final long field = readVarint(b);
+        final long field = b.readVarint();
         if ((int) (field >>> 3) != Invocation.PARAMETERS_FIELD_NUMBER || (int) (field & 7) != LENGTH_DELIMITED) {
           skip(b, (int) (field & 7));
           continue;
         }
-        final int end = delimitedEnd(b);
+        final int end = b.delimitedEnd();
         if (only < 0) {
           into[i] = value(b, end, procedure, i + 1);
         } else if (i == only) {
           return value(b, end, procedure, i + 1);
         } else {
-          b.readerIndex(end);
+          b.position = end;
         }
         i++;
       }
@@ -161,9 +142,9 @@ public final class InvocationCodec {
   }
 
   /** Checks one Parameter message's structure (each value field has its wire type). */
-  private static void checkParameter(ByteBuf b, int end, int position) throws MalformedInvocationException {
-    while (b.readerIndex() < end) {
-      final long field = readVarint(b);
+  private static void checkParameter(Reader b, int end, int position) throws MalformedInvocationException {
+    while (b.position < end) {
+      final long field = b.readVarint();
       final int wireType = (int) (field & 7);
       switch ((int) (field >>> 3)) {
         case Parameter.INTEGER_FIELD_NUMBER, Parameter.TIMESTAMP_MICROS_FIELD_NUMBER -> expect(wireType, VARINT, b);
@@ -171,34 +152,34 @@ public final class InvocationCodec {
           if (wireType != FIXED64) {
             throw new MalformedInvocationException("parameter " + position + ": malformed FLOAT");
           }
-          skipBytes(b, 8);
+          b.skipBytes(8);
         }
         case Parameter.DECIMAL_FIELD_NUMBER, Parameter.TEXT_FIELD_NUMBER, Parameter.BINARY_FIELD_NUMBER -> {
           if (wireType != LENGTH_DELIMITED) {
             throw new MalformedInvocationException("parameter " + position + ": malformed length-delimited value");
           }
-          b.readerIndex(delimitedEnd(b));
+          b.position = b.delimitedEnd();
         }
         default -> skip(b, wireType);
       }
     }
-    if (b.readerIndex() != end) {
+    if (b.position != end) {
       throw new MalformedInvocationException("parameter " + position + " runs past its message");
     }
   }
 
-  private static Object value(ByteBuf b, int end, String procedure, int position) throws MalformedInvocationException {
+  private static Object value(Reader b, int end, String procedure, int position) throws MalformedInvocationException {
     Object value = null;
-    while (b.readerIndex() < end) {
-      final long field = readVarint(b);
+    while (b.position < end) {
+      final long field = b.readVarint();
       final int number = (int) (field >>> 3);
       value = switch (number) {
-        case Parameter.INTEGER_FIELD_NUMBER -> zigZagDecode(readVarint(b));
+        case Parameter.INTEGER_FIELD_NUMBER -> zigZagDecode(b.readVarint());
         case Parameter.FLOAT_VALUE_FIELD_NUMBER -> Double.longBitsToDouble(b.readLongLE());
-        case Parameter.DECIMAL_FIELD_NUMBER -> decimal(text(b), procedure, position);
-        case Parameter.TEXT_FIELD_NUMBER -> text(b);
-        case Parameter.BINARY_FIELD_NUMBER -> bytes(b);
-        case Parameter.TIMESTAMP_MICROS_FIELD_NUMBER -> timestamp(zigZagDecode(readVarint(b)));
+        case Parameter.DECIMAL_FIELD_NUMBER -> decimal(b.text(), procedure, position);
+        case Parameter.TEXT_FIELD_NUMBER -> b.text();
+        case Parameter.BINARY_FIELD_NUMBER -> b.bytes();
+        case Parameter.TIMESTAMP_MICROS_FIELD_NUMBER -> timestamp(zigZagDecode(b.readVarint()));
         default -> throw ServerException.badParameter(procedure + " parameter " + position
             + ": unsupported kind of value (field " + number + ")");
       };
@@ -206,28 +187,16 @@ public final class InvocationCodec {
     return value;
   }
 
-  private static void expect(int wireType, int expected, ByteBuf b) throws MalformedInvocationException {
+  private static void expect(int wireType, int expected, Reader b) throws MalformedInvocationException {
     if (wireType != expected) {
       throw new MalformedInvocationException("parameter field has wire type " + wireType + ", expected " + expected);
     }
-    readVarint(b);
+    b.readVarint();
   }
 
+  // Long.valueOf keeps -128..127 cached: small integers (counts, codes, flags) box without allocating.
   private static Long zigZagDecode(long v) {
-    return (v >>> 1) ^ -(v & 1);
-  }
-
-  private static String text(ByteBuf b) throws MalformedInvocationException {
-    final int end = delimitedEnd(b);
-    final String s = b.toString(b.readerIndex(), end - b.readerIndex(), StandardCharsets.UTF_8);
-    b.readerIndex(end);
-    return s;
-  }
-
-  private static byte[] bytes(ByteBuf b) throws MalformedInvocationException {
-    final byte[] out = new byte[delimitedEnd(b) - b.readerIndex()];
-    b.readBytes(out);
-    return out;
+    return Long.valueOf((v >>> 1) ^ -(v & 1));
   }
 
   /**
@@ -258,45 +227,90 @@ public final class InvocationCodec {
     return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
   }
 
-  /** Reads a length prefix; returns the reader index where that field ends. */
-  private static int delimitedEnd(ByteBuf b) throws MalformedInvocationException {
-    final long length = readVarint(b);
-    if (length < 0 || length > b.readableBytes()) {
-      throw new MalformedInvocationException("a field of " + length + " bytes runs past the message ("
-          + b.readableBytes() + " left)");
-    }
-    return b.readerIndex() + (int) length;
-  }
-
-  private static long readVarint(ByteBuf b) throws MalformedInvocationException {
-    long result = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (!b.isReadable()) {
-        throw new MalformedInvocationException("truncated varint");
-      }
-      final byte x = b.readByte();
-      result |= (long) (x & 0x7F) << shift;
-      if (x >= 0) {
-        return result;
-      }
-    }
-    throw new MalformedInvocationException("malformed varint (more than 10 bytes)");
-  }
-
-  private static void skip(ByteBuf b, int wireType) throws MalformedInvocationException {
+  private static void skip(Reader b, int wireType) throws MalformedInvocationException {
     switch (wireType) {
-      case VARINT -> readVarint(b);
-      case FIXED64 -> skipBytes(b, 8);
-      case LENGTH_DELIMITED -> b.readerIndex(delimitedEnd(b));
-      case FIXED32 -> skipBytes(b, 4);
+      case VARINT -> b.readVarint();
+      case FIXED64 -> b.skipBytes(8);
+      case LENGTH_DELIMITED -> b.position = b.delimitedEnd();
+      case FIXED32 -> b.skipBytes(4);
       default -> throw new MalformedInvocationException("unsupported wire type " + wireType);
     }
   }
 
-  private static void skipBytes(ByteBuf b, int n) throws MalformedInvocationException {
-    if (b.readableBytes() < n) {
-      throw new MalformedInvocationException("truncated field");
+  /**
+   * A read position in a message's bytes, every read bounds-checked against
+   * the array's end. One per decode, confined to it (small and short-lived:
+   * the JIT usually keeps it off the heap).
+   */
+  private static final class Reader {
+    private final byte[] bytes;
+    private int position;
+
+    Reader(byte[] bytes) {
+      this.bytes = bytes;
     }
-    b.skipBytes(n);
+
+    boolean isReadable() {
+      return position < bytes.length;
+    }
+
+    int remaining() {
+      return bytes.length - position;
+    }
+
+    long readVarint() throws MalformedInvocationException {
+      long result = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        if (position >= bytes.length) {
+          throw new MalformedInvocationException("truncated varint");
+        }
+        final byte x = bytes[position++];
+        result |= (long) (x & 0x7F) << shift;
+        if (x >= 0) {
+          return result;
+        }
+      }
+      throw new MalformedInvocationException("malformed varint (more than 10 bytes)");
+    }
+
+    /** Reads a length prefix; returns the position where that field ends. */
+    int delimitedEnd() throws MalformedInvocationException {
+      final long length = readVarint();
+      if (length < 0 || length > remaining()) {
+        throw new MalformedInvocationException("a field of " + length + " bytes runs past the message ("
+            + remaining() + " left)");
+      }
+      return position + (int) length;
+    }
+
+    void skipBytes(int n) throws MalformedInvocationException {
+      if (remaining() < n) {
+        throw new MalformedInvocationException("truncated field");
+      }
+      position += n;
+    }
+
+    long readLongLE() throws MalformedInvocationException {
+      skipBytes(Long.BYTES);
+      long v = 0;
+      for (int i = 1; i <= Long.BYTES; i++) {
+        v = (v << 8) | (bytes[position - i] & 0xFFL);
+      }
+      return v;
+    }
+
+    String text() throws MalformedInvocationException {
+      final int end = delimitedEnd();
+      final String s = new String(bytes, position, end - position, StandardCharsets.UTF_8);
+      position = end;
+      return s;
+    }
+
+    byte[] bytes() throws MalformedInvocationException {
+      final int end = delimitedEnd();
+      final byte[] out = java.util.Arrays.copyOfRange(bytes, position, end);
+      position = end;
+      return out;
+    }
   }
 }

@@ -23,6 +23,9 @@ class ProcedureRuntimeTest {
       "CREATE PROCEDURE PARTITION ON TABLE accounts COLUMN owner",
       "  FROM CLASS org.partita.server.database.procs.WrongPartition;",
       "CREATE PROCEDURE FROM CLASS org.partita.server.database.procs.TotalBalance;",
+      "CREATE PROCEDURE PARTITION ON TABLE accounts COLUMN owner FROM CLASS org.partita.server.database.procs.TypedTransfer;",
+      "CREATE PROCEDURE FROM CLASS org.partita.server.database.procs.TypedTotalBalance;",
+      "CREATE PROCEDURE PARTITION ON TABLE accounts COLUMN owner FROM CLASS org.partita.server.database.procs.ReusingReads;",
       "CREATE PROCEDURE OpenAccount PARTITION ON TABLE accounts COLUMN owner AS",
       "  INSERT INTO accounts VALUES (?, ?, ?);",
       "CREATE PROCEDURE OwnerTotal PARTITION ON TABLE accounts COLUMN owner AS",
@@ -48,6 +51,16 @@ class ProcedureRuntimeTest {
     final ResultTable t = db.callSync("OwnerTotal", owner).results().get(0);
     t.advanceRow();
     return t.getLong(0);
+  }
+
+  /** An owner whose rows live on another partition than {@code owner}'s. */
+  private static long ownerElsewhere(long owner, int partitions) {
+    long other = owner + 1;
+    while (org.partita.client.PartitionHash.partition(other, partitions)
+        == org.partita.client.PartitionHash.partition(owner, partitions)) {
+      other++;
+    }
+    return other;
   }
 
   @ParameterizedTest
@@ -114,12 +127,71 @@ class ProcedureRuntimeTest {
   @ValueSource(ints = {3})
   void shouldRefuseAStatementOnAnotherPartition(int partitions) throws Exception {
     open(partitions);
-    long other = 2;
-    while (org.partita.client.PartitionHash.partition(other, partitions)
-        == org.partita.client.PartitionHash.partition(1L, partitions)) {
-      other++;
-    }
-    final ClientResponse r = db.callSync("WrongPartition", 1L, other);
+    final ClientResponse r = db.callSync("WrongPartition", 1L, ownerElsewhere(1L, partitions));
     assertEquals("WRONG_PARTITION", r.errorName(), r::toString);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void shouldRunStatementsQueuedWithTypedParameters(int partitions) throws Exception {
+    open(partitions);
+    final ClientResponse r = db.callSync("TypedTransfer", 4L, 1, 2, 30L, 4L, 0);
+    assertTrue(r.ok(), r::toString);
+    final ResultTable result = r.results().get(0);
+    result.advanceRow();
+    assertEquals(70, result.getLong(0));
+    assertEquals(100, ownerTotal(4));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {3})
+  void shouldRefuseATypedStatementOnAnotherPartitionAndRollBack(int partitions) throws Exception {
+    open(partitions);
+    final ClientResponse r = db.callSync("TypedTransfer", 4L, 1, 2, 30L, ownerElsewhere(4L, partitions), 0);
+    assertEquals("WRONG_PARTITION", r.errorName(), r::toString);
+    assertTrue(r.message().contains("statement TypedTransfer.balance"), r.message());
+    assertEquals(100, ownerTotal(4));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void shouldRejectATypedStatementMissingAParameter(int partitions) throws Exception {
+    open(partitions);
+    final ClientResponse r = db.callSync("TypedTransfer", 4L, 1, 2, 30L, 4L, 1);
+    assertEquals("BAD_PARAMETER", r.errorName(), r::toString);
+    assertTrue(r.message().contains("statement TypedTransfer.balance takes 2 parameter(s), 1 given"), r.message());
+    assertEquals(100, ownerTotal(4));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void shouldConvertTypedParametersInMultiPartitionProcedures(int partitions) throws Exception {
+    open(partitions);
+    final ClientResponse ok = db.callSync("TypedTotalBalance", 1.0);
+    assertTrue(ok.ok(), ok::toString);
+    final ResultTable total = ok.results().get(1);
+    total.advanceRow();
+    assertEquals(1000 + 20, total.getLong(0));
+    final ClientResponse fraction = db.callSync("TypedTotalBalance", 0.5);
+    assertEquals("BAD_PARAMETER", fraction.errorName(), fraction::toString);
+    assertTrue(fraction.message().contains("statement TypedTotalBalance.bonus parameter 1"), fraction.message());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void shouldRepointReusedTablesAndAnswerWithACopy(int partitions) throws Exception {
+    open(partitions);
+    final ClientResponse first = db.callSync("ReusingReads", 4L);
+    assertTrue(first.ok(), first::toString);
+    assertTrue(db.callSync("Transfer", 4L, 1, 2, 30L).ok());
+    final ClientResponse second = db.callSync("ReusingReads", 4L);
+    assertTrue(second.ok(), second::toString);
+    // The first answer's table was copied out of the reused one: later calls did not move it.
+    final ResultTable before = first.results().get(0);
+    before.advanceRow();
+    assertEquals(0, before.getLong(0));
+    final ResultTable after = second.results().get(0);
+    after.advanceRow();
+    assertEquals(30, after.getLong(0));
   }
 }

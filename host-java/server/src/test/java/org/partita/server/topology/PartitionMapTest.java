@@ -22,6 +22,14 @@ class PartitionMapTest {
   }
 
   @Test
+  void shouldPlaceALongUnboxedWhereItsBoxPlacesIt() {
+    final PartitionMap map = PartitionMap.singleHost(5, 0);
+    for (long key : new long[] {0, 1, -1, 6175551234L, Long.MIN_VALUE, Long.MAX_VALUE}) {
+      assertEquals(map.partitionOf(key), map.partitionOfLong(key), "key " + key);
+    }
+  }
+
+  @Test
   void shouldPlaceKeysThroughAnExplicitTable() {
     final int[] buckets = new int[PartitionMap.BUCKETS];
     Arrays.fill(buckets, 1);

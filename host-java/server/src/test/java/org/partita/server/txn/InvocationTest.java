@@ -33,6 +33,15 @@ class InvocationTest {
   }
 
   @Test
+  void shouldDecodeIntoAReusedArrayOfTheRightSizeOnly() {
+    final Invocation call = Invocation.of("Vote", new Object[] {6175551234L, -3.5, "MA"}, 1, 2);
+    final Object[] into = {"stale", "stale", "stale"};
+    call.parametersInto(into);
+    assertArrayEquals(call.parameters(), into);
+    assertThrows(IllegalArgumentException.class, () -> call.parametersInto(new Object[2]));
+  }
+
+  @Test
   void shouldRoundTripThroughItsLogForm() throws Exception {
     final Invocation call = Invocation.of("Transfer", new Object[] {1L, "x"}, 4, 5);
     final Invocation back = Invocation.fromProto(call.toProto());
