@@ -24,7 +24,9 @@ import org.partita.server.txn.ImmediateCommitPipeline;
  * between hosts when the cluster is secured), opens a site for every copy
  * this host holds (with K ≥ 1 behind the replication pipelines, its replica
  * copies fed by their leaders over the internal port), binds the client and
- * HTTP ports, records that the host serves and waits until every host does.
+ * HTTP ports, records that the host serves and waits until every host does;
+ * with K ≥ 1 it then follows failovers ({@link ClusterFollower}) and, on a
+ * voter, runs failure detection.
  * Every failure is a
  * {@link StartupException} with the reason. Used once, at start.
  */
@@ -67,10 +69,16 @@ final class ClusterStart {
       member.close();
       throw e;
     }
+    ClusterFollower follower = null;
     if (replication != null) {
       replication.start(database::offerReplicated);
       member.acceptReplication(replication::inboundHandler);
-      member.closeWith(replication);
+      follower = new ClusterFollower(member, database, replication, cluster.heartbeatTimeout(), () -> { });
+      final ClusterFollower following = follower;
+      member.closeWith(() -> {
+        following.close();
+        replication.close();
+      });
     }
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
         () -> clientHosts(member.metadata().getHostsList()), security);
@@ -80,6 +88,11 @@ final class ClusterStart {
     } catch (ClusterException e) {
       server.shutdown();
       throw new StartupException(e.getMessage(), e);
+    }
+    if (follower != null) {
+      // Failover (K >= 1): the voters declare silent hosts dead; every host follows the moved map.
+      follower.start();
+      member.detectFailures(cluster.heartbeatTimeout());
     }
     LOG.info("ready: cluster host " + config.hostId() + " of " + config.hostCount() + ", client port "
         + options.bindAddress() + ":" + server.clientPort() + ", partitions " + database.partitionStatuses().stream()
