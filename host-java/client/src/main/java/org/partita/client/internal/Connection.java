@@ -475,6 +475,7 @@ public final class Connection {
     }
     call.answered(response, System.nanoTime());
     listener.catalogVersionSeen(r.getCatalogVersion());
+    listener.topologyVersionSeen(r.getTopologyVersion());
   }
 
   private static String describe(Throwable cause) {

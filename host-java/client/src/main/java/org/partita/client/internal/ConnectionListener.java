@@ -13,6 +13,13 @@ public interface ConnectionListener {
   /** An answer reported the catalog version its call ran against. */
   void catalogVersionSeen(long version);
 
+  /**
+   * An answer reported the topology version its host knows (a cluster
+   * moves partitions to new leaders on failover; docs/cluster.md).
+   */
+  default void topologyVersionSeen(long version) {
+  }
+
   /** An answer matched no call in flight and was dropped. */
   void lateResponse();
 }
