@@ -41,7 +41,9 @@ import org.partita.proto.ErrorCode;
  * afterwards; the copies still paired agree by {@code @Statistics CHECKSUM}.
  * A host paused (SIGSTOP) past the timeout and resumed stops serving: the
  * write it was sent while paused is not acknowledged and is not on the new
- * leader, and its calls are answered NOT_LEADER. The victim is never the
+ * leader, and its calls are answered NOT_LEADER. A replica whose write
+ * hash differs (a procedure writing the clock) is dropped by a new epoch, so
+ * the held answer leaves. The victim is never the
  * metadata leader (its loss would add a Raft election, about 1–2 s, to the
  * detection). Every process is stopped by its handle after each test.
  */
@@ -150,13 +152,48 @@ class FailoverTest {
     assertArrayEquals(value(probe), row(callUntilAnswered(all, "Get", probe)));
   }
 
+  /**
+   * A deliberately nondeterministic procedure (it writes the local clock) makes a replica's write hash differ:
+   * the replica stops its copy, and its leader asks the metadata group for an epoch without it, so the held
+   * answer leaves and the partition serves on (docs/cluster.md, "Hash mismatch").
+   */
+  @Test
+  void shouldDropAReplicaWhoseWriteHashDifferedSoAnswersFlowAgain() throws Exception {
+    final Path ddl = dir.resolve("clock.sql");
+    java.nio.file.Files.writeString(ddl, """
+        CREATE TABLE kv (k BIGINT NOT NULL PRIMARY KEY, v BIGINT);
+        PARTITION TABLE kv ON COLUMN k;
+        CREATE PROCEDURE Put PARTITION ON TABLE kv COLUMN k PARAMETER 0 AS UPSERT INTO kv (k, v) VALUES (?, ?);
+        CREATE PROCEDURE PARTITION ON TABLE kv COLUMN k FROM CLASS org.partita.server.replication.procs.WriteClock;
+        """);
+    startCluster(ddl, "--classes", ServerProcess.ROOT.resolve("host-java/server/target/test-classes").toString());
+    final PartitaClient all = client(true, addresses.toArray(new String[0]));
+    assertTrue(attempt(all, "Put", 7L, 1L).ok());
+    final long start = System.nanoTime();
+    final ClientResponse clock = attempt(all, "WriteClock", 7L);
+    assertTrue(clock != null && clock.ok(), "the leader's answer was released once the replica was dropped: "
+        + (clock == null ? "no answer" : clock.message()));
+    System.out.printf("hash mismatch: the diverged replica was dropped and the answer released after %.2f s%n",
+        (System.nanoTime() - start) / 1e9);
+    assertTrue(attempt(all, "Put", 7L, 2L).ok(), "the partition serves on");
+    assertTrue(hosts.stream().anyMatch(h -> h.output().contains("stopped: transaction")),
+        "a replica logged that its copy stopped");
+    assertTrue(hosts.stream().anyMatch(h -> h.output().contains("asked the metadata group to drop replica host")),
+        "the leader asked for an epoch without it");
+  }
+
   private void startCluster() throws IOException, InterruptedException {
+    startCluster(KV_DDL);
+  }
+
+  private void startCluster(Path schema, String... extra) throws IOException, InterruptedException {
     final String cluster = ClusterTest.clusterList(3, ClusterTest.freeClusterPort(3));
     for (int i = 0; i < 3; i++) {
-      final List<String> args = new ArrayList<>(List.of("--schema", KV_DDL.toString(), "--cluster", cluster,
+      final List<String> args = new ArrayList<>(List.of("--schema", schema.toString(), "--cluster", cluster,
           "--host-id", Integer.toString(i), "--bind", "127.0.0." + (i + 1), "--port", "0", "--http-port", "0",
           "--data-dir", dir.resolve("host" + i).toString(), "--sites-per-host", "2", "--kfactor", "1",
           "--join-timeout", "120s"));
+      args.addAll(List.of(extra));
       hosts.add(ServerProcess.launch(args, dir.resolve("host" + i + ".log")));
     }
     for (ServerProcess host : hosts) {

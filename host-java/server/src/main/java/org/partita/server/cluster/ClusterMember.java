@@ -364,6 +364,17 @@ public final class ClusterMember implements AutoCloseable {
     view.listen(onNewer);
   }
 
+  /**
+   * Asks the metadata group to move {@code partition} from {@code expectedEpoch} to the next epoch led by
+   * {@code leader} on {@code replicas} ({@code ChangeLeader}: a diverged replica dropped). Blocks on Ratis.
+   */
+  public MetadataReply changeLeader(int partition, long expectedEpoch, int leader, List<Integer> replicas)
+      throws IOException {
+    return client.send(MetadataCommand.newBuilder().setChangeLeader(org.partita.proto.cluster.ChangeLeader
+        .newBuilder().setPartition(partition).setExpectedEpoch(expectedEpoch).setLeaderHostId(leader)
+        .addAllReplicaHostIds(replicas)).build());
+  }
+
   /** The voters this host has an open internal connection to now (its own included when it is one). */
   public int connectedVoters() {
     return links == null ? 0 : links.connectedVoters();

@@ -136,6 +136,32 @@ final class ClusterFollower implements AutoCloseable {
         + " partition's calls are not answered");
   }
 
+  /**
+   * A replica of partition {@code p}, which this host leads in {@code epoch},
+   * ran an item with another write hash and stopped its copy: asks the
+   * metadata group for the next epoch without it (same leader, smaller set),
+   * which this host then follows like a failover, so the partition's
+   * answers flow again. Any thread: the request runs on the follower's.
+   */
+  void dropDiverged(int p, long epoch, int replicaHost) {
+    thread.execute(() -> {
+      final PartitionMap.Replicas copies = current.replicas(p);
+      if (stopped != null || copies.epoch() != epoch || !copies.replicaHosts().contains(replicaHost)) {
+        return;
+      }
+      final java.util.List<Integer> rest = copies.replicaHosts().stream().filter(h -> h != replicaHost).toList();
+      try {
+        final org.partita.proto.cluster.MetadataReply reply = member.changeLeader(p, epoch, member.hostId(), rest);
+        LOG.warning("cluster: partition " + p + ": asked the metadata group to drop replica host " + replicaHost
+            + " (its write hash differed): " + (reply.getApplied() ? "epoch " + (epoch + 1) + " on hosts " + rest
+            : "refused: " + reply.getRefusal()));
+      } catch (java.io.IOException e) {
+        LOG.severe("cluster: partition " + p + ": could not ask the metadata group to drop replica host "
+            + replicaHost + ": " + e.getMessage());
+      }
+    });
+  }
+
   private static HostRecord hostRecord(MetadataSnapshot state, int hostId) {
     for (HostRecord h : state.getHostsList()) {
       if (h.getHostId() == hostId) {

@@ -75,6 +75,7 @@ final class ClusterStart {
       member.acceptReplication(replication::inboundHandler);
       follower = new ClusterFollower(member, database, replication, cluster.heartbeatTimeout(), () -> { });
       final ClusterFollower following = follower;
+      replication.whenDiverged(following::dropDiverged);
       member.closeWith(() -> {
         following.close();
         replication.close();

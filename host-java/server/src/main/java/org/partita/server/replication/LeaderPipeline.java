@@ -71,6 +71,8 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   private boolean alone;
   /** Why this host no longer leads the partition, or null while it does. */
   private volatile String deposed;
+  /** Told the host id of a replica whose write hash differed (under the monitor: it must only hand it on). */
+  private volatile IntConsumer divergedListener = host -> { };
 
   /**
    * @param replicas the host ids of the partition's other copies in {@code epoch}
@@ -240,8 +242,24 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     return null;
   }
 
+  /**
+   * Tells {@code onDiverged} the host id of each replica whose write hash
+   * differs from now on, so the host can ask the metadata group to drop it
+   * (docs/cluster.md, "Hash mismatch"). It runs on the event loop under this
+   * pipeline's monitor: it must only hand the id on.
+   */
+  public void whenDiverged(IntConsumer onDiverged) {
+    divergedListener = onDiverged;
+  }
+
+  /** The epoch this pipeline sequences in. */
+  public long epoch() {
+    return epoch;
+  }
+
   private void diverge(int r, Pending item, long theirs) {
     diverged[r] = true;
+    divergedListener.accept(replicas[r]);
     LOG.severe("partition " + partition + ": replica host " + replicas[r] + " ran transaction (epoch " + epoch
         + ", sequence " + item.sequence() + ") with write hash " + Long.toHexString(theirs) + " but this leader's"
         + " is " + Long.toHexString(item.item().getWriteHash()) + " (" + ReplicaSequencer.describe(item.item()

@@ -37,6 +37,20 @@ public final class Replication implements AutoCloseable {
   private final LeaderPipeline[] leaders;
   private final ReplicaSequencer[] replicas;
   private volatile boolean started;
+  /** Told of every replica whose write hash differed from this host's as its leader. */
+  private volatile Diverged divergedListener = (partition, epoch, host) -> { };
+
+  /** A replica of a partition this host leads ran an item with another write hash (its copy stopped). */
+  public interface Diverged {
+    /** Called on the internal port's event loop under the pipeline's monitor: hand it on, never block. */
+    void diverged(int partition, long epoch, int replicaHost);
+  }
+
+  /** From now on {@code listener} hears of every replica whose write hash differed (docs/cluster.md, "Hash mismatch"). */
+  public void whenDiverged(Diverged listener) {
+    divergedListener = listener;
+  }
+
   /** How long a replica copy leaving its leader's order waits for room to queue what it received. */
   private static final long RETIRE_WAIT_MILLIS = 10_000;
 
@@ -74,6 +88,9 @@ public final class Replication implements AutoCloseable {
       if (copies.leaderHost() == selfHost) {
         final List<Integer> others = copies.replicaHosts().stream().filter(h -> h != selfHost).toList();
         leaders[p] = new LeaderPipeline(p, copies.epoch(), selfHost, others, this::wake);
+        final int partition = p;
+        final long epoch = copies.epoch();
+        leaders[p].whenDiverged(host -> divergedListener.diverged(partition, epoch, host));
         for (int host : others) {
           links.get(host).add(leaders[p]);
         }

@@ -18,7 +18,8 @@ import org.partita.proto.ErrorCode;
  * deposed leader fails its held answers as OUTCOME_UNKNOWN, never as
  * failed or succeeded, and refuses new work with NOT_LEADER; a replica
  * leaving its leader's order queues everything it received first, then
- * refuses that leader's batches.
+ * refuses that leader's batches; a diverged replica is reported so the
+ * host can ask for an epoch without it.
  */
 class FailoverPipelineTest {
   private final List<Integer> woken = new ArrayList<>();
@@ -44,6 +45,20 @@ class FailoverPipelineTest {
     assertNull(leader.drain(1), "nothing more goes to the dead replica");
     assertNull(leader.ack(TestItems.ack(3, 1, 1, 2, 0x22)), "a late acknowledgement is ignored");
     assertNull(leader.refusal());
+  }
+
+  @Test
+  void shouldReportADivergedReplicaAndReleaseItsHeldAnswersOnceItIsDropped() {
+    final List<Integer> diverged = new ArrayList<>();
+    leader.whenDiverged(diverged::add);
+    release(1, 0x11);
+    release(2, 0x22);
+    assertNull(leader.ack(TestItems.ack(3, 1, 1, 1, 0x11, 0x99)));
+    assertEquals(List.of(1), diverged, "the replica whose hash differed is reported once");
+    assertEquals(1, answers.size(), "sequence 2 is held: its replica disagreed");
+    leader.alone();
+    assertEquals(2, answers.size(), "the epoch without the diverged replica releases the leader's answer");
+    assertTrue(answers.get(1).ok());
   }
 
   @Test
