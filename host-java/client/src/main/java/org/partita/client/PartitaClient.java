@@ -70,6 +70,10 @@ public final class PartitaClient implements AutoCloseable {
   private final AtomicLong handles = new AtomicLong();
   private final AtomicLong refreshedVersion = new AtomicLong(-1);
   private final AtomicLong refreshedTopology = new AtomicLong(-1);
+  /** Completes when the latest topology refresh asked for ended (either way). */
+  private volatile CompletableFuture<Void> topologyFollowed = CompletableFuture.completedFuture(null);
+  /** Times a call answered NOT_LEADER is sent again at most. */
+  static final int MAX_NOT_LEADER_RESENDS = 2;
   private final Map<String, Connection> connections = new ConcurrentHashMap<>();
   private final Object connectLock = new Object();
   private final long defaultTimeoutNanos;
@@ -425,27 +429,32 @@ public final class PartitaClient implements AutoCloseable {
    * ({@code @SystemCatalog PARTITIONS}; a failover moved some): later calls
    * go to the new leaders. On failure the old leaders stay.
    */
-  private void refreshTopology(long version) {
+  private CompletableFuture<Void> refreshTopology(long version) {
     final long asked = refreshedTopology.get();
     if (version <= asked || closed || !refreshedTopology.compareAndSet(asked, version)) {
-      return;
+      return topologyFollowed;
     }
+    final CompletableFuture<Void> followed = new CompletableFuture<>();
+    topologyFollowed = followed;
     final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
     final PendingCall call = new PendingCall(handles.incrementAndGet(), SYSTEM_CATALOG, new Object[] {"PARTITIONS"},
         defaultTimeoutNanos, 0, null, tracker, answer, null);
     answer.whenComplete((response, failure) -> {
-      if (failure != null || !response.ok() || response.results().isEmpty()) {
-        refreshedTopology.compareAndSet(version, asked);
-        return;
-      }
       try {
+        if (failure != null || !response.ok() || response.results().isEmpty()) {
+          refreshedTopology.compareAndSet(version, asked);
+          return;
+        }
         followLeaders(response.results().get(0));
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "keeping the old partition leaders: the " + SYSTEM_CATALOG + " PARTITIONS table is "
             + "unreadable", e);
+      } finally {
+        followed.complete(null);
       }
     });
     start(call, true);
+    return followed;
   }
 
   /** Routes by the leaders of a {@code @SystemCatalog PARTITIONS} table (PARTITION_ID, LEADER_HOST_ID, ...). */
@@ -523,6 +532,16 @@ public final class PartitaClient implements AutoCloseable {
       if (version > router.catalogVersion()) {
         refreshRoutes(version);
       }
+    }
+
+    @Override
+    public boolean notLeader(PendingCall call, long topologyVersion) {
+      if (closed || call.resends() >= MAX_NOT_LEADER_RESENDS) {
+        return false;
+      }
+      call.giveBack();
+      refreshTopology(topologyVersion).whenComplete((ignored, failure) -> start(call, true));
+      return true;
     }
 
     @Override
