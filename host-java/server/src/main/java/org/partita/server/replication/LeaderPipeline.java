@@ -36,10 +36,12 @@ import org.partita.server.txn.TxnHeader;
  * a marker. Replicas run only the first kind, so a replica never runs a
  * transaction its leader did not keep and never needs to undo one.
  *
- * <p>A replica that does not answer holds every later answer (nothing is
- * dropped without a new epoch from the metadata group, milestone 4); one
- * that answers another write hash stops its copy and is reported here, and
- * the partition's answers stay held from that item on.
+ * <p>A replica that does not answer holds every later answer: nothing is
+ * dropped without a new epoch from the metadata group, after which the
+ * host calls {@link #alone} (no replica left) or {@link #depose} (this host
+ * no longer leads). One that answers another write hash stops its copy and
+ * is reported ({@link #whenDiverged}), and the partition's answers stay
+ * held from that item on until that epoch comes.
  *
  * <p>Thread model: {@link #release} and {@link #aborted} on the partition's
  * site thread; {@link #drain}, {@link #reconnected} and {@link #ack} on the

@@ -25,7 +25,9 @@ import org.partita.server.txn.ReplicaExecutor;
  * they are acknowledged in their place with hash 0.
  *
  * <p>Every item stays in the repair log until the leader's committed
- * sequence passes it (failover repair, milestone 4, will read it). An item
+ * sequence passes it (repair among several survivors, not built yet, will
+ * read it). On failover {@link #retire} takes the copy out of its leader's
+ * order. An item
  * sent again after a reconnection is not run twice: it is acknowledged
  * again from the log. A write hash other than the leader's stops this copy
  * at once: nothing after that item runs or is acknowledged, and the log
