@@ -24,10 +24,11 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * heartbeats other hosts send (recorded in a {@link HeartbeatTable}) and
  * the metadata watch: a host that sends {@code WatchMetadata} receives this
  * voter's metadata at once and again after every change
- * ({@link #publish}). Only voters answer a watch. Replication frames go on
- * to the handler {@link #acceptReplication} gives (added behind this one on
- * a connection's first such frame); before there is one they close their
- * connection, and the sender connects again later. A malformed frame, an
+ * ({@link #publish}). Only voters answer a watch. Replication and
+ * multi-partition frames go on to the handler {@link #acceptReplication}
+ * gives (added behind this one on a connection's first such frame); before
+ * there is one they close their connection, and the sender connects again
+ * later. A malformed frame, an
  * unexpected one or a frame over the size bound closes that connection with
  * a warning naming the peer; nothing a peer sends stops the server. On a
  * secured cluster each connection first passes {@link HostAdmission}
@@ -103,7 +104,8 @@ final class InternalServer implements AutoCloseable {
         case HEARTBEAT -> heartbeats.record(frame.getHeartbeat().getHostId(), frame.getHeartbeat().getIncarnation(),
             System.nanoTime());
         case WATCH -> watch(context.channel(), frame.getWatch().getHostId());
-        case REPLICATION_BATCH, REPLICATION_ACK -> replicate(context, frame);
+        case REPLICATION_BATCH, REPLICATION_ACK, FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER ->
+            replicate(context, frame);
         default -> refuse(context.channel(), "an unexpected internal frame (" + frame.getFrameCase() + ")");
       }
     }

@@ -20,6 +20,7 @@ import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.compiler.ddl.DdlException;
+import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.error.ErrorTable;
 import org.partita.server.error.ServerException;
 import org.partita.server.planner.PlannedStatement;
@@ -74,8 +75,17 @@ public final class Database implements AutoCloseable {
   private final AdHocPlans adHocPlans = new AdHocPlans(new RowCounts(sites));
   private final AtomicLong inProcessSequence = new AtomicLong();
   private final AtomicInteger nextAnyPartition = new AtomicInteger();
-  /** Null on a cluster host that holds only some partitions (multi-partition work is refused there). */
-  private MpCoordinator coordinator;
+  /**
+   * Null on a cluster host that holds only some partitions until {@link #connectHosts}, and afterwards on every
+   * host but the coordinator's (which reaches the others' partitions through the internal port).
+   */
+  private volatile MpCoordinator coordinator;
+  /** On a cluster host that is not the coordinator's once connected: where multi-partition calls go; else null. */
+  private volatile ForwardedCalls forwarded;
+  /** On a connected cluster host of several: serves the coordinator's steps for the partitions it leads. */
+  private volatile FragmentServer fragments;
+  /** The query bounds a cluster host opened with (its coordinator's, once connected). */
+  private QueryLimits hostLimits;
   // Published by the coordinator after every partition took it; read by any caller.
   private volatile CatalogSnapshot catalog;
 
@@ -165,11 +175,11 @@ public final class Database implements AutoCloseable {
    * Opens the partitions host {@code hostId} leads in {@code map}: one host
    * of a cluster with K = 0 (docs/cluster.md, milestone 2). A single-partition
    * call or statement whose partition another host leads is answered
-   * NOT_LEADER; multi-partition work and schema changes, which would need
-   * every partition, are refused with an error naming the limitation (there
-   * is no coordinator across hosts yet), never run on this host's partitions
-   * alone. A host that leads every partition (a cluster of one) runs them as
-   * a single host does.
+   * NOT_LEADER; multi-partition work, which needs every partition, is
+   * refused with an error naming the limitation until {@link #connectHosts}
+   * connects the host to the cluster's coordinator, and never run on this
+   * host's partitions alone. A host that leads every partition (a cluster of
+   * one) runs it as a single host does.
    */
   public static Database openHost(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
       CommitPipeline pipeline, QueryLimits limits) throws InterruptedException {
@@ -190,6 +200,7 @@ public final class Database implements AutoCloseable {
       throw new IllegalArgumentException("the site queue capacity must be at least 2, got " + siteQueueCapacity);
     }
     final Database db = new Database(catalog, map, hostId);
+    db.hostLimits = limits;
     db.openCopies(siteQueueCapacity, pipelines, limits);
     if (db.sites.isEmpty() && db.replicaSiteCount() == 0) {
       db.close();
@@ -204,6 +215,92 @@ public final class Database implements AutoCloseable {
         + db.replicaPartitions() + " replicated of " + map.partitionCount() + " on host " + hostId + ", "
         + catalog.schema().tables().size() + " table(s), " + catalog.procedures().size() + " procedure(s)");
     return db;
+  }
+
+  /**
+   * Connects this cluster host's database to the other hosts for
+   * multi-partition work (docs/cluster.md, "Multi-partition transactions"):
+   * the leader of partition 0 in the map the metadata group installed is
+   * the cluster's coordinator, and its coordinator reaches the partitions
+   * the other hosts lead through {@code transport}; every other host
+   * forwards the calls that need every partition to it and serves its steps
+   * ({@link #serveFragment}). A cluster of one host (which holds every
+   * partition) needs none of it. Call once, when every host of the cluster
+   * can take the others' frames; until then multi-partition work is
+   * refused, and steps another host sends are answered with an error.
+   */
+  public synchronized void connectHosts(HostTransport transport) {
+    if (coordinator != null || fragments != null) {
+      return;
+    }
+    fragments = new FragmentServer(hostId, p -> sitesByPartition[p]);
+    final int coordinatorHost = map.leaderOf(0);
+    if (coordinatorHost == hostId) {
+      coordinator = new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(sites), map, catalog, adHocPlans,
+          next -> catalog = next, hostLimits, map.replicas(0).epoch(),
+          new MpCoordinator.AcrossHosts(hostId, transport, BatchRequestWriter.detached()));
+    } else {
+      forwarded = new ForwardedCalls(hostId, coordinatorHost, transport, DEFAULT_COORDINATOR_CAPACITY);
+    }
+    LOG.info("multi-partition coordinator: " + (coordinatorHost == hostId ? "this host (" + hostId + ")"
+        : "host " + coordinatorHost + " (calls that need every partition are forwarded there)"));
+  }
+
+  /**
+   * Runs one step the coordinator's host sent for a partition this host
+   * leads; {@code answer} gets its outcome exactly once, on any thread.
+   * Never blocks; any thread.
+   */
+  public void serveFragment(org.partita.proto.cluster.FragmentRequest request,
+      Consumer<org.partita.proto.cluster.FragmentAnswer> answer) {
+    final FragmentServer server = fragments;
+    if (server == null) {
+      answer.accept(org.partita.proto.cluster.FragmentAnswer.newBuilder().setRequestId(request.getRequestId())
+          .setError(org.partita.proto.cluster.RemoteError.newBuilder()
+              .setErrorCode(ErrorCode.ERROR_CODE_NOT_LEADER.getNumber())
+              .setMessage("host " + hostId + " takes no multi-partition steps")).build());
+      return;
+    }
+    server.serve(request, answer);
+  }
+
+  /**
+   * Runs a call another host forwarded to this one, the coordinator's, as
+   * if its own client had sent it; {@code answer} gets the response exactly
+   * once, on any thread. Never blocks; any thread.
+   */
+  public void serveForwarded(org.partita.proto.cluster.ForwardedCall call,
+      Consumer<org.partita.proto.cluster.ForwardedAnswer> answer) {
+    final Consumer<ClientResponse> done = response -> answer.accept(ForwardedCalls.encode(call.getRequestId(),
+        response));
+    if (coordinator == null || fragments == null) {
+      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "host " + hostId + " is not the cluster's"
+          + " multi-partition coordinator; the call was not run"));
+      return;
+    }
+    final Invocation invocation;
+    try {
+      invocation = Invocation.fromProto(call.getInvocation());
+    } catch (org.partita.server.txn.MalformedInvocationException | RuntimeException e) {
+      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "a forwarded call from host "
+          + call.getFromHostId() + " is malformed: " + e.getMessage()));
+      return;
+    }
+    final boolean taken;
+    if (invocation.procedure().equals("@AdHoc")) {
+      final Object[] values = invocation.parameters();
+      if (values.length == 0 || !(values[0] instanceof String sql)) {
+        done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_PARAMETER, "@AdHoc takes its SQL text first"));
+        return;
+      }
+      taken = offerAdHoc(invocation, sql, java.util.Arrays.copyOfRange(values, 1, values.length), done);
+    } else {
+      taken = offerCall(invocation, done);
+    }
+    if (!taken) {
+      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_SERVER_BUSY, "the multi-partition coordinator's queue"
+          + " is full; the call was not run"));
+    }
   }
 
   private static boolean singleCopies(PartitionMap map) {
@@ -353,7 +450,10 @@ public final class Database implements AutoCloseable {
         .thenApply(ignored -> parts.stream().map(CompletableFuture::join).toList());
   }
 
-  /** True when this database holds every partition (a single host), so multi-partition work can run. */
+  /**
+   * True when multi-partition work runs here: a single host, a cluster of one, or the cluster's coordinator
+   * host once connected ({@link #connectHosts}).
+   */
   private boolean holdsEveryPartition() {
     return coordinator != null;
   }
@@ -704,11 +804,15 @@ public final class Database implements AutoCloseable {
   }
 
   private boolean toCoordinator(MpCoordinator.Request request, boolean mayWait) {
+    final ForwardedCalls to = forwarded;
+    if (to != null) {
+      return forward(to, request, mayWait);
+    }
     if (!holdsEveryPartition()) {
       request.done().accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "this host holds " + sites.size()
           + " of the cluster's " + map.partitionCount() + " partitions, and multi-partition transactions, statements "
-          + "that need every partition and schema changes do not run across hosts yet (docs/cluster.md, "
-          + "milestone 6); the call was not run"));
+          + "that need every partition and schema changes do not run until it is connected to the other hosts "
+          + "(docs/cluster.md, \"Multi-partition transactions\"); the call was not run"));
       return true;
     }
     if (mayWait) {
@@ -716,6 +820,29 @@ public final class Database implements AutoCloseable {
       return true;
     }
     return coordinator.offer(request);
+  }
+
+  /** Forwards a call to the coordinator's host; DDL, which does not run across hosts yet, is refused. */
+  private boolean forward(ForwardedCalls to, MpCoordinator.Request request, boolean mayWait) {
+    final Invocation invocation;
+    if (request instanceof MpCoordinator.Call c) {
+      invocation = c.invocation();
+    } else if (request instanceof MpCoordinator.Statement s) {
+      invocation = s.invocation();
+    } else {
+      request.done().accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "schema changes do not run"
+          + " across hosts yet (docs/cluster.md, \"Multi-partition transactions\"); the call was not run"));
+      return true;
+    }
+    if (to.forward(invocation, request.done())) {
+      return true;
+    }
+    if (mayWait) {
+      request.done().accept(ErrorTable.response(ErrorCode.ERROR_CODE_SERVER_BUSY, "too many calls wait for the"
+          + " coordinator's host " + to.coordinatorHost() + "; the call was not run"));
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -867,6 +994,9 @@ public final class Database implements AutoCloseable {
   public void close() throws InterruptedException {
     if (coordinator != null) {
       coordinator.close();
+    }
+    if (fragments != null) {
+      fragments.close();
     }
     for (Site site : sites) {
       site.stop();

@@ -4,7 +4,10 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
+import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.engine.PartitionEngine;
+import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.TxnHeader;
 
 /**
@@ -13,16 +16,24 @@ import org.partita.server.txn.TxnHeader;
  * reaches it (its place in the partition's order) it serves this
  * participant's mailbox — fragment batches, commit or rollback, a new
  * catalog — until the coordinator releases it. Requests sent before the
- * site arrives wait in the mailbox.
+ * site arrives wait in the mailbox. They come from this host's coordinator
+ * ({@link #execute}) or, for a partition led here in a cluster whose
+ * coordinator is on another host, as whole engine batches
+ * ({@link #executeBatch}); with replicas, what the partition ran goes to
+ * them once it committed ({@link ReplicatedPart}).
  *
- * <p>Thread model: requests are added by the coordinator thread and served
+ * <p>Thread model: requests are added by the coordinator thread (or the
+ * thread serving another host's coordinator) and served
  * on the site's thread; the mailbox is the hand-off between them.
  */
 final class LocalParticipant implements Participant {
   /** One message of the mailbox. */
-  private sealed interface Request permits Fragment, Finish, ApplyCatalog, Release {}
+  private sealed interface Request permits Fragment, Batch, Finish, ApplyCatalog, Release {}
 
   private record Fragment(FragmentRequest request, CompletableFuture<ByteBuffer> answer) implements Request {}
+
+  /** A whole engine batch request the coordinator's host wrote (a partition led here, coordinated elsewhere). */
+  private record Batch(byte[] request, CompletableFuture<ByteBuffer> answer) implements Request {}
 
   private record Finish(boolean commit, CompletableFuture<Void> answer) implements Request {}
 
@@ -48,6 +59,13 @@ final class LocalParticipant implements Participant {
   public CompletableFuture<ByteBuffer> execute(FragmentRequest request) {
     final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
     mailbox.add(new Fragment(request, answer));
+    return answer;
+  }
+
+  /** As {@link #execute}, for a batch another host wrote ({@code BatchRequestWriter.toByteArray}). */
+  CompletableFuture<ByteBuffer> executeBatch(byte[] request) {
+    final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
+    mailbox.add(new Batch(request, answer));
     return answer;
   }
 
@@ -77,22 +95,32 @@ final class LocalParticipant implements Participant {
    * REQUIRES: on the site's thread.
    */
   void serve(Site site, TxnHeader header, MultiPartitionJoin join) {
+    final CommitPipeline pipeline = site.initiator().pipeline();
+    // A partition with replicas keeps what it ran: they run the same batches (docs/cluster.md).
+    final ReplicatedPart.Recorder recorder = pipeline.replicatesWork() ? new ReplicatedPart.Recorder() : null;
     final RunningCall running = site.runningCall();
     running.begin(join.txn().invocation());
     try {
-      serveUntilReleased(site, running);
+      serveUntilReleased(site, running, recorder);
     } finally {
       running.end();
     }
-    site.initiator().pipeline().release(header, join, () -> released.complete(null));
+    if (recorder == null) {
+      pipeline.release(header, join, () -> released.complete(null));
+    } else {
+      pipeline.release(header, recorder.part(join.txn()), recorder.committedHash(),
+          () -> released.complete(null));
+    }
   }
 
-  private void serveUntilReleased(Site site, RunningCall running) {
+  private void serveUntilReleased(Site site, RunningCall running, ReplicatedPart.Recorder recorder) {
     for (Request r = take(); !(r instanceof Release); r = take()) {
       if (r instanceof Fragment f) {
-        runFragment(site.engine(), running, f);
+        runFragment(site.engine(), running, recorder, writer -> f.request().writeTo(writer, false), f.answer());
+      } else if (r instanceof Batch b) {
+        runFragment(site.engine(), running, recorder, writer -> writer.load(b.request()), b.answer());
       } else if (r instanceof Finish f) {
-        finish(site.engine(), f);
+        finish(site.engine(), f, recorder);
       } else if (r instanceof ApplyCatalog a) {
         apply(site, a);
       }
@@ -108,18 +136,34 @@ final class LocalParticipant implements Participant {
     }
   }
 
-  private static void runFragment(PartitionEngine engine, RunningCall running, Fragment f) {
+  private static void runFragment(PartitionEngine engine, RunningCall running, ReplicatedPart.Recorder recorder,
+      Consumer<BatchRequestWriter> write, CompletableFuture<ByteBuffer> answer) {
     try {
       running.checkNotCancelled();
-      f.request().writeTo(engine.request(), false);
-      f.answer().complete(ResultSets.copy(engine.execute()));
+      write.accept(engine.request());
     } catch (Throwable t) {
-      f.answer().completeExceptionally(t);
+      answer.completeExceptionally(t);
+      return;
+    }
+    try {
+      final ByteBuffer results = engine.execute();
+      if (recorder != null) {
+        recorder.ran(engine.request().lastRequestWithoutTimeLimit(), engine.writeHash());
+      }
+      answer.complete(ResultSets.copy(results));
+    } catch (Throwable t) {
+      if (recorder != null) {
+        recorder.failed(engine.request().lastRequestWithoutTimeLimit());
+      }
+      answer.completeExceptionally(t);
     }
   }
 
-  private static void finish(PartitionEngine engine, Finish f) {
+  private static void finish(PartitionEngine engine, Finish f, ReplicatedPart.Recorder recorder) {
     try {
+      if (recorder != null) {
+        recorder.finished(f.commit() && engine.inTransaction());
+      }
       if (engine.inTransaction()) {
         if (f.commit()) {
           engine.commit();

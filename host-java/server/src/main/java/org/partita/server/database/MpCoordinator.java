@@ -24,6 +24,7 @@ import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.compiler.SourceFile;
 import org.partita.server.compiler.ddl.DdlException;
+import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.error.ErrorTable;
 import org.partita.server.error.ServerException;
@@ -130,6 +131,28 @@ final class MpCoordinator implements AutoCloseable {
   /** The DDL that made catalog versions 2 .. catalog.version(), in order (snapshots carry it). */
   private final List<String> schemaChanges;
   private PartitionEngine mergeEngine;
+  /** Null on a single host; on a cluster, how the partitions other hosts lead are reached. */
+  private final AcrossHosts acrossHosts;
+
+  /**
+   * The partitions of a cluster that other hosts lead (docs/cluster.md,
+   * "Multi-partition transactions"): each joins through a
+   * {@link RemoteParticipant} sent through {@code transport} to its leader;
+   * {@code writer} (coordinator-confined) encodes their batches.
+   */
+  record AcrossHosts(int selfHost, HostTransport transport, BatchRequestWriter writer) {}
+
+  /**
+   * The coordinator of a cluster whose partitions are on several hosts:
+   * {@code sites} are the ones this host leads, the others are reached
+   * through {@code acrossHosts}. Schema changes and snapshots do not run
+   * across hosts yet and are refused.
+   */
+  MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog, AdHocPlans adHocPlans,
+      Consumer<CatalogSnapshot> publish, QueryLimits limits, long epoch, AcrossHosts acrossHosts) {
+    this(capacity, sites, map, catalog, List.of(), adHocPlans, publish, limits, epoch,
+        ImmediateCommitPipeline.INSTANCE, acrossHosts);
+  }
 
   /**
    * @param publish called on the coordinator thread with each catalog a schema change commits,
@@ -147,6 +170,13 @@ final class MpCoordinator implements AutoCloseable {
   MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog,
       List<String> schemaChanges, AdHocPlans adHocPlans, Consumer<CatalogSnapshot> publish, QueryLimits limits,
       long epoch, CommitPipeline pipeline) {
+    this(capacity, sites, map, catalog, schemaChanges, adHocPlans, publish, limits, epoch, pipeline, null);
+  }
+
+  private MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog,
+      List<String> schemaChanges, AdHocPlans adHocPlans, Consumer<CatalogSnapshot> publish, QueryLimits limits,
+      long epoch, CommitPipeline pipeline, AcrossHosts acrossHosts) {
+    this.acrossHosts = acrossHosts;
     this.schemaChanges = new ArrayList<>(schemaChanges);
     this.limits = limits;
     this.pipeline = pipeline;
@@ -205,6 +235,10 @@ final class MpCoordinator implements AutoCloseable {
     try {
       if (refusal != null) {
         response = ErrorTable.response(pipeline.refusalCode(), refusal);
+      } else if (acrossHosts != null && !(request instanceof Call || request instanceof Statement)) {
+        response = ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "the partitions are on several hosts,"
+            + " and schema changes, snapshots and restores do not run across hosts yet (docs/cluster.md,"
+            + " \"Multi-partition transactions\"); nothing was run");
       } else if (request instanceof Call c) {
         response = call(c.invocation(), null);
       } else if (request instanceof Statement s) {
@@ -334,6 +368,9 @@ final class MpCoordinator implements AutoCloseable {
    * recorded header when replaying); the participants, in partition order.
    */
   private List<Participant> join(MultiPartitionTxn txn, Replay replay) {
+    if (acrossHosts != null) {
+      return joinAcrossHosts(txn);
+    }
     final List<Participant> participants = new ArrayList<>(sites.size());
     for (Site site : sites) {
       final LocalParticipant participant = new LocalParticipant(site.partition());
@@ -341,6 +378,28 @@ final class MpCoordinator implements AutoCloseable {
       site.submit(replay == null ? item
           : new Replayed(item, replay.partitionHeaders()[site.partition()], replay.failures()));
       participants.add(participant);
+    }
+    return participants;
+  }
+
+  /**
+   * Joins {@code txn} on every partition of the cluster, in partition order:
+   * a site for the ones this host leads, a {@link RemoteParticipant} for the
+   * others (their joins leave at once, in this order).
+   */
+  private List<Participant> joinAcrossHosts(MultiPartitionTxn txn) {
+    final List<Participant> participants = new ArrayList<>(map.partitionCount());
+    int next = 0;
+    for (int p = 0; p < map.partitionCount(); p++) {
+      final Site site = next < sites.size() && sites.get(next).partition() == p ? sites.get(next++) : null;
+      if (site != null) {
+        final LocalParticipant participant = new LocalParticipant(p);
+        site.submit(new MultiPartitionJoin(txn, participant));
+        participants.add(participant);
+      } else {
+        participants.add(new RemoteParticipant(p, map.leaderOf(p), acrossHosts.selfHost(), txn,
+            acrossHosts.transport(), acrossHosts.writer()));
+      }
     }
     return participants;
   }

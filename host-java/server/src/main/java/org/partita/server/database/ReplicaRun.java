@@ -1,6 +1,9 @@
 package org.partita.server.database;
 
+import com.google.protobuf.ByteString;
 import org.partita.client.ClientResponse;
+import org.partita.server.engine.EngineException;
+import org.partita.server.engine.PartitionEngine;
 import org.partita.server.planner.PlanningException;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.MalformedInvocationException;
@@ -13,8 +16,9 @@ import org.partita.server.txn.TxnHeader;
  * decoded against this host's catalog as recovery decodes a logged item,
  * run under the leader's header (its timestamp and seed) without a time
  * limit and invisible to {@code @CancelQuery}, as a replayed item runs; its
- * write hash goes to {@code done}. Not sequenced here: a replica runs the
- * leader's order.
+ * write hash goes to {@code done}. A part of a multi-partition transaction
+ * runs the engine batches its leader ran, then commits. Not sequenced here:
+ * a replica runs the leader's order.
  */
 record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done)
     implements WorkItem {
@@ -27,6 +31,10 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     if (header.catalogVersion() != site.catalogVersion()) {
       done.failed(header.id() + " ran at catalog version " + header.catalogVersion() + " on its leader, but this"
           + " copy of partition " + site.partition() + " is at version " + site.catalogVersion());
+      return;
+    }
+    if (item.hasMultiPartitionRun()) {
+      runPart(site, header);
       return;
     }
     final ClientResponse[] answer = new ClientResponse[1];
@@ -46,6 +54,43 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     }
     site.replicated(header);
     done.ran(answer[0] != null && answer[0].ok() ? site.context().writeHash() : 0);
+  }
+
+  /**
+   * Runs this copy's part of a committed multi-partition transaction: the
+   * leader's batches in order, then commits; the write hash follows
+   * {@link ReplicatedPart.Recorder}'s rule, so it is the leader's when the
+   * copies agree.
+   */
+  private void runPart(Site site, TxnHeader header) {
+    final PartitionEngine engine = site.engine();
+    long hash = 0;
+    site.replaying(true);
+    try {
+      for (ByteString batch : item.getMultiPartitionRun().getBatchesList()) {
+        engine.request().load(batch.toByteArray());
+        try {
+          engine.execute();
+          hash = engine.writeHash();
+        } catch (EngineException e) {
+          hash = 0;
+        }
+      }
+      if (engine.inTransaction()) {
+        engine.commit();
+      }
+    } catch (RuntimeException e) {
+      if (engine.inTransaction()) {
+        engine.rollback();
+      }
+      done.failed("cannot run " + header.id() + " (a part of a multi-partition transaction) on this copy: "
+          + e.getMessage());
+      return;
+    } finally {
+      site.replaying(false);
+    }
+    site.replicated(header);
+    done.ran(hash);
   }
 
   @Override

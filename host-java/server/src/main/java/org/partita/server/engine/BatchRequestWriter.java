@@ -52,6 +52,10 @@ public final class BatchRequestWriter {
   private int paramCount;
   private int dependencyCountAt = -1;
   private int dependencyCount;
+  /** True while the request is one given whole to {@link #load}. */
+  private boolean loaded;
+  /** The length of the request {@link #finish} completed last. */
+  private int lastLength;
 
   BatchRequestWriter(int initialCapacity) {
     buffer = ByteBuffer.allocateDirect(Math.max(initialCapacity, HEADER_SIZE)).order(ByteOrder.LITTLE_ENDIAN);
@@ -79,6 +83,7 @@ public final class BatchRequestWriter {
       throw new IllegalArgumentException("a time limit is positive (or 0 for none), found " + timeLimitMillis);
     }
     buffer.clear();
+    loaded = false;
     final int flags = (finalBatch ? FLAG_FINAL : 0) | (timeLimitMillis > 0 ? FLAG_TIME_LIMIT : 0);
     buffer.put((byte) flags).putLong(txnTimestampMicros);
     if (timeLimitMillis > 0) {
@@ -220,8 +225,65 @@ public final class BatchRequestWriter {
     return this;
   }
 
+  /**
+   * A writer owned by no engine: it builds a request to send to another
+   * host ({@link #toByteArray}). Confined to the thread that uses it.
+   */
+  public static BatchRequestWriter detached() {
+    return new BatchRequestWriter(1024);
+  }
+
+  /** Completes the request written since {@code begin} and returns a copy of its bytes. */
+  public byte[] toByteArray() {
+    final int length = finish();
+    final byte[] out = new byte[length];
+    buffer.get(0, out);
+    return out;
+  }
+
+  /**
+   * Makes {@code request}, a whole request another host wrote
+   * ({@link #toByteArray}), the next one; the engine checks it as it checks
+   * any (a malformed one fails with BAD_REQUEST naming the offset).
+   */
+  public BatchRequestWriter load(byte[] request) {
+    buffer.clear();
+    begun = true;
+    dependencyCountAt = -1;
+    paramCountAt = -1;
+    ensure(request.length);
+    buffer.put(request);
+    loaded = true;
+    return this;
+  }
+
+  /**
+   * A copy of the request the engine ran last, without its time limit
+   * (flags bit 2): what a replica runs again, as recovery does, with no
+   * limit. REQUIRES: right after {@code execute}, before the next begin.
+   */
+  public byte[] lastRequestWithoutTimeLimit() {
+    final byte flags = buffer.get(0);
+    final boolean limited = (flags & FLAG_TIME_LIMIT) != 0;
+    final byte[] out = new byte[limited ? lastLength - 4 : lastLength];
+    if (!limited) {
+      buffer.get(0, out);
+      return out;
+    }
+    out[0] = (byte) (flags & ~FLAG_TIME_LIMIT);
+    buffer.get(1, out, 1, 8);
+    buffer.get(1 + 8 + 4, out, 9, lastLength - 13);
+    return out;
+  }
+
   /** Completes the request; returns its length in bytes. */
   int finish() {
+    if (loaded) {
+      loaded = false;
+      begun = false;
+      lastLength = buffer.position();
+      return lastLength;
+    }
     requireBegun();
     closeCall();
     buffer.putShort(callCountAt, (short) callCount);
@@ -229,7 +291,8 @@ public final class BatchRequestWriter {
       buffer.putShort(dependencyCountAt, (short) dependencyCount);
     }
     begun = false;
-    return buffer.position();
+    lastLength = buffer.position();
+    return lastLength;
   }
 
   /** The current request buffer (replaced when it grows). */

@@ -11,7 +11,9 @@ import org.partita.server.cluster.ClusterException;
 import org.partita.server.cluster.ClusterMember;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.database.Database;
+import org.partita.server.database.HostTransport;
 import org.partita.server.durability.CommandLogMode;
+import org.partita.server.replication.MultiPartitionLinks;
 import org.partita.server.replication.Replication;
 import org.partita.server.security.ClusterTlsFiles;
 import org.partita.server.security.SecurityOptions;
@@ -72,15 +74,30 @@ final class ClusterStart {
     ClusterFollower follower = null;
     if (replication != null) {
       replication.start(database::offerReplicated);
-      member.acceptReplication(replication::inboundHandler);
       follower = new ClusterFollower(member, database, replication, cluster.heartbeatTimeout(), () -> { });
-      final ClusterFollower following = follower;
-      replication.whenDiverged(following::dropDiverged);
-      member.closeWith(() -> {
-        following.close();
-        replication.close();
-      });
+      replication.whenDiverged(follower::dropDiverged);
     }
+    final ClusterFollower following = follower;
+    // Multi-partition frames are taken from now on; the database uses the other hosts once every host serves.
+    final MultiPartitionLinks multiPartition = config.hostCount() < 2 ? null : new MultiPartitionLinks(
+        config.hostId(), config.hosts(), member.connector(), member.eventLoop());
+    if (multiPartition != null) {
+      multiPartition.serve(database::serveFragment, database::serveForwarded);
+      member.acceptReplication(() -> multiPartition.inboundHandler(replication));
+    } else if (replication != null) {
+      member.acceptReplication(replication::inboundHandler);
+    }
+    member.closeWith(() -> {
+      if (following != null) {
+        following.close();
+      }
+      if (multiPartition != null) {
+        multiPartition.close();
+      }
+      if (replication != null) {
+        replication.close();
+      }
+    });
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
         () -> clientHosts(member.metadata().getHostsList()), security);
     try {
@@ -89,6 +106,10 @@ final class ClusterStart {
     } catch (ClusterException e) {
       server.shutdown();
       throw new StartupException(e.getMessage(), e);
+    }
+    if (multiPartition != null) {
+      // Every host takes the others' frames now (each did before it served): multi-partition work across hosts.
+      database.connectHosts(HostTransport.of(multiPartition::send, multiPartition::forward));
     }
     if (follower != null) {
       // Failover (K >= 1): the voters declare silent hosts dead; every host follows the moved map.

@@ -106,9 +106,14 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   }
 
   @Override
+  public boolean replicatesWork() {
+    return true;
+  }
+
+  @Override
   public void release(TxnHeader header, SequencedItem item, Runnable answer) {
     throw new IllegalStateException("partition " + partition + " is replicated and " + header.id() + " came without"
-        + " its write hash: multi-partition work is not replicated yet (docs/cluster.md, milestone 6)");
+        + " its write hash (a schema change, which does not run across hosts yet)");
   }
 
   @Override

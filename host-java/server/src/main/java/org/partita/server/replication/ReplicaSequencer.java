@@ -152,7 +152,7 @@ public final class ReplicaSequencer implements OutboundSource {
     }
     final Entry entry;
     switch (item.getKindCase()) {
-      case SINGLE_PARTITION -> entry = new Entry(sequence, replicated, false);
+      case SINGLE_PARTITION, MULTI_PARTITION_RUN -> entry = new Entry(sequence, replicated, false);
       case ABORTED, KIND_NOT_SET -> {
         if (replicated.getWriteHash() != 0) {
           return "a marker of partition " + partition + " sequence " + sequence + " with a write hash";
@@ -161,7 +161,7 @@ public final class ReplicaSequencer implements OutboundSource {
       }
       default -> {
         return "a " + item.getKindCase() + " item of partition " + partition + " sequence " + sequence
-            + ": only single-partition items are replicated (docs/cluster.md, milestone 6)";
+            + ": only single-partition items and committed parts of multi-partition transactions are replicated";
       }
     }
     log.add(sequence, entry);

@@ -123,7 +123,7 @@ public final class Replication implements AutoCloseable {
 
   /** A new handler for the replication frames of one incoming internal connection. */
   public ChannelHandler inboundHandler() {
-    return new ReplicationInbound(this);
+    return new ReplicationInbound(this, null);
   }
 
   /** This host's open copy of {@code partition} as a replica, or null. */

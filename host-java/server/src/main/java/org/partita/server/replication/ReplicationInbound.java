@@ -8,9 +8,10 @@ import org.partita.proto.cluster.ReplicationAck;
 import org.partita.proto.cluster.ReplicationBatch;
 
 /**
- * The replication frames of one incoming internal connection
+ * The data-plane frames of one incoming internal connection
  * (docs/cluster.md, "Data plane"): a batch goes to this host's copy of its
- * partition, an acknowledgement to the partition this host leads. A frame
+ * partition, an acknowledgement to the partition this host leads, and the
+ * multi-partition frames to {@link MultiPartitionLinks}. A frame
  * for a partition this host holds no such copy of, or one its copy refuses
  * (older epoch, missing items, malformed), closes this connection only,
  * with a warning naming the peer and the reason; the peer connects again
@@ -22,17 +23,26 @@ import org.partita.proto.cluster.ReplicationBatch;
 final class ReplicationInbound extends SimpleChannelInboundHandler<InternalFrame> {
   private static final Logger LOG = Logger.getLogger(ReplicationInbound.class.getName());
 
+  /** Null on a host without replication (K = 0). */
   private final Replication replication;
+  /** Null on a cluster of one host. */
+  private final MultiPartitionLinks multiPartition;
 
-  ReplicationInbound(Replication replication) {
+  ReplicationInbound(Replication replication, MultiPartitionLinks multiPartition) {
     this.replication = replication;
+    this.multiPartition = multiPartition;
   }
 
   @Override
   protected void channelRead0(ChannelHandlerContext context, InternalFrame frame) {
     final String refusal = switch (frame.getFrameCase()) {
-      case REPLICATION_BATCH -> batch(frame.getReplicationBatch());
-      case REPLICATION_ACK -> ack(frame.getReplicationAck());
+      case REPLICATION_BATCH -> replication == null ? "a replication batch, but this cluster has no replicas"
+          : batch(frame.getReplicationBatch());
+      case REPLICATION_ACK -> replication == null ? "a replication acknowledgement, but this cluster has no replicas"
+          : ack(frame.getReplicationAck());
+      case FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER -> multiPartition == null
+          ? "a multi-partition frame (" + frame.getFrameCase() + "), but this host takes none"
+          : multiPartition.receive(frame);
       default -> "an unexpected internal frame (" + frame.getFrameCase() + ")";
     };
     if (refusal != null) {

@@ -59,6 +59,15 @@ public interface CommitPipeline {
   default void aborted(TxnHeader header) {}
 
   /**
+   * Whether released items travel to other copies of the partition (a
+   * replicated leader): a multi-partition transaction's part then records
+   * the engine batches it ran, which its replicas run again. Any thread.
+   */
+  default boolean replicatesWork() {
+    return false;
+  }
+
+  /**
    * Why new transactions must not be sequenced now (a command log whose
    * disk is full), or null when they may. Sites and the multi-partition
    * coordinator ask before sequencing a new item and refuse it with this

@@ -114,7 +114,8 @@ class ClusterHostDatabaseTest {
       assertEquals(ErrorCode.ERROR_CODE_BAD_REQUEST, refused.errorCode(), refused.message());
       assertTrue(refused.message().startsWith("this host holds 2 of the cluster's 6 partitions, and "
           + "multi-partition transactions"), refused.message());
-      assertTrue(refused.message().endsWith("(docs/cluster.md, milestone 6); the call was not run"));
+      assertTrue(refused.message().endsWith("until it is connected to the other hosts (docs/cluster.md,"
+          + " \"Multi-partition transactions\"); the call was not run"), refused.message());
     }
     assertEquals(0, db.coordinatorBacklog());
   }

@@ -6,12 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -25,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
-import org.partita.server.cluster.InternalFrames;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.SourceFile;
@@ -61,12 +56,7 @@ class ReplicationTest {
 
   @BeforeEach
   void open() throws Exception {
-    final int[] buckets = new int[PartitionMap.BUCKETS];
-    for (int b = 0; b < buckets.length; b++) {
-      buckets[b] = b % 2;
-    }
-    map = PartitionMap.of(1, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0, 1), 1),
-        new PartitionMap.Replicas(1, 1, List.of(1, 0), 1)));
+    map = TestItems.twoHosts();
     final CompiledCatalog catalog = new CatalogCompiler(getClass().getClassLoader())
         .compile(List.of(new SourceFile("kv.sql", DDL)));
     final AtomicReferenceArray<Replication> hosts = new AtomicReferenceArray<>(2);
@@ -75,14 +65,7 @@ class ReplicationTest {
       final int host = h;
       final NioEventLoopGroup group = new NioEventLoopGroup(1);
       groups.add(group);
-      final Channel listener = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel channel) {
-              InternalFrames.install(channel.pipeline());
-              channel.pipeline().addLast(hosts.get(host).inboundHandler());
-            }
-          }).bind(new InetSocketAddress("127.0.0." + (h + 1), 0)).sync().channel();
+      final Channel listener = TestItems.listen(group, "127.0.0." + (h + 1), () -> hosts.get(host).inboundHandler());
       listeners.add(listener);
       addresses.add((InetSocketAddress) listener.localAddress());
     }

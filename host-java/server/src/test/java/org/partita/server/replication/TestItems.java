@@ -1,18 +1,53 @@
 package org.partita.server.replication;
 
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.function.Supplier;
 import org.partita.proto.cluster.InternalFrame;
 import org.partita.proto.cluster.ReplicatedItem;
 import org.partita.proto.cluster.ReplicationAck;
 import org.partita.proto.cluster.ReplicationBatch;
 import org.partita.proto.txn.WorkItem;
+import org.partita.server.cluster.InternalFrames;
+import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 import org.partita.server.txn.TxnId;
 
-/** Items, headers and frames for the replication tests. */
+/** Items, headers, frames, maps and listeners for the replication tests. */
 final class TestItems {
   private TestItems() {}
+
+  /** Two hosts, K = 1: host h leads partition h (epoch 1) and replicates the other; buckets alternate. */
+  static PartitionMap twoHosts() {
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    for (int b = 0; b < buckets.length; b++) {
+      buckets[b] = b % 2;
+    }
+    return PartitionMap.of(1, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0, 1), 1),
+        new PartitionMap.Replicas(1, 1, List.of(1, 0), 1)));
+  }
+
+  /** An internal-port listener on {@code address} (any port): the framing, then a handler {@code handler} makes. */
+  static Channel listen(EventLoopGroup group, String address, Supplier<ChannelHandler> handler)
+      throws InterruptedException {
+    return new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel channel) {
+            InternalFrames.install(channel.pipeline());
+            channel.pipeline().addLast(handler.get());
+          }
+        }).bind(new InetSocketAddress(address, 0)).sync().channel();
+  }
 
   static TxnHeader header(int partition, long epoch, long sequence) {
     return new TxnHeader(new TxnId(partition, epoch, sequence), 1_000 + sequence, 7 * sequence, 1);

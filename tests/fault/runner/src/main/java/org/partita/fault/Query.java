@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * One call the runner makes after the faults to audit a workload or to
  * take its state: a procedure and its parameters ({@code @AdHoc} with the
- * SQL first for ad-hoc SQL). On a cluster every such call must be
- * single-partition (docs/cluster.md: anything needing every partition is
- * refused before milestone 6). Immutable.
+ * SQL first for ad-hoc SQL). On a cluster the workloads the runner takes
+ * read single-partition (see {@link Workload#multiPartitionReason}).
+ * Immutable.
  */
 record Query(String procedure, Object... parameters) {
   /** Ad-hoc SQL statements, one call each. */

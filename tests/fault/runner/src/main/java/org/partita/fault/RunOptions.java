@@ -70,8 +70,8 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
     final String multiPartition = Workloads.named(workload, hosts).multiPartitionReason();
     if (hosts > 1 && multiPartition != null) {
       throw new IllegalArgumentException("workload '" + workload + "' needs multi-partition transactions across "
-          + "hosts (" + multiPartition + "), which a cluster refuses until docs/cluster.md milestone 6; run it "
-          + "with --hosts 1");
+          + "hosts (" + multiPartition + "), which a cluster runs, but not through failover yet: a transaction "
+          + "waits for a host a nemesis stops or cuts off until docs/cluster.md milestone 4; run it with --hosts 1");
     }
     if (kfactor >= hosts) {
       throw new IllegalArgumentException("--kfactor " + kfactor + " needs more than " + kfactor + " hosts, not "

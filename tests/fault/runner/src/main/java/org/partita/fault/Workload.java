@@ -46,9 +46,10 @@ interface Workload {
   List<Query> stateQueries();
 
   /**
-   * Why the workload cannot run on a cluster before multi-partition
-   * transactions across hosts exist (docs/cluster.md, milestone 6), or
-   * null when every call it makes is single-partition.
+   * Why the workload is not run on a cluster yet: its multi-partition
+   * transactions run across hosts, but wait for a host a nemesis stops or
+   * cuts off until failover (docs/cluster.md, milestone 4); null when every
+   * call it makes is single-partition.
    */
   default String multiPartitionReason() {
     return null;

@@ -1,0 +1,165 @@
+package org.partita.server.database;
+
+import com.google.protobuf.ByteString;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import org.partita.proto.ErrorCode;
+import org.partita.proto.cluster.FragmentAnswer;
+import org.partita.proto.cluster.FragmentDone;
+import org.partita.proto.cluster.FragmentRequest;
+import org.partita.proto.cluster.RemoteError;
+import org.partita.server.error.ServerException;
+import org.partita.server.txn.Invocation;
+import org.partita.server.txn.MalformedInvocationException;
+import org.partita.server.txn.TxnHeader;
+
+/**
+ * Serves the coordinator's steps for the partitions this host leads when
+ * the cluster's coordinator is on another host (docs/cluster.md,
+ * "Multi-partition transactions"): a join queues a
+ * {@link MultiPartitionJoin} on the partition's site with a
+ * {@link LocalParticipant} for the transaction, whose mailbox then takes the
+ * batches, the commit or roll back and the release; each step is answered
+ * when the participant did it (a release once the partition's commit
+ * pipeline lets the outcome be seen, so after its replicas ran it). A step
+ * for a partition this host does not lead, a transaction it never joined
+ * or a malformed join is answered with an error naming it; nothing here
+ * throws at the caller.
+ *
+ * <p>Thread model: {@link #serve} from any thread (the internal port's
+ * event loop); the steps run in arrival order on one thread of their own,
+ * which may wait for room in a site's queue, never on the event loop.
+ */
+final class FragmentServer implements AutoCloseable {
+  /** One partition's part in one transaction. */
+  private record Key(long epoch, long sequence, int partition) {}
+
+  private final int hostId;
+  private final IntFunction<Site> leaderSites;
+  private final ExecutorService thread =
+      Executors.newSingleThreadExecutor(r -> new Thread(r, "partita-fragments"));
+  // Confined to the thread.
+  private final Map<Key, LocalParticipant> open = new HashMap<>();
+
+  /** @param leaderSites partition -> its site when this host leads it, else null */
+  FragmentServer(int hostId, IntFunction<Site> leaderSites) {
+    this.hostId = hostId;
+    this.leaderSites = leaderSites;
+  }
+
+  /** Runs {@code request}; {@code answer} gets its outcome, exactly once, on any thread. */
+  void serve(FragmentRequest request, Consumer<FragmentAnswer> answer) {
+    try {
+      thread.execute(() -> step(request, answer));
+    } catch (RejectedExecutionException e) {
+      answer.accept(error(request, ErrorCode.ERROR_CODE_SHUTTING_DOWN, "host " + hostId + " is closing"));
+    }
+  }
+
+  private void step(FragmentRequest request, Consumer<FragmentAnswer> answer) {
+    final Key key = new Key(request.getTransaction().getEpoch(), request.getTransaction().getSequence(),
+        request.getPartition());
+    switch (request.getStepCase()) {
+      case JOIN -> answer.accept(join(request, key));
+      case BATCH -> {
+        final LocalParticipant participant = open.get(key);
+        if (participant == null) {
+          answer.accept(notJoined(request));
+          return;
+        }
+        participant.executeBatch(request.getBatch().toByteArray()).whenComplete((result, failure) ->
+            answer.accept(failure != null ? error(request, failure) : result(request, result)));
+      }
+      case COMMIT -> {
+        final LocalParticipant participant = open.get(key);
+        if (participant == null) {
+          answer.accept(notJoined(request));
+          return;
+        }
+        reply(request, participant.finish(request.getCommit()), answer);
+      }
+      case RELEASE -> {
+        final LocalParticipant participant = open.remove(key);
+        // A join that was refused left nothing to release.
+        reply(request, participant == null ? CompletableFuture.completedFuture(null) : participant.release(), answer);
+      }
+      default -> answer.accept(error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a fragment request without a step"));
+    }
+  }
+
+  /** Queues the partition's join (waiting for room in its queue); answers done or why not. */
+  private FragmentAnswer join(FragmentRequest request, Key key) {
+    final int partition = request.getPartition();
+    final Site site = leaderSites.apply(partition);
+    if (site == null) {
+      return error(request, ErrorCode.ERROR_CODE_NOT_LEADER, "host " + hostId + " does not lead partition "
+          + partition);
+    }
+    if (!request.getJoin().hasInvocation() || !request.hasTransaction()) {
+      return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a join of partition " + partition
+          + " without its transaction's header and invocation (schema changes do not run across hosts yet)");
+    }
+    if (open.containsKey(key)) {
+      return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "partition " + partition + " already joined "
+          + "transaction " + key.epoch() + ":" + key.sequence());
+    }
+    final Invocation invocation;
+    try {
+      invocation = Invocation.fromProto(request.getJoin().getInvocation());
+    } catch (MalformedInvocationException | RuntimeException e) {
+      return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a join of partition " + partition
+          + " with a malformed invocation: " + e.getMessage());
+    }
+    final LocalParticipant participant = new LocalParticipant(partition);
+    final MultiPartitionTxn txn = new MultiPartitionTxn(TxnHeader.fromProto(request.getTransaction()), invocation,
+        null);
+    site.submit(new MultiPartitionJoin(txn, participant));
+    open.put(key, participant);
+    return FragmentAnswer.newBuilder().setRequestId(request.getRequestId())
+        .setDone(FragmentDone.getDefaultInstance()).build();
+  }
+
+  private static void reply(FragmentRequest request, CompletableFuture<Void> step, Consumer<FragmentAnswer> answer) {
+    step.whenComplete((ignored, failure) -> answer.accept(failure != null ? error(request, failure)
+        : FragmentAnswer.newBuilder().setRequestId(request.getRequestId())
+            .setDone(FragmentDone.getDefaultInstance()).build()));
+  }
+
+  private FragmentAnswer notJoined(FragmentRequest request) {
+    return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "partition " + request.getPartition() + " on host "
+        + hostId + " has no open part in transaction " + request.getTransaction().getEpoch() + ":"
+        + request.getTransaction().getSequence());
+  }
+
+  private static FragmentAnswer result(FragmentRequest request, ByteBuffer result) {
+    return FragmentAnswer.newBuilder().setRequestId(request.getRequestId()).setResult(ByteString.copyFrom(result))
+        .build();
+  }
+
+  private static FragmentAnswer error(FragmentRequest request, Throwable failure) {
+    final Throwable cause = Failures.unwrap(failure);
+    if (cause instanceof ServerException e) {
+      return error(request, e.code(), e.getMessage());
+    }
+    return error(request, ErrorCode.ERROR_CODE_INTERNAL, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+  }
+
+  private static FragmentAnswer error(FragmentRequest request, ErrorCode code, String message) {
+    return FragmentAnswer.newBuilder().setRequestId(request.getRequestId()).setError(RemoteError.newBuilder()
+        .setErrorCode(code.getNumber()).setMessage(message == null ? "" : message)).build();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    thread.shutdown();
+    thread.awaitTermination(10, TimeUnit.SECONDS);
+  }
+}

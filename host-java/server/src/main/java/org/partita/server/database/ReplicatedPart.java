@@ -1,0 +1,70 @@
+package org.partita.server.database;
+
+import com.google.protobuf.ByteString;
+import java.util.ArrayList;
+import java.util.List;
+import org.partita.proto.txn.MultiPartitionRun;
+import org.partita.proto.txn.WorkItem;
+import org.partita.server.txn.SequencedItem;
+import org.partita.server.txn.TxnHeader;
+
+/**
+ * A partition's part in a committed multi-partition transaction as its
+ * leader ran it, for its replicas (docs/cluster.md, "Multi-partition
+ * transactions"): the engine batches in order, each without its time limit.
+ * A replica runs them under the partition's header and commits
+ * ({@link ReplicaRun}); its write hash must be the leader's. Immutable.
+ */
+record ReplicatedPart(MultiPartitionTxn txn, List<byte[]> batches) implements SequencedItem {
+  ReplicatedPart {
+    batches = List.copyOf(batches);
+  }
+
+  @Override
+  public WorkItem toProto(TxnHeader header) {
+    final MultiPartitionRun.Builder run = MultiPartitionRun.newBuilder().setJoin(txn.toProto());
+    for (byte[] batch : batches) {
+      run.addBatches(ByteString.copyFrom(batch));
+    }
+    return WorkItem.newBuilder().setHeader(header.toProto()).setMultiPartitionRun(run).build();
+  }
+
+  /**
+   * What one partition ran of a multi-partition transaction, recorded as it
+   * runs, and the write hash its replicas must reach. The rule is the one
+   * {@link ReplicaRun} follows, so both sides agree: a batch that ran gives
+   * the hash of the engine's open transaction; one that failed rolled it
+   * back (hash 0); a part that did not commit has hash 0 (a marker).
+   *
+   * <p>Confined to the partition's site thread.
+   */
+  static final class Recorder {
+    private final List<byte[]> batches = new ArrayList<>();
+    private long hash;
+    private long committedHash;
+
+    void ran(byte[] batch, long writeHash) {
+      batches.add(batch);
+      hash = writeHash;
+    }
+
+    void failed(byte[] batch) {
+      batches.add(batch);
+      hash = 0;
+    }
+
+    /** The coordinator commits ({@code commit}: with an open engine transaction) or rolls back. */
+    void finished(boolean commit) {
+      committedHash = commit ? hash : 0;
+    }
+
+    /** The write hash of the part as it ended: 0 when it changed nothing (a marker for the replicas). */
+    long committedHash() {
+      return committedHash;
+    }
+
+    ReplicatedPart part(MultiPartitionTxn txn) {
+      return new ReplicatedPart(txn, batches);
+    }
+  }
+}
