@@ -69,6 +69,11 @@ public final class PartitaClient implements AutoCloseable {
   private final RateLimiter rateLimiter;
   private final AtomicLong handles = new AtomicLong();
   private final AtomicLong refreshedVersion = new AtomicLong(-1);
+  private final AtomicLong refreshedTopology = new AtomicLong(-1);
+  /** Completes when the latest topology refresh asked for ended (either way). */
+  private volatile CompletableFuture<Void> topologyFollowed = CompletableFuture.completedFuture(null);
+  /** Times a call answered NOT_LEADER is sent again at most. */
+  static final int MAX_NOT_LEADER_RESENDS = 2;
   private final Map<String, Connection> connections = new ConcurrentHashMap<>();
   private final Object connectLock = new Object();
   private final long defaultTimeoutNanos;
@@ -419,6 +424,58 @@ public final class PartitaClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Asks for the partition leaders of topology {@code version} once
+   * ({@code @SystemCatalog PARTITIONS}; a failover moved some): later calls
+   * go to the new leaders. On failure the old leaders stay.
+   */
+  private CompletableFuture<Void> refreshTopology(long version) {
+    final long asked = refreshedTopology.get();
+    if (version <= asked || closed || !refreshedTopology.compareAndSet(asked, version)) {
+      return topologyFollowed;
+    }
+    final CompletableFuture<Void> followed = new CompletableFuture<>();
+    topologyFollowed = followed;
+    final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
+    final PendingCall call = new PendingCall(handles.incrementAndGet(), SYSTEM_CATALOG, new Object[] {"PARTITIONS"},
+        defaultTimeoutNanos, 0, null, tracker, answer, null);
+    answer.whenComplete((response, failure) -> {
+      try {
+        if (failure != null || !response.ok() || response.results().isEmpty()) {
+          refreshedTopology.compareAndSet(version, asked);
+          return;
+        }
+        followLeaders(response.results().get(0));
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "keeping the old partition leaders: the " + SYSTEM_CATALOG + " PARTITIONS table is "
+            + "unreadable", e);
+      } finally {
+        followed.complete(null);
+      }
+    });
+    start(call, true);
+    return followed;
+  }
+
+  /** Routes by the leaders of a {@code @SystemCatalog PARTITIONS} table (PARTITION_ID, LEADER_HOST_ID, ...). */
+  private void followLeaders(ResultTable partitions) {
+    final List<int[]> rows = new ArrayList<>();
+    long version = 0;
+    final int versionColumn = partitions.columnCount() - 1;
+    while (partitions.advanceRow()) {
+      rows.add(new int[] {(int) partitions.getLong(0), (int) partitions.getLong(1)});
+      version = Math.max(version, partitions.getLong(versionColumn));
+    }
+    final int[] leaders = new int[rows.size()];
+    for (int[] row : rows) {
+      if (row[0] < 0 || row[0] >= leaders.length) {
+        throw new IllegalArgumentException("partition " + row[0] + " in a table of " + leaders.length);
+      }
+      leaders[row[0]] = row[1];
+    }
+    router.followLeaders(leaders, version);
+  }
+
   private boolean connectedToHost(int hostId) {
     for (Connection c : connections.values()) {
       if (c.hostId() == hostId) {
@@ -474,6 +531,23 @@ public final class PartitaClient implements AutoCloseable {
     public void catalogVersionSeen(long version) {
       if (version > router.catalogVersion()) {
         refreshRoutes(version);
+      }
+    }
+
+    @Override
+    public boolean notLeader(PendingCall call, long topologyVersion) {
+      if (closed || call.resends() >= MAX_NOT_LEADER_RESENDS) {
+        return false;
+      }
+      call.giveBack();
+      refreshTopology(topologyVersion).whenComplete((ignored, failure) -> start(call, true));
+      return true;
+    }
+
+    @Override
+    public void topologyVersionSeen(long version) {
+      if (version > router.topologyVersion()) {
+        refreshTopology(version);
       }
     }
 

@@ -64,7 +64,7 @@ class LayeringTest {
         .whereLayer("txn").mayOnlyBeAccessedByLayers("database", "dispatch", "network", "http", "sysproc", "host",
             "durability", "replication")
         .whereLayer("error").mayOnlyBeAccessedByLayers("txn", "procedure", "engine", "database", "network", "http",
-            "sysproc", "host");
+            "sysproc", "host", "replication");
     rule.check(SERVER);
   }
 }

@@ -156,6 +156,11 @@ final class ServerProcess implements AutoCloseable {
     return clientPort;
   }
 
+  /** The process id (for signals other than SIGTERM and SIGKILL: SIGSTOP, SIGCONT). */
+  long pid() {
+    return process.pid();
+  }
+
   int httpPort() {
     return httpPort;
   }

@@ -42,6 +42,7 @@ import org.partita.client.proto.LoginResponse;
 import org.partita.client.proto.LoginStatus;
 import org.partita.client.proto.ProtocolVersion;
 import org.partita.client.proto.ServerMessage;
+import org.partita.proto.ErrorCode;
 
 /**
  * The client's one connection to one server, across reconnections: the TCP
@@ -473,8 +474,12 @@ public final class Connection {
       closeWith(ch, "malformed result table in the answer to " + call.procedure + ": " + e.getMessage(), null);
       return;
     }
-    call.answered(response, System.nanoTime());
     listener.catalogVersionSeen(r.getCatalogVersion());
+    listener.topologyVersionSeen(r.getTopologyVersion());
+    if (r.getErrorCode() == ErrorCode.ERROR_CODE_NOT_LEADER_VALUE && listener.notLeader(call, r.getTopologyVersion())) {
+      return;
+    }
+    call.answered(response, System.nanoTime());
   }
 
   private static String describe(Throwable cause) {

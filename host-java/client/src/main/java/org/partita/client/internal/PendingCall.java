@@ -36,6 +36,8 @@ public final class PendingCall {
   // Set when the server answered: what the callback is told.
   private long roundTripNanos;
   private Connection connection;
+  /** How many times the call was sent again after a NOT_LEADER answer. */
+  int resends;
 
   /** REQUIRES: exactly one of {@code future} and {@code callback} is non-null; {@code stats} may be null (internal calls). */
   public PendingCall(long handle, String procedure, Object[] parameters, long timeoutNanos, int serverTimeoutMillis,
@@ -91,6 +93,26 @@ public final class PendingCall {
       stats.answered(response.status(), roundTripNanos);
     }
     finish(response, null);
+  }
+
+  /**
+   * The server answered NOT_LEADER ("the call was not run"): the call lets
+   * go of its connection without completing, to be sent again at the
+   * partition's new leader. Returns how many times it was given back so far.
+   */
+  public int giveBack() {
+    final Connection owner = connection;
+    connection = null;
+    if (owner != null) {
+      owner.releasePermit();
+      tracker.finished();
+    }
+    return ++resends;
+  }
+
+  /** How many times the call was sent again after a NOT_LEADER answer. */
+  public int resends() {
+    return resends;
   }
 
   /** The call failed on the client side. */

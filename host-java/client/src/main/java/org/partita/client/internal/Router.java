@@ -37,6 +37,8 @@ public final class Router {
   // Bucket → partition, from the login's topology (bucket mod partition count when it sent none).
   private volatile int[] bucketPartitions = new int[0];
   private volatile Map<Integer, String> hosts = Map.of();
+  /** The version of the topology the leaders came from (a login's, or a newer one followed). */
+  private volatile long topologyVersion;
   private volatile Connection[] up = NONE;
   private volatile Connection[] byHostId = NONE;
 
@@ -81,6 +83,23 @@ public final class Router {
     return routes.catalogVersion();
   }
 
+  /** The version of the topology calls are routed by. */
+  public long topologyVersion() {
+    return topologyVersion;
+  }
+
+  /**
+   * Routes by {@code newerLeaders} (partition → leader host id) from now on,
+   * if {@code version} is newer than the topology routed by and names the
+   * same partitions (a failover moved leaders; the bucket table stays).
+   */
+  public synchronized void followLeaders(int[] newerLeaders, long version) {
+    if (version > topologyVersion && newerLeaders.length == leaders.length) {
+      leaders = newerLeaders.clone();
+      topologyVersion = version;
+    }
+  }
+
   public void add(Connection c) {
     all.add(c);
   }
@@ -106,6 +125,13 @@ public final class Router {
     for (Host h : topology.getHostsList()) {
       hostMap.put(h.getHostId(), h.getAddress() + ":" + h.getClientPort());
     }
+    if (topology.getTopologyVersion() < topologyVersion && leaders.length == leaderIds.length) {
+      // A host that has not followed a newer map yet (a stale or stopped host): keep the newer leaders.
+      install(Routes.fromLogin(login.getProceduresList(), login.getCatalogVersion()));
+      rebuildConnections();
+      return;
+    }
+    topologyVersion = topology.getTopologyVersion();
     leaders = leaderIds;
     bucketPartitions = buckets;
     hosts = hostMap;

@@ -127,7 +127,7 @@ final class StartCommand implements Callable<Integer> {
   private Integer hostId;
 
   @Option(names = "--kfactor", paramLabel = "K", description = "with --cluster: copies of each partition minus one "
-      + "(default: ${DEFAULT-VALUE}; K >= 1 needs replication, not built yet)")
+      + "(default: ${DEFAULT-VALUE})")
   private int kFactor;
 
   @Option(names = "--sites-per-host", paramLabel = "S", description = "with --cluster: partitions (site threads) "
@@ -138,11 +138,17 @@ final class StartCommand implements Callable<Integer> {
       + "waits at start for the metadata group and every other host before it gives up (default: 60s)")
   private String joinTimeout;
 
+  @Option(names = "--heartbeat-timeout", paramLabel = "DURATION", description = "with --cluster and K >= 1: how "
+      + "long the metadata leader waits without a host's heartbeat before it declares the host dead and moves its "
+      + "partitions to their other copies (default: 3s)")
+  private String heartbeatTimeout;
+
   /** The cluster options, or null for a single host; IllegalArgumentException on options that need --cluster. */
   private ClusterOptions clusterOptions() {
     if (cluster == null) {
-      if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null) {
-        throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host and --join-timeout need --cluster");
+      if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null || heartbeatTimeout != null) {
+        throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host, --join-timeout and "
+            + "--heartbeat-timeout need --cluster");
       }
       return null;
     }
@@ -151,7 +157,9 @@ final class StartCommand implements Callable<Integer> {
     }
     return new ClusterOptions(cluster, hostId, kFactor, sitesPerHost != null ? sitesPerHost : sites,
         joinTimeout == null ? ClusterOptions.DEFAULT_JOIN_TIMEOUT
-            : java.time.Duration.ofMillis(Sizes.millis("--join-timeout", joinTimeout)));
+            : java.time.Duration.ofMillis(Sizes.millis("--join-timeout", joinTimeout)),
+        heartbeatTimeout == null ? ClusterOptions.DEFAULT_HEARTBEAT_TIMEOUT
+            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)));
   }
 
   private CommandLogOptions commandLogOptions() {

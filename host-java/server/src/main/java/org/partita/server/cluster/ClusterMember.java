@@ -66,6 +66,8 @@ public final class ClusterMember implements AutoCloseable {
   private InternalLinks links;
   private MetadataClient client;
   private PartitionMap map;
+  /** The metadata leader's failure detection on this voter (K ≥ 1), or null. */
+  private FailureDetection detection;
   /** Closed first when this member closes (the data plane riding on the internal port). */
   private volatile AutoCloseable dependent;
 
@@ -337,6 +339,52 @@ public final class ClusterMember implements AutoCloseable {
     return config;
   }
 
+  /**
+   * On a voter, starts failure detection (docs/cluster.md, "Failure detection
+   * and failover"): while this voter leads the metadata group, a host not
+   * heard for {@code heartbeatTimeout} is declared dead ({@code MarkDead})
+   * and its partitions move to their survivors. Nothing on other hosts.
+   */
+  public void detectFailures(Duration heartbeatTimeout) {
+    if (voter == null || detection != null) {
+      return;
+    }
+    final MetadataServer self = voter;
+    detection = new FailureDetection(new FailureDetector(config.hostId(), heartbeats, heartbeatTimeout.toNanos(),
+        System::nanoTime), self::isLeader, self::appliedState, client::send);
+    detection.start();
+  }
+
+  /**
+   * Calls {@code onNewer} with every newer metadata this host sees from now
+   * on (its own voter's or the watch's), on the thread that brought it: it
+   * must not block.
+   */
+  public void followMetadata(java.util.function.Consumer<MetadataSnapshot> onNewer) {
+    view.listen(onNewer);
+  }
+
+  /**
+   * Asks the metadata group to move {@code partition} from {@code expectedEpoch} to the next epoch led by
+   * {@code leader} on {@code replicas} ({@code ChangeLeader}: a diverged replica dropped). Blocks on Ratis.
+   */
+  public MetadataReply changeLeader(int partition, long expectedEpoch, int leader, List<Integer> replicas)
+      throws IOException {
+    return client.send(MetadataCommand.newBuilder().setChangeLeader(org.partita.proto.cluster.ChangeLeader
+        .newBuilder().setPartition(partition).setExpectedEpoch(expectedEpoch).setLeaderHostId(leader)
+        .addAllReplicaHostIds(replicas)).build());
+  }
+
+  /** The voters this host has an open internal connection to now (its own included when it is one). */
+  public int connectedVoters() {
+    return links == null ? 0 : links.connectedVoters();
+  }
+
+  /** The partition map {@code state} holds. REQUIRES: {@code state.hasMap()}. */
+  public static PartitionMap mapOf(MetadataSnapshot state) {
+    return MetadataState.fromTopology(state.getMap(), state.getMap().getTopologyVersion());
+  }
+
   private String voterAddresses() {
     final List<String> addresses = new ArrayList<>();
     for (int id = 0; id < config.voterCount(); id++) {
@@ -351,6 +399,7 @@ public final class ClusterMember implements AutoCloseable {
 
   @Override
   public void close() {
+    closeQuietly(detection, "failure detection");
     closeQuietly(dependent, "replication");
     if (links != null) {
       links.close();

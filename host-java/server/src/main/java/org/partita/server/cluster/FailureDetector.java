@@ -16,9 +16,8 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * new metadata leader has no heartbeat history, so every host's silence
  * starts with its election). The detector's own host is never due.
  *
- * <p>Milestone 4, first step: nothing runs it yet. Committing its decisions
- * waits until hosts follow the moved map (a host declared dead today would
- * go on serving what the metadata no longer gives it).
+ * <p>{@link FailureDetection} runs it on every voter of a cluster with
+ * K ≥ 1; only the metadata leader's finds anything due.
  *
  * <p>Thread model: one caller at a time (the metadata leader's timer).
  */

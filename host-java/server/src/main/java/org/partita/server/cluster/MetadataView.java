@@ -1,5 +1,6 @@
 package org.partita.server.cluster;
 
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.partita.proto.cluster.MetadataSnapshot;
 
@@ -7,17 +8,33 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * The newest metadata this host has seen, from its own voter or from the
  * watch on the internal port: an offered snapshot replaces the current one
  * only when its applied index is higher, so updates from several voters,
- * in any order, never move the view back. Thread-safe (monitor).
+ * in any order, never move the view back; a listener hears each newer
+ * one (a host following failovers). Thread-safe (monitor).
  */
 public final class MetadataView {
   private MetadataSnapshot current = MetadataSnapshot.getDefaultInstance();
+  private volatile Consumer<MetadataSnapshot> listener = s -> { };
 
-  /** Takes {@code snapshot} if newer than the current one. */
-  public synchronized void offer(MetadataSnapshot snapshot) {
-    if (snapshot.getAppliedIndex() > current.getAppliedIndex()) {
+  /** Takes {@code snapshot} if newer than the current one, and tells the listener. */
+  public void offer(MetadataSnapshot snapshot) {
+    synchronized (this) {
+      if (snapshot.getAppliedIndex() <= current.getAppliedIndex()) {
+        return;
+      }
       current = snapshot;
       notifyAll();
     }
+    listener.accept(snapshot);
+  }
+
+  /**
+   * Calls {@code onNewer} with every newer metadata taken from now on (on the
+   * thread that offered it: an event loop or Ratis's state-machine thread;
+   * it must not block). Snapshots may reach it out of order when offered
+   * concurrently: compare applied indexes.
+   */
+  public void listen(Consumer<MetadataSnapshot> onNewer) {
+    listener = onNewer;
   }
 
   /** The newest metadata seen so far. */

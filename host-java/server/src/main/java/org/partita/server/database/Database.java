@@ -61,8 +61,10 @@ public final class Database implements AutoCloseable {
   public static final long IN_PROCESS_CLIENT = 0;
   private static final int HOST_ID = 0;
 
-  private final List<Site> sites = new ArrayList<>();
-  private final PartitionMap map;
+  // Copy-on-write: a failover adds a promoted copy while other threads read the list.
+  private final List<Site> sites = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Replaced when a cluster host follows a failover ({@link #followMap}); the bucket table never changes. */
+  private volatile PartitionMap map;
   /** This host's id in {@link #map}. */
   private final int hostId;
   /** Partition id -> its site on this host, or null where another host leads the partition. */
@@ -385,6 +387,46 @@ public final class Database implements AutoCloseable {
     return site.offer(new ReplicaRun(this, item, done));
   }
 
+  /**
+   * Failover (docs/cluster.md, "Failure detection and failover"): from now on
+   * this host's copy of {@code partition} sequences the partition's work in
+   * {@code epoch} behind {@code pipeline}. A replica copy becomes the
+   * partition's leader here (calls for it are run, no longer answered
+   * NOT_LEADER, once {@link #followMap} publishes the map naming this host);
+   * a copy this host led keeps leading in the new epoch. The switch is queued
+   * behind every item already on the copy's queue, so everything the old
+   * leader's order gave it runs first. Waits for room on a full queue; any
+   * thread but a site's.
+   *
+   * @throws IllegalArgumentException when this host holds no copy of {@code partition}
+   */
+  public void lead(int partition, long epoch, CommitPipeline pipeline) {
+    final Site led = sitesByPartition[partition];
+    final Site site = led != null ? led : replicaSites[partition];
+    if (site == null) {
+      throw new IllegalArgumentException("host " + hostId + " holds no copy of partition " + partition);
+    }
+    site.submit(new LeadInEpoch(epoch, pipeline));
+    if (led == null) {
+      sites.add(site);
+      sitesByPartition[partition] = site;
+      replicaSites[partition] = null;
+    }
+  }
+
+  /**
+   * The cluster's map after a failover: who leads each partition now, as
+   * NOT_LEADER answers and the login topology report it. Call after
+   * {@link #lead} for the partitions this host took over. Any thread.
+   */
+  public void followMap(PartitionMap next) {
+    if (next.partitionCount() != map.partitionCount()) {
+      throw new IllegalArgumentException("a map of " + next.partitionCount() + " partitions for a database of "
+          + map.partitionCount());
+    }
+    map = next;
+  }
+
   /** One copy of a partition on this host: its role, the last transaction it ran (null: none) and its checksum. */
   public record CopyChecksum(int partition, boolean leader, TxnId lastApplied, long checksum) {}
 
@@ -544,6 +586,8 @@ public final class Database implements AutoCloseable {
    * it, after answering {@code done} NOT_LEADER.
    */
   private Site siteOf(int partition, Consumer<ClientResponse> done) {
+    // Read the map first: a failover writes the site before it publishes the map.
+    final PartitionMap map = this.map;
     final Site site = sitesByPartition[partition];
     if (site == null) {
       done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "partition " + partition + " is led by host "

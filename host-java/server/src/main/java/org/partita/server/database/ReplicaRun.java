@@ -52,7 +52,7 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     } finally {
       site.replaying(false);
     }
-    site.replicated(header.id());
+    site.replicated(header);
     done.ran(answer[0] != null && answer[0].ok() ? site.context().writeHash() : 0);
   }
 
@@ -89,7 +89,7 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     } finally {
       site.replaying(false);
     }
-    site.replicated(header.id());
+    site.replicated(header);
     done.ran(hash);
   }
 

@@ -80,7 +80,8 @@ final class Site implements Runnable {
   private final MpscArrayQueue<WorkItem> queue;
   private final CountDownLatch opened = new CountDownLatch(1);
   private final Thread thread;
-  private final Initiator initiator;
+  /** Site-confined: replaced when this copy starts leading in a new epoch ({@link #lead}). */
+  private Initiator initiator;
   private final QueryLimits limits;
   private volatile RuntimeException openFailure;
   // Set once the engine is open; read by any thread (@CancelQuery).
@@ -98,8 +99,8 @@ final class Site implements Runnable {
   private CatalogSnapshot catalog;
   /** Site-confined: a replayed item is running. */
   private boolean replaying;
-  /** Site-confined: on a replica's copy, the last item of the leader's order run here (null before any). */
-  private TxnId lastReplicated;
+  /** Site-confined: on a replica's copy, the header of the last item of the leader's order run here (null before any). */
+  private TxnHeader lastReplicated;
   private PartitionEngine engine;
   private final Map<CompiledProcedure, ProcedureInstance> instances = new IdentityHashMap<>();
   private SinglePartitionContext context;
@@ -241,7 +242,7 @@ final class Site implements Runnable {
     }
     // A failed call changed nothing (and may have failed before the context ran it: its hash is not this call's).
     final long writeHash = response.ok() ? context.writeHash() : 0;
-    initiator.pipeline().release(header, item, writeHash, () -> done.accept(response));
+    initiator.pipeline().release(header, item, writeHash, response, done);
   }
 
   /** True while a replayed item runs (it runs without a time limit). REQUIRES: on the site thread. */
@@ -254,9 +255,29 @@ final class Site implements Runnable {
     replaying = now;
   }
 
-  /** Records that {@code id}, of the leader's order, ran on this copy. REQUIRES: on the site thread. */
-  void replicated(TxnId id) {
-    lastReplicated = id;
+  /** Records that {@code header}'s item, of the leader's order, ran on this copy. REQUIRES: on the site thread. */
+  void replicated(TxnHeader header) {
+    lastReplicated = header;
+  }
+
+  /**
+   * From now on this copy sequences its partition's work itself, in
+   * {@code epoch}, behind {@code pipeline} (failover, docs/cluster.md): a
+   * replica promoted to leader, or a leader whose replicas changed. The new
+   * initiator follows the last item of the old order this copy ran, so
+   * timestamps keep increasing. REQUIRES: on the site thread, after every
+   * item of the old epoch this copy was given.
+   */
+  void lead(long epoch, CommitPipeline pipeline) {
+    final Initiator next = Initiator.forPartition(partition, epoch, pipeline);
+    final TxnHeader last = lastReplicated;
+    if (last != null) {
+      next.adopt(last);
+    } else if (initiator.lastSequence() > 0) {
+      next.adopt(new TxnHeader(initiator.lastRun(), initiator.lastTimestampMicros(), 0, catalog.version()));
+    }
+    initiator = next;
+    lastReplicated = null;
   }
 
   /**
@@ -284,7 +305,7 @@ final class Site implements Runnable {
         chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES)) {
       digest.update(chunk);
     }
-    final TxnId last = lastReplicated != null ? lastReplicated : initiator.lastRun();
+    final TxnId last = lastReplicated != null ? lastReplicated.id() : initiator.lastRun();
     return new Database.CopyChecksum(partition, leader, last,
         ByteBuffer.wrap(digest.digest()).getLong());
   }

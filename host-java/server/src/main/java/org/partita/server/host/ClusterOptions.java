@@ -12,14 +12,29 @@ import java.time.Duration;
  * @param kFactor copies of each partition minus one
  * @param sitesPerHost partitions (site threads) each host holds
  * @param joinTimeout how long the host waits for the metadata group and the other hosts at start
+ * @param heartbeatTimeout how long a host may stay silent before the metadata leader declares it dead (K ≥ 1)
  */
-public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout) {
+public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout,
+    Duration heartbeatTimeout) {
   /** The default of {@code --join-timeout}. */
   public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(60);
+  /** The default of {@code --heartbeat-timeout} (docs/cluster.md, "Failure detection and failover"). */
+  public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(3);
+  /** The shortest {@code --heartbeat-timeout}: a few heartbeats (every 500 ms) must fit in it. */
+  public static final Duration MIN_HEARTBEAT_TIMEOUT = Duration.ofMillis(1500);
 
   public ClusterOptions {
     if (joinTimeout.isNegative() || joinTimeout.isZero()) {
       throw new IllegalArgumentException("--join-timeout must be positive, got " + joinTimeout.toMillis() + " ms");
     }
+    if (heartbeatTimeout.compareTo(MIN_HEARTBEAT_TIMEOUT) < 0) {
+      throw new IllegalArgumentException("--heartbeat-timeout must be at least " + MIN_HEARTBEAT_TIMEOUT.toMillis()
+          + " ms (hosts send a heartbeat every 500 ms), got " + heartbeatTimeout.toMillis() + " ms");
+    }
+  }
+
+  /** With the default heartbeat timeout. */
+  public ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout) {
+    this(hosts, hostId, kFactor, sitesPerHost, joinTimeout, DEFAULT_HEARTBEAT_TIMEOUT);
   }
 }

@@ -26,7 +26,9 @@ import org.partita.server.txn.ImmediateCommitPipeline;
  * between hosts when the cluster is secured), opens a site for every copy
  * this host holds (with K ≥ 1 behind the replication pipelines, its replica
  * copies fed by their leaders over the internal port), binds the client and
- * HTTP ports, records that the host serves and waits until every host does.
+ * HTTP ports, records that the host serves and waits until every host does;
+ * with K ≥ 1 it then follows failovers ({@link ClusterFollower}) and, on a
+ * voter, runs failure detection.
  * Every failure is a
  * {@link StartupException} with the reason. Used once, at start.
  */
@@ -69,25 +71,33 @@ final class ClusterStart {
       member.close();
       throw e;
     }
+    ClusterFollower follower = null;
     if (replication != null) {
       replication.start(database::offerReplicated);
-      member.closeWith(replication);
+      follower = new ClusterFollower(member, database, replication, cluster.heartbeatTimeout(), () -> { });
+      replication.whenDiverged(follower::dropDiverged);
     }
+    final ClusterFollower following = follower;
     // Multi-partition frames are taken from now on; the database uses the other hosts once every host serves.
     final MultiPartitionLinks multiPartition = config.hostCount() < 2 ? null : new MultiPartitionLinks(
         config.hostId(), config.hosts(), member.connector(), member.eventLoop());
     if (multiPartition != null) {
       multiPartition.serve(database::serveFragment, database::serveForwarded);
       member.acceptReplication(() -> multiPartition.inboundHandler(replication));
-      member.closeWith(() -> {
-        multiPartition.close();
-        if (replication != null) {
-          replication.close();
-        }
-      });
     } else if (replication != null) {
       member.acceptReplication(replication::inboundHandler);
     }
+    member.closeWith(() -> {
+      if (following != null) {
+        following.close();
+      }
+      if (multiPartition != null) {
+        multiPartition.close();
+      }
+      if (replication != null) {
+        replication.close();
+      }
+    });
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
         () -> clientHosts(member.metadata().getHostsList()), security);
     try {
@@ -100,6 +110,11 @@ final class ClusterStart {
     if (multiPartition != null) {
       // Every host takes the others' frames now (each did before it served): multi-partition work across hosts.
       database.connectHosts(HostTransport.of(multiPartition::send, multiPartition::forward));
+    }
+    if (follower != null) {
+      // Failover (K >= 1): the voters declare silent hosts dead; every host follows the moved map.
+      follower.start();
+      member.detectFailures(cluster.heartbeatTimeout());
     }
     LOG.info("ready: cluster host " + config.hostId() + " of " + config.hostCount() + ", client port "
         + options.bindAddress() + ":" + server.clientPort() + ", partitions " + database.partitionStatuses().stream()

@@ -2,14 +2,18 @@ package org.partita.server.replication;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.logging.Logger;
+import org.partita.client.ClientResponse;
+import org.partita.proto.ErrorCode;
 import org.partita.proto.cluster.InternalFrame;
 import org.partita.proto.cluster.ReplicatedItem;
 import org.partita.proto.cluster.ReplicationAck;
 import org.partita.proto.cluster.ReplicationBatch;
 import org.partita.proto.txn.Aborted;
 import org.partita.proto.txn.WorkItem;
+import org.partita.server.error.ErrorTable;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
@@ -32,10 +36,12 @@ import org.partita.server.txn.TxnHeader;
  * a marker. Replicas run only the first kind, so a replica never runs a
  * transaction its leader did not keep and never needs to undo one.
  *
- * <p>A replica that does not answer holds every later answer (nothing is
- * dropped without a new epoch from the metadata group, milestone 4); one
- * that answers another write hash stops its copy and is reported here, and
- * the partition's answers stay held from that item on.
+ * <p>A replica that does not answer holds every later answer: nothing is
+ * dropped without a new epoch from the metadata group, after which the
+ * host calls {@link #alone} (no replica left) or {@link #depose} (this host
+ * no longer leads). One that answers another write hash stops its copy and
+ * is reported ({@link #whenDiverged}), and the partition's answers stay
+ * held from that item on until that epoch comes.
  *
  * <p>Thread model: {@link #release} and {@link #aborted} on the partition's
  * site thread; {@link #drain}, {@link #reconnected} and {@link #ack} on the
@@ -63,6 +69,12 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   private final long[] acked;
   private final long[] sent;
   private final boolean[] diverged;
+  /** Failover left no other copy: answers leave at once. */
+  private boolean alone;
+  /** Why this host no longer leads the partition, or null while it does. */
+  private volatile String deposed;
+  /** Told the host id of a replica whose write hash differed (under the monitor: it must only hand it on). */
+  private volatile IntConsumer divergedListener = host -> { };
 
   /**
    * @param replicas the host ids of the partition's other copies in {@code epoch}
@@ -106,17 +118,35 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
 
   @Override
   public void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
+    hold(header, item, writeHash, answer, null);
+  }
+
+  @Override
+  public void release(TxnHeader header, SequencedItem item, long writeHash, ClientResponse response,
+      Consumer<ClientResponse> done) {
+    hold(header, item, writeHash, () -> done.accept(response), done);
+  }
+
+  /** Keeps the item until every replica acknowledged it; {@code done} (or null) hears OUTCOME_UNKNOWN if deposed. */
+  private void hold(TxnHeader header, SequencedItem item, long writeHash, Runnable answer,
+      Consumer<ClientResponse> done) {
     final ReplicatedItem replicated = replicatedItem(header, item, writeHash);
     final List<Runnable> ready;
     synchronized (this) {
       final long sequence = header.id().sequence();
-      if (header.id().epoch() != epoch || sequence != last + 1) {
-        throw new IllegalStateException("partition " + partition + " (epoch " + epoch + ", last " + last
-            + ") released " + header.id() + " out of order");
+      if (deposed != null) {
+        ready = List.of(unknown(done, answer));
+      } else if (alone) {
+        ready = List.of(answer);
+      } else {
+        if (header.id().epoch() != epoch || sequence != last + 1) {
+          throw new IllegalStateException("partition " + partition + " (epoch " + epoch + ", last " + last
+              + ") released " + header.id() + " out of order");
+        }
+        pending.add(sequence, new Pending(sequence, replicated, answer, done));
+        last = sequence;
+        ready = releasable();
       }
-      pending.add(sequence, new Pending(sequence, replicated, answer));
-      last = sequence;
-      ready = releasable();
     }
     ready.forEach(Runnable::run);
     for (int host : replicas) {
@@ -138,7 +168,7 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   @Override
   public synchronized InternalFrame drain(int host) {
     final int r = indexOf(host);
-    if (r < 0) {
+    if (r < 0 || alone || deposed != null) {
       return null;
     }
     // An acknowledgement can overtake what this connection sent (it came on the replica's own connection).
@@ -196,7 +226,7 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
       return "an acknowledgement of partition " + partition + " from host " + ack.getReplicaHostId()
           + ", which holds no copy of it in epoch " + epoch;
     }
-    if (diverged[r]) {
+    if (diverged[r] || alone || deposed != null) {
       return null;
     }
     for (int i = 0; i < ack.getWriteHashesCount(); i++) {
@@ -219,8 +249,24 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     return null;
   }
 
+  /**
+   * Tells {@code onDiverged} the host id of each replica whose write hash
+   * differs from now on, so the host can ask the metadata group to drop it
+   * (docs/cluster.md, "Hash mismatch"). It runs on the event loop under this
+   * pipeline's monitor: it must only hand the id on.
+   */
+  public void whenDiverged(IntConsumer onDiverged) {
+    divergedListener = onDiverged;
+  }
+
+  /** The epoch this pipeline sequences in. */
+  public long epoch() {
+    return epoch;
+  }
+
   private void diverge(int r, Pending item, long theirs) {
     diverged[r] = true;
+    divergedListener.accept(replicas[r]);
     LOG.severe("partition " + partition + ": replica host " + replicas[r] + " ran transaction (epoch " + epoch
         + ", sequence " + item.sequence() + ") with write hash " + Long.toHexString(theirs) + " but this leader's"
         + " is " + Long.toHexString(item.item().getWriteHash()) + " (" + ReplicaSequencer.describe(item.item()
@@ -275,6 +321,90 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     return out;
   }
 
-  /** One item run here and not yet acknowledged by every replica. */
-  record Pending(long sequence, ReplicatedItem item, Runnable answer) {}
+  /**
+   * Failover left this copy the partition's only one (docs/cluster.md,
+   * "Failure detection and failover"): the metadata group committed an epoch
+   * without the other copies, so what they did not acknowledge no longer
+   * waits for them. Releases every held answer, in order, and answers what
+   * the site releases from now on at once (the site then sequences in the
+   * new epoch behind no replication at all). Any thread.
+   */
+  public void alone() {
+    final List<Runnable> ready = new ArrayList<>();
+    synchronized (this) {
+      if (alone || deposed != null) {
+        return;
+      }
+      alone = true;
+      while (!pending.isEmpty()) {
+        ready.add(pending.removeFirst().answer());
+        committed++;
+      }
+    }
+    ready.forEach(Runnable::run);
+    LOG.info("partition " + partition + ": this copy (host " + leaderHost + ") is the only one left; " + ready.size()
+        + " held answer(s) released");
+  }
+
+  /**
+   * This host no longer leads the partition (the metadata group moved it, or
+   * the host stopped serving): every held answer is failed with
+   * OUTCOME_UNKNOWN (the transaction ran here and may have reached a copy
+   * that now leads, so it may have committed), and anything the site
+   * releases from now on too; {@link #refusal} makes the site refuse new
+   * work with NOT_LEADER. Any thread.
+   */
+  public void depose(String why) {
+    final List<Runnable> failed = new ArrayList<>();
+    synchronized (this) {
+      if (deposed != null) {
+        return;
+      }
+      deposed = why;
+      while (!pending.isEmpty()) {
+        final Pending p = pending.removeFirst();
+        failed.add(unknown(p.done(), p.answer()));
+      }
+    }
+    failed.forEach(Runnable::run);
+    LOG.warning("partition " + partition + ": host " + leaderHost + " no longer leads it (" + why + "); "
+        + failed.size() + " held answer(s) failed as OUTCOME_UNKNOWN");
+  }
+
+  /** OUTCOME_UNKNOWN to {@code done}; without one (a caller of the Runnable form), nothing is said. */
+  private Runnable unknown(Consumer<ClientResponse> done, Runnable answer) {
+    if (done == null) {
+      return () -> { };
+    }
+    final String why = deposed;
+    return () -> done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, "partition " + partition
+        + " ran the call on host " + leaderHost + ", which lost the partition's leadership before every copy "
+        + "acknowledged it (" + why + "); it may have committed: retry with the same client sequence, or read "
+        + "to find out"));
+  }
+
+  @Override
+  public String refusal() {
+    final String why = deposed;
+    return why == null ? null : "host " + leaderHost + " no longer leads partition " + partition + " (" + why
+        + "); the call was not run: send it to the partition's leader";
+  }
+
+  @Override
+  public ErrorCode refusalCode() {
+    return ErrorCode.ERROR_CODE_NOT_LEADER;
+  }
+
+  /** True once {@link #alone} ran. */
+  public synchronized boolean isAlone() {
+    return alone;
+  }
+
+  /** Why this pipeline was deposed, or null. */
+  public String deposed() {
+    return deposed;
+  }
+
+  /** One item run here and not yet acknowledged by every replica; {@code done} is null for a bare answer. */
+  record Pending(long sequence, ReplicatedItem item, Runnable answer, Consumer<ClientResponse> done) {}
 }

@@ -25,7 +25,9 @@ import org.partita.server.txn.ReplicaExecutor;
  * they are acknowledged in their place with hash 0.
  *
  * <p>Every item stays in the repair log until the leader's committed
- * sequence passes it (failover repair, milestone 4, will read it). An item
+ * sequence passes it (repair among several survivors, not built yet, will
+ * read it). On failover {@link #retire} takes the copy out of its leader's
+ * order. An item
  * sent again after a reconnection is not run twice: it is acknowledged
  * again from the log. A write hash other than the leader's stops this copy
  * at once: nothing after that item runs or is acknowledged, and the log
@@ -57,6 +59,8 @@ public final class ReplicaSequencer implements OutboundSource {
   private long doneThrough;
   private long ackedThrough;
   private long committed;
+  /** Failover moved this copy out of its leader's order ({@link #retire}). */
+  private boolean retired;
   /** The sequence whose hash differed or that could not run (0: this copy runs). */
   private long stoppedAt;
   private String stopReason;
@@ -95,6 +99,10 @@ public final class ReplicaSequencer implements OutboundSource {
   }
 
   private String take(ReplicationBatch batch) {
+    if (retired) {
+      return "a batch of partition " + batch.getPartition() + " from host " + batch.getLeaderHostId() + ", but this"
+          + " copy no longer follows that leader (a failover moved the partition)";
+    }
     if (stoppedAt != 0) {
       return null;
     }
@@ -290,6 +298,42 @@ public final class ReplicaSequencer implements OutboundSource {
       }
     }
     wake.accept(leaderHost);
+  }
+
+  /**
+   * Failover: this copy stops following its leader (it leads the partition
+   * from now on, or no longer holds it). Every item already received is
+   * given to the executor first, waiting for room in its queue at most
+   * {@code maxWaitMillis}, so the copy's queue holds the whole old order it
+   * received before whatever the caller queues next; batches are refused
+   * from now on. Returns the last sequence given to the executor. Blocks:
+   * not on the event loop or a site thread.
+   */
+  public long retire(long maxWaitMillis) {
+    final long deadline = System.nanoTime() + maxWaitMillis * 1_000_000;
+    while (true) {
+      synchronized (this) {
+        retired = true;
+        held.clear();
+        pump();
+        if (stoppedAt != 0 || submittedThrough >= lastReceived || System.nanoTime() > deadline) {
+          if (stoppedAt == 0 && submittedThrough < lastReceived) {
+            LOG.warning("partition " + partition + ": " + (lastReceived - submittedThrough) + " received item(s) "
+                + "were not run before this copy left its leader's order (its queue stayed full); none of them "
+                + "was acknowledged, so none was answered");
+          }
+          final long given = submittedThrough;
+          lastReceived = submittedThrough;
+          return given;
+        }
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+    }
+  }
+
+  /** True once {@link #retire} ran. */
+  public synchronized boolean retired() {
+    return retired;
   }
 
   /** The last sequence of the current epoch this copy ran or acknowledged as a marker. */

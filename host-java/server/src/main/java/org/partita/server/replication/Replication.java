@@ -37,6 +37,22 @@ public final class Replication implements AutoCloseable {
   private final LeaderPipeline[] leaders;
   private final ReplicaSequencer[] replicas;
   private volatile boolean started;
+  /** Told of every replica whose write hash differed from this host's as its leader. */
+  private volatile Diverged divergedListener = (partition, epoch, host) -> { };
+
+  /** A replica of a partition this host leads ran an item with another write hash (its copy stopped). */
+  public interface Diverged {
+    /** Called on the internal port's event loop under the pipeline's monitor: hand it on, never block. */
+    void diverged(int partition, long epoch, int replicaHost);
+  }
+
+  /** From now on {@code listener} hears of every replica whose write hash differed (docs/cluster.md, "Hash mismatch"). */
+  public void whenDiverged(Diverged listener) {
+    divergedListener = listener;
+  }
+
+  /** How long a replica copy leaving its leader's order waits for room to queue what it received. */
+  private static final long RETIRE_WAIT_MILLIS = 10_000;
 
   /**
    * @param internalAddresses every host's internal port, by host id
@@ -72,6 +88,9 @@ public final class Replication implements AutoCloseable {
       if (copies.leaderHost() == selfHost) {
         final List<Integer> others = copies.replicaHosts().stream().filter(h -> h != selfHost).toList();
         leaders[p] = new LeaderPipeline(p, copies.epoch(), selfHost, others, this::wake);
+        final int partition = p;
+        final long epoch = copies.epoch();
+        leaders[p].whenDiverged(host -> divergedListener.diverged(partition, epoch, host));
         for (int host : others) {
           links.get(host).add(leaders[p]);
         }
@@ -108,13 +127,70 @@ public final class Replication implements AutoCloseable {
   }
 
   /** This host's open copy of {@code partition} as a replica, or null. */
-  ReplicaSequencer replica(int partition) {
+  synchronized ReplicaSequencer replica(int partition) {
     return started && partition >= 0 && partition < replicas.length ? replicas[partition] : null;
   }
 
   /** The pipeline of {@code partition} when this host leads it with replicas, else null. */
-  LeaderPipeline leader(int partition) {
+  synchronized LeaderPipeline leader(int partition) {
     return partition >= 0 && partition < leaders.length ? leaders[partition] : null;
+  }
+
+  /**
+   * Failover (docs/cluster.md, "Failure detection and failover"): the
+   * metadata group left this host's copy of {@code partition} its only one,
+   * in {@code epoch}. A pipeline it led releases its held answers and passes
+   * what its site still releases straight through; a replica copy stops
+   * following its old leader once every item it received is queued on its
+   * site. Returns the pipeline the site sequences behind in {@code epoch}
+   * (no replicas: answers leave at once, until {@link #leave}). Blocks (the
+   * replica's queue): not on the event loop.
+   */
+  public CommitPipeline keepAlone(int partition, long epoch) {
+    final LeaderPipeline led = leader(partition);
+    if (led != null) {
+      led.alone();
+    }
+    final ReplicaSequencer copy = takeReplica(partition);
+    if (copy != null) {
+      copy.retire(RETIRE_WAIT_MILLIS);
+    }
+    final LeaderPipeline alone = new LeaderPipeline(partition, epoch, selfHost, List.of(), this::wake);
+    synchronized (this) {
+      leaders[partition] = alone;
+    }
+    return alone;
+  }
+
+  /** Removes and returns this host's replica copy of {@code partition} (null when none). */
+  private synchronized ReplicaSequencer takeReplica(int partition) {
+    final ReplicaSequencer copy = replicas[partition];
+    replicas[partition] = null;
+    return copy;
+  }
+
+  /**
+   * This host no longer holds {@code partition} in the metadata's map (or
+   * stops serving): a pipeline it led fails its held answers as
+   * OUTCOME_UNKNOWN and refuses new work with NOT_LEADER; a replica copy
+   * refuses its old leader's batches. Any thread but the event loop.
+   */
+  public void leave(int partition, String why) {
+    final LeaderPipeline led = leader(partition);
+    if (led != null) {
+      led.depose(why);
+    }
+    final ReplicaSequencer copy = takeReplica(partition);
+    if (copy != null) {
+      copy.retire(0);
+    }
+  }
+
+  /** {@link #leave} for every partition this host holds: it stops serving (self-stop). */
+  public void leaveAll(String why) {
+    for (int p = 0; p < leaders.length; p++) {
+      leave(p, why);
+    }
   }
 
   private void wake(int host) {

@@ -36,6 +36,19 @@ public interface CommitPipeline {
   }
 
   /**
+   * As {@link #release(TxnHeader, SequencedItem, long, Runnable)}, with the
+   * answer as a response and where it goes: a pipeline that can lose its
+   * right to answer (a replicated partition's leader deposed by a failover)
+   * keeps {@code done} to tell the caller the outcome is unknown instead
+   * (docs/cluster.md, "What a client sees"). The default releases
+   * {@code response} as the other form does.
+   */
+  default void release(TxnHeader header, SequencedItem item, long writeHash,
+      org.partita.client.ClientResponse response, java.util.function.Consumer<org.partita.client.ClientResponse> done) {
+    release(header, item, writeHash, () -> done.accept(response));
+  }
+
+  /**
    * The transaction of {@code header}, sequenced before, was rolled back
    * because of its time limit or a cancel: an outcome that depends on time,
    * so a log records it for replay to skip the transaction. Called on the

@@ -57,6 +57,11 @@ public final class Initiator {
     return pipeline;
   }
 
+  /** The timestamp of the last header given or adopted (0 before any). */
+  public long lastTimestampMicros() {
+    return lastTimestamp;
+  }
+
   /** The last sequence given (0 before the first). */
   public long lastSequence() {
     return lastSequence;
