@@ -137,9 +137,9 @@ function paintHosts(hosts) {
     } else {
       page.textContent = h.HTTP_ADDRESS || "-";
     }
-    tr.append(cell(`host ${h.HOST_ID}${h.IS_THIS_HOST ? " (this host)" : ""}`), state,
-      cell(h.CLIENT_ADDRESS || "-"), page, cell(String(h.LEADS), "num"), cell(String(h.COPIES), "num"),
-      cell(String(h.INCARNATION), "num"));
+    // No incarnation column: it is a 64-bit number, which a JavaScript number cannot hold exactly.
+    tr.append(cell(`host ${h.HOST_ID}${h.IS_THIS_HOST ? " (this host)" : ""}`, "host"), state,
+      cell(h.CLIENT_ADDRESS || "-"), page, cell(String(h.LEADS), "num"), cell(String(h.COPIES), "num"));
     return tr;
   });
   $("hosts-body").replaceChildren(...rows);
@@ -160,7 +160,9 @@ function paintPartitions(partitions) {
 }
 
 function paintChanges(changes) {
-  const rows = [...changes].reverse().map((c) => {
+  // Newest metadata first; the changes one metadata carried keep their order (a host's death, then its partitions).
+  const newestFirst = [...changes].sort((a, b) => Number(b.METADATA_INDEX) - Number(a.METADATA_INDEX));
+  const rows = newestFirst.map((c) => {
     const tr = document.createElement("tr");
     tr.dataset.kind = c.KIND;
     tr.dataset.host = c.HOST_ID == null ? "" : String(c.HOST_ID);
