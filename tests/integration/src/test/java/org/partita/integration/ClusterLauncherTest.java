@@ -118,8 +118,9 @@ class ClusterLauncherTest {
     assertEquals(Set.of("127.0.0.1", "127.0.0.2", "127.0.0.3"), listeners(internal), "the internal ports");
     assertEquals(Set.of("127.0.0.1", "127.0.0.2", "127.0.0.3"), listeners(internal + 1), "the metadata ports");
 
+    // Host 1 alone (no discovery), so that the system procedures below are answered by host 1.
     try (PartitaClient client = new PartitaClient(ClientConfig.builder().callTimeout(Duration.ofSeconds(30))
-        .build())) {
+        .discoverHosts(false).build())) {
       client.connect(addresses[1]);
       assertTrue(client.call("@Ping").ok());
       final ClientResponse view = client.call("@Statistics", "CLUSTER");
