@@ -13,7 +13,10 @@
 # directory, the HTTP ports off and client and internal ports drawn at random
 # from 30000-59999 (each host has its own address, so one port serves all;
 # a random one keeps clear of a cluster on the default ports), and sets
-# LOCAL_CLUSTER_SERVERS to the client addresses it printed. If the cluster does not start (scripts/cluster bounds the wait and
+# LOCAL_CLUSTER_SERVERS to the client addresses it printed. ARGS may give
+# the hosts HTTP ports after all (`--http-port P [--web-root DIR]`: the
+# later option wins); LOCAL_CLUSTER_PAGES then holds the cluster pages'
+# URLs, space-separated (empty without HTTP). If the cluster does not start (scripts/cluster bounds the wait and
 # stops what it started), prints its output to stderr and returns 1.
 # local_cluster_stop runs `scripts/cluster stop` (SIGTERM, SIGKILL after 30 s)
 # and removes the directory. Both are safe to call twice.
@@ -35,6 +38,7 @@ local_cluster_check_options() {
 
 LOCAL_CLUSTER_DIR=""
 LOCAL_CLUSTER_SERVERS=""
+LOCAL_CLUSTER_PAGES=""
 LOCAL_CLUSTER_NAME="cluster"
 _local_cluster_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
@@ -54,6 +58,7 @@ local_cluster_start() {
     return 1
   fi
   LOCAL_CLUSTER_SERVERS="$(cat "$LOCAL_CLUSTER_DIR/servers")"
+  LOCAL_CLUSTER_PAGES="$(paste -sd' ' "$LOCAL_CLUSTER_DIR/pages" 2>/dev/null || true)"
 }
 
 local_cluster_stop() {

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,12 +24,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.client.ClientConfig;
+import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClient;
+import org.partita.client.ResultTable;
 
 /**
  * {@code scripts/cluster} as its users (and the fault runner) drive it: start
  * three hosts, each listening on its own address only, status, pause and
- * resume one, kill one by pid, status again, stop (with a host paused). The cluster directory is a temporary one; every
+ * resume one, kill one by pid, status again, stop (with a host paused); each host's cluster page and
+ * {@code @Statistics CLUSTER}. The cluster directory is a temporary one; every
  * host is stopped after the test, even on failure.
  */
 @Timeout(300)
@@ -111,11 +118,23 @@ class ClusterLauncherTest {
     assertEquals(Set.of("127.0.0.1", "127.0.0.2", "127.0.0.3"), listeners(internal), "the internal ports");
     assertEquals(Set.of("127.0.0.1", "127.0.0.2", "127.0.0.3"), listeners(internal + 1), "the metadata ports");
 
+    // Host 1 alone (no discovery), so that the system procedures below are answered by host 1.
     try (PartitaClient client = new PartitaClient(ClientConfig.builder().callTimeout(Duration.ofSeconds(30))
-        .build())) {
+        .discoverHosts(false).build())) {
       client.connect(addresses[1]);
       assertTrue(client.call("@Ping").ok());
+      final ClientResponse view = client.call("@Statistics", "CLUSTER");
+      assertTrue(view.ok(), view.toString());
+      final ResultTable hosts = view.results().get(0);
+      final List<String> seen = new ArrayList<>();
+      while (hosts.advanceRow()) {
+        seen.add(hosts.getLong("HOST_ID") + " " + hosts.getString("STATE") + " " + hosts.getString("CLIENT_ADDRESS")
+            + " " + hosts.getLong("IS_THIS_HOST"));
+      }
+      assertEquals(List.of("0 SERVING " + addresses[0] + " 0", "1 SERVING " + addresses[1] + " 1",
+          "2 SERVING " + addresses[2] + " 0"), seen, "@Statistics CLUSTER on host 1");
     }
+    checkClusterPages(start.output());
 
     final Run status = cluster("status");
     assertEquals(0, status.exitCode(), status.output());
@@ -144,6 +163,21 @@ class ClusterLauncherTest {
     assertEquals(0, stop.exitCode(), stop.output());
     assertEquals(1, cluster("status").exitCode());
     assertTrue(cluster("status").output().contains("cluster: 0 of 3 host(s) running"));
+  }
+
+  /** Each host's cluster page, printed by start and in the pages file, is served on the host's own address. */
+  private void checkClusterPages(String startOutput) throws IOException, InterruptedException {
+    final List<String> pages = Files.readAllLines(dir.resolve("cluster").resolve("pages"), StandardCharsets.UTF_8);
+    assertEquals(3, pages.size(), pages.toString());
+    assertTrue(startOutput.contains("cluster: cluster pages (one per host): " + String.join(" ", pages)), startOutput);
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    for (int i = 0; i < 3; i++) {
+      assertTrue(pages.get(i).matches("http://127\\.0\\.0\\." + (i + 1) + ":\\d+/cluster"), pages.get(i));
+      final HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(pages.get(i)))
+          .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, page.statusCode(), pages.get(i));
+      assertTrue(page.body().contains("<title>Partita cluster</title>"), pages.get(i));
+    }
   }
 
   @Test

@@ -358,7 +358,7 @@ public final class ClusterMember implements AutoCloseable {
   /**
    * Calls {@code onNewer} with every newer metadata this host sees from now
    * on (its own voter's or the watch's), on the thread that brought it: it
-   * must not block.
+   * must not block. Several followers may listen; each hears every one.
    */
   public void followMetadata(java.util.function.Consumer<MetadataSnapshot> onNewer) {
     view.listen(onNewer);

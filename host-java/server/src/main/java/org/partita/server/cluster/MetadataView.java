@@ -1,5 +1,7 @@
 package org.partita.server.cluster;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.partita.proto.cluster.MetadataSnapshot;
@@ -8,14 +10,15 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * The newest metadata this host has seen, from its own voter or from the
  * watch on the internal port: an offered snapshot replaces the current one
  * only when its applied index is higher, so updates from several voters,
- * in any order, never move the view back; a listener hears each newer
- * one (a host following failovers). Thread-safe (monitor).
+ * in any order, never move the view back; every listener hears each newer
+ * one (a host following failovers, the cluster page's history). Thread-safe
+ * (monitor; the listeners in a copy-on-write list).
  */
 public final class MetadataView {
   private MetadataSnapshot current = MetadataSnapshot.getDefaultInstance();
-  private volatile Consumer<MetadataSnapshot> listener = s -> { };
+  private final List<Consumer<MetadataSnapshot>> listeners = new CopyOnWriteArrayList<>();
 
-  /** Takes {@code snapshot} if newer than the current one, and tells the listener. */
+  /** Takes {@code snapshot} if newer than the current one, and tells every listener. */
   public void offer(MetadataSnapshot snapshot) {
     synchronized (this) {
       if (snapshot.getAppliedIndex() <= current.getAppliedIndex()) {
@@ -24,17 +27,19 @@ public final class MetadataView {
       current = snapshot;
       notifyAll();
     }
-    listener.accept(snapshot);
+    for (Consumer<MetadataSnapshot> listener : listeners) {
+      listener.accept(snapshot);
+    }
   }
 
   /**
-   * Calls {@code onNewer} with every newer metadata taken from now on (on the
+   * Adds {@code onNewer}, called with every newer metadata taken from now on (on the
    * thread that offered it: an event loop or Ratis's state-machine thread;
    * it must not block). Snapshots may reach it out of order when offered
    * concurrently: compare applied indexes.
    */
   public void listen(Consumer<MetadataSnapshot> onNewer) {
-    listener = onNewer;
+    listeners.add(onNewer);
   }
 
   /** The newest metadata seen so far. */

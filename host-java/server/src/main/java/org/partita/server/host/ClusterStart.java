@@ -98,8 +98,12 @@ final class ClusterStart {
         replication.close();
       }
     });
+    // The cluster page's view: the metadata this host follows and the changes it saw since now.
+    final ClusterHistory history = new ClusterHistory(config.hostId(), System::currentTimeMillis);
+    member.followMetadata(history::observe);
+    history.observe(member.metadata());
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
-        () -> clientHosts(member.metadata().getHostsList()), security);
+        () -> clientHosts(member.metadata().getHostsList()), history::status, security);
     try {
       member.serving(options.bindAddress() + ":" + server.clientPort(),
           server.httpPort() < 0 ? "" : options.bindAddress() + ":" + server.httpPort());

@@ -23,6 +23,7 @@ import org.partita.server.compiler.SourceFile;
 import org.partita.server.compiler.ddl.DdlException;
 import org.partita.server.database.Database;
 import org.partita.server.durability.CommandLog;
+import org.partita.server.sysproc.ClusterStatus;
 import org.partita.server.sysproc.LogFigures;
 import org.partita.server.http.HttpApiLimits;
 import org.partita.server.http.HttpApiServer;
@@ -55,6 +56,7 @@ public final class PartitaServer implements AutoCloseable {
   /** The command log, or null when off; closed after the database. */
   private final CommandLog commandLog;
   private final ServerDispatcher dispatcher;
+  private final SystemProcedures systemProcedures;
   /** The snapshots; null without a command log. */
   private final SnapshotService snapshotService;
   private final ClientProtocolServer clientServer;
@@ -80,7 +82,9 @@ public final class PartitaServer implements AutoCloseable {
         f.longestSyncNanos(), f.throttledNanos(), f.syncP50Micros(), f.syncP99Micros(), f.syncP999Micros());
   }
 
-  private PartitaServer(ServerOptions options, Database database, CommandLog commandLog, ServerSecurity security) {
+  /** A server; {@code clusterHost}: one host of a cluster, whose HTTP port serves the cluster page too. */
+  private PartitaServer(ServerOptions options, Database database, CommandLog commandLog, ServerSecurity security,
+      boolean clusterHost) {
     this.options = options;
     this.database = database;
     this.commandLog = commandLog;
@@ -91,7 +95,7 @@ public final class PartitaServer implements AutoCloseable {
     this.snapshotService = commandLog == null ? null : new SnapshotService(database, options.dataDir(), commandLog,
         options.commandLog().snapshotLogBytes());
     final Snapshots snapshots = snapshotService == null ? Snapshots.NONE : snapshotService;
-    final SystemProcedures systemProcedures = new SystemProcedures(database, statistics,
+    this.systemProcedures = new SystemProcedures(database, statistics,
         () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground, this::logFigures,
         snapshots);
     if (security.authenticator() != null) {
@@ -102,7 +106,7 @@ public final class PartitaServer implements AutoCloseable {
         security.tls());
     network[0] = clientServer;
     this.httpServer = options.httpPort() < 0 ? null : new HttpApiServer(dispatcher, options.webRoot(),
-        HttpApiLimits.DEFAULTS, security.authenticator(), security.tls());
+        HttpApiLimits.DEFAULTS, security.authenticator(), security.tls(), clusterHost);
   }
 
   private ServerIdentity serverIdentity() {
@@ -125,7 +129,7 @@ public final class PartitaServer implements AutoCloseable {
     final ServerSecurity security = ServerSecurity.open(securityOptions, options.bindAddress(), options.httpPort());
     final CompiledCatalog catalog = compile(options, DurableStart.procedureClasses(options));
     final DurableStart.Opened opened = DurableStart.open(options, catalog);
-    final PartitaServer server = new PartitaServer(options, opened.database(), opened.log(), security);
+    final PartitaServer server = new PartitaServer(options, opened.database(), opened.log(), security, false);
     try {
       server.bind();
     } catch (RuntimeException | InterruptedException | IOException e) {
@@ -156,12 +160,17 @@ public final class PartitaServer implements AutoCloseable {
     return ClusterStart.start(options, cluster, securityOptions, clusterTls);
   }
 
-  /** Binds the listeners of a cluster host whose partitions {@code database} holds. */
+  /**
+   * Binds the listeners of a cluster host whose partitions {@code database} holds; {@code @Statistics CLUSTER}
+   * and the cluster page answer from {@code status}.
+   */
   static PartitaServer bindClusterHost(ServerOptions options, Database database, ClusterMember member,
-      Supplier<List<Host>> hosts, ServerSecurity security) throws StartupException, InterruptedException {
-    final PartitaServer server = new PartitaServer(options, database, null, security);
+      Supplier<List<Host>> hosts, Supplier<ClusterStatus> status, ServerSecurity security)
+      throws StartupException, InterruptedException {
+    final PartitaServer server = new PartitaServer(options, database, null, security, true);
     server.cluster = member;
     server.identity.joinCluster(member.hostId(), hosts);
+    server.systemProcedures.followCluster(status);
     try {
       server.bind();
     } catch (RuntimeException | InterruptedException | IOException e) {

@@ -20,7 +20,7 @@ import org.partita.server.security.Authenticator;
 /**
  * The HTTP/JSON API of a Partita server (docs/http-api.md): procedure calls
  * at {@code /api/1.0/}, a health check at {@code /health}, and optionally
- * static files from a web root. Calls go through a {@link Dispatcher}; the
+ * static files from a web root and, on a cluster host, the cluster page. Calls go through a {@link Dispatcher}; the
  * answer to every call the dispatcher ran is HTTP 200 with the call's status
  * inside the JSON.
  *
@@ -58,12 +58,22 @@ public final class HttpApiServer implements AutoCloseable {
    */
   public HttpApiServer(Dispatcher dispatcher, Path webRoot, HttpApiLimits limits, Authenticator authenticator,
       SslContext tls) {
+    this(dispatcher, webRoot, limits, authenticator, tls, false);
+  }
+
+  /**
+   * As the constructor above; with {@code clusterPage}, also the cluster page at {@code /cluster}
+   * (a cluster host; docs/cluster.md, "The cluster page").
+   */
+  public HttpApiServer(Dispatcher dispatcher, Path webRoot, HttpApiLimits limits, Authenticator authenticator,
+      SslContext tls, boolean clusterPage) {
     this.limits = limits;
     this.tls = tls;
     final HttpAuthentication authentication = authenticator == null ? null : new HttpAuthentication(authenticator);
     final ApiEndpoint api = new ApiEndpoint(dispatcher, this::isShuttingDown, limits.busyTimeout(), authentication);
     this.router = new HttpRouter(api, new TokenEndpoint(authentication),
-        webRoot == null ? null : new StaticFiles(webRoot), this::isShuttingDown);
+        webRoot == null ? null : new StaticFiles(webRoot), clusterPage ? new ClusterPage() : null,
+        this::isShuttingDown);
   }
 
   /** A server with the default limits. */

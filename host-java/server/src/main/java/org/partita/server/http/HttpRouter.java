@@ -11,7 +11,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Sends each request to its endpoint by path (docs/http-api.md,
  * "Endpoints"): {@code /api/1.0/} (with or without the slash) to the call
- * endpoint, {@code /api/1.0/token} to the token endpoint, {@code /health} to the health answer, anything else to the static
+ * endpoint, {@code /api/1.0/token} to the token endpoint, {@code /health} to the health answer, {@code /cluster}
+ * and what is under it to the cluster page on a cluster host, anything else to the static
  * files when a web root is set, else 404. A request the HTTP decoder could not
  * read is answered 400 and its connection closed. Thread-safe (immutable).
  */
@@ -22,16 +23,20 @@ final class HttpRouter {
   private final ApiEndpoint api;
   private final TokenEndpoint tokens;
   private final StaticFiles files;
+  private final ClusterPage clusterPage;
   private final BooleanSupplier shuttingDown;
 
   /**
    * @param tokens the token endpoint
    * @param files the static files, or null when none are served
+   * @param clusterPage the cluster page, or null when not a cluster host
    */
-  HttpRouter(ApiEndpoint api, TokenEndpoint tokens, StaticFiles files, BooleanSupplier shuttingDown) {
+  HttpRouter(ApiEndpoint api, TokenEndpoint tokens, StaticFiles files, ClusterPage clusterPage,
+      BooleanSupplier shuttingDown) {
     this.api = api;
     this.tokens = tokens;
     this.files = files;
+    this.clusterPage = clusterPage;
     this.shuttingDown = shuttingDown;
   }
 
@@ -57,6 +62,8 @@ final class HttpRouter {
       tokens.serve(request, ctx, sink);
     } else if (path.equals(HEALTH_PATH)) {
       health(request, alloc, sink);
+    } else if (clusterPage != null && ClusterPage.owns(path)) {
+      clusterPage.serve(request.method(), path, alloc, sink);
     } else if (files != null) {
       files.serve(request.method(), path, alloc, sink);
     } else {

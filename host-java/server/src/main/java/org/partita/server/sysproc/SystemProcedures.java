@@ -19,7 +19,7 @@ import org.partita.server.stats.ProcedureStatistics;
  *   <li>{@code @AdHoc(sql [, parameters...])} — one SQL statement (query, DML or DDL) as its own transaction</li>
  *   <li>{@code @Explain(sql)}, {@code @ExplainProc(procedure)} — plans as text</li>
  *   <li>{@code @Statistics(selector [, interval])} — PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY, CONNECTIONS,
- *       TOPO, COMMANDLOG, SNAPSHOT</li>
+ *       TOPO, COMMANDLOG, SNAPSHOT, CHECKSUM, CLUSTER</li>
  *   <li>{@code @SystemCatalog(selector)} — TABLES, COLUMNS, INDEXES, PROCEDURES, HOSTS, PARTITIONS</li>
  *   <li>{@code @CancelQuery([partition])} — stops the caller's running calls, or whatever a partition runs</li>
  *   <li>{@code @SnapshotSave([path])}, {@code @SnapshotStatus()}, {@code @SnapshotRestore(path)} — snapshots</li>
@@ -35,6 +35,7 @@ import org.partita.server.stats.ProcedureStatistics;
  */
 public final class SystemProcedures {
   private final Choices<SystemProcedure> procedures = new Choices<>();
+  private final StatsCluster cluster;
 
   /**
    * @param database the database calls run against
@@ -66,6 +67,7 @@ public final class SystemProcedures {
       Supplier<List<ConnectionSnapshot>> connections, Supplier<ServerIdentity> identity, Runnable shutdown,
       Supplier<LogFigures> commandLog, Snapshots snapshots) {
     final SnapshotStatus snapshotStatus = new SnapshotStatus(snapshots);
+    this.cluster = new StatsCluster(statistics, () -> singleHost(database, identity.get()), System::nanoTime);
     final Choices<StatisticsSelector> statisticsSelectors = new Choices<StatisticsSelector>()
         .add("PROCEDURE", new StatsProcedures(statistics))
         .add("LATENCY", new StatsLatency(statistics))
@@ -76,7 +78,8 @@ public final class SystemProcedures {
         .add("TOPO", new StatsTopology(database, identity))
         .add("COMMANDLOG", new StatsCommandLog(commandLog))
         .add("SNAPSHOT", snapshotStatus)
-        .add("CHECKSUM", new StatsChecksum(database));
+        .add("CHECKSUM", new StatsChecksum(database))
+        .add("CLUSTER", cluster);
     final Choices<CatalogSelector> catalogSelectors = new Choices<CatalogSelector>()
         .add("TABLES", new CatalogTables())
         .add("COLUMNS", new CatalogColumns())
@@ -100,6 +103,23 @@ public final class SystemProcedures {
     for (SystemProcedure p : List.of(new UpdateUser(users), new DropUser(users))) {
       procedures.add(p.name(), p);
     }
+  }
+
+  /**
+   * Makes {@code @Statistics CLUSTER} answer from {@code status} (a cluster
+   * host's view of the metadata it follows; any thread, never blocks)
+   * instead of a cluster of this one server. Call before serving.
+   */
+  public void followCluster(Supplier<ClusterStatus> status) {
+    cluster.follow(status);
+  }
+
+  /** A single server as a cluster of one host serving every partition. */
+  private static ClusterStatus singleHost(Database database, ServerIdentity self) {
+    final String client = self.clientPort() > 0 ? self.address() + ":" + self.clientPort() : "";
+    final String http = self.httpPort() > 0 ? self.address() + ":" + self.httpPort() : "";
+    return new ClusterStatus(self.hostId(), 0, database.partitionMap(), List.of(new ClusterStatus.Host(self.hostId(),
+        ClusterStatus.HostState.SERVING, 0, client, http)), List.of());
   }
 
   /** Whether {@code procedure} names a system procedure (starts with '@'), known or not. */

@@ -33,7 +33,12 @@ final class HttpFixture implements AutoCloseable {
   }
 
   HttpFixture(Path webRoot, HttpApiLimits limits) throws InterruptedException {
-    server = new HttpApiServer(dispatcher, webRoot, limits);
+    this(webRoot, limits, false);
+  }
+
+  /** With {@code clusterPage}: a cluster host's server, serving the cluster page too. */
+  HttpFixture(Path webRoot, HttpApiLimits limits, boolean clusterPage) throws InterruptedException {
+    server = new HttpApiServer(dispatcher, webRoot, limits, null, null, clusterPage);
     try {
       port = server.start("127.0.0.1", 0, boss, workers, NioServerSocketChannel.class);
     } catch (RuntimeException | InterruptedException e) {

@@ -263,7 +263,7 @@ class StatisticsTest {
     assertEquals(Status.REJECTED, r.status());
     assertEquals("BAD_PARAMETER", r.errorName());
     assertEquals("@Statistics: unknown selector TABLES; selectors: PROCEDURE, LATENCY, TABLE, PARTITION, MEMORY,"
-        + " CONNECTIONS, TOPO, COMMANDLOG, SNAPSHOT, CHECKSUM", r.message());
+        + " CONNECTIONS, TOPO, COMMANDLOG, SNAPSHOT, CHECKSUM, CLUSTER", r.message());
   }
 
   @Test
