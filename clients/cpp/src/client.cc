@@ -38,9 +38,7 @@ class Client::Impl final {
                                                    : std::nullopt),
         follower_(io_, &router_, &tracker_, config_.not_leader_wait,
                   TopologyFollower::Hooks{
-                      [this](std::function<void(Result<Response>)> done) {
-                        CallAsync("@SystemCatalog", {Param("PARTITIONS")}, std::move(done), /*rate_limited=*/false);
-                      },
+                      [this](std::function<void(Result<Response>)> done) { ReadPartitions(std::move(done)); },
                       [this](PendingCall& call) { return Send(call, std::chrono::milliseconds(0), true); },
                       [this](std::vector<std::string> hosts) { Discover(std::move(hosts)); }}) {
     for (uint32_t i = 0; i < std::max<uint32_t>(1, config_.io_threads); ++i) {
@@ -67,6 +65,10 @@ class Client::Impl final {
   // connection reaches yet is connected to on a discovery thread (Connect
   // waits for the login, which must not happen on an I/O thread).
   void LoggedIn(const LoginResponse& login);
+  // Calls @SystemCatalog PARTITIONS (outside the rate limit) on the first
+  // connection, round-robin, with room for it: after a failover some are
+  // full of answers their hosts held. On an I/O thread; never waits.
+  void ReadPartitions(Callback done);
   // Connects to each of `addresses`, reporting those that cannot be reached.
   void ConnectToHosts(const std::vector<std::string>& addresses);
   // ConnectToHosts on a discovery thread (Connect waits for the login, which
@@ -155,6 +157,16 @@ void Client::Impl::ConnectToHosts(const std::vector<std::string>& addresses) {
                 << ", a host of the cluster's topology: " << status.message() << "\n";
     }
   }
+}
+
+void Client::Impl::ReadPartitions(Callback done) {
+  PendingCall call{next_handle_.fetch_add(1, std::memory_order_relaxed), "@SystemCatalog", std::move(done),
+                   PendingCall::Clock::now(), {}, {Param("PARTITIONS")}};
+  tracker_.Started();
+  for (size_t tries = router_.ConnectedServers().size(); tries > 1; --tries) {
+    if (Send(call, std::chrono::milliseconds(0), /*keep_if_full=*/true)) return;
+  }
+  Send(call, std::chrono::milliseconds(0), /*keep_if_full=*/false);  // the last try fails with kBackpressure
 }
 
 void Client::Impl::CatalogVersionSeen(uint64_t version) {

@@ -66,8 +66,8 @@ void TopologyFollower::PartitionsRead(uint64_t asked, const Result<Response>& re
     if (!address.empty()) unknown.push_back(std::move(address));
   }
   if (!unknown.empty() && hooks_.connect_hosts) hooks_.connect_hosts(std::move(unknown));
-  // The calls waiting for this read go again either way (a failed read leaves them NOT_LEADER at worst).
-  Wake(std::max(asked, router_->topology_version()));
+  // After a failed read the calls keep waiting: for the read the next newer answer starts, or their wait's end.
+  if (error.empty()) Wake(std::max(asked, router_->topology_version()));
 }
 
 bool TopologyFollower::NotLeader(PendingCall& call, uint64_t version, Response& answer) {

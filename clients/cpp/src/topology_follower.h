@@ -4,8 +4,9 @@
 //
 //  - Every answer names the topology version its host knows. A version newer
 //    than the one the router routes by makes the follower read
-//    `@SystemCatalog PARTITIONS` once (once per version; a failed read lets
-//    the next newer answer try again) and route by its LEADER_HOST_ID
+//    `@SystemCatalog PARTITIONS` once (once per version, on any connection
+//    with room; a failed read lets the next newer answer try again, and the
+//    calls waiting for it keep waiting) and route by its LEADER_HOST_ID
 //    column; a leader host no connection reaches is connected to (its
 //    LEADER_ADDRESS, or the address a login's topology gave).
 //  - A call answered NOT_LEADER was not run, so it is sent again, at most
@@ -52,7 +53,8 @@ class TopologyFollower final {
   static constexpr std::chrono::milliseconds kTick{20};
 
   struct Hooks {
-    // Calls @SystemCatalog PARTITIONS; the callback gets its outcome.
+    // Calls @SystemCatalog PARTITIONS on a connection with room; the
+    // callback gets its outcome.
     std::function<void(std::function<void(Result<Response>)>)> read_partitions;
     // Sends `call` again on the connection the router chooses, or finishes it
     // with why it could not be sent. Returns false, leaving the call
