@@ -90,6 +90,15 @@ kill_host_check() {
     echo "run: failover check FAILED: no partition's successes paused at the kill (did the driver report --partition-pauses?)" >&2
     return 1
   fi
+  # The survivors' own account, timed from the kill: the metadata leader declaring the host dead, each
+  # survivor following the new map. What the driver saw after that is the clients' part.
+  local log day clock rest at
+  for log in "$dir"/host-*.log; do
+    grep -hE 'declared dead|cluster: failover: this host' "$log" 2>/dev/null | while read -r day clock rest; do
+      at="$(date -d "$day $clock" +%s%3N 2>/dev/null)" || continue
+      echo "run: $(basename "$log" .log) logged $(awk -v m="$((at - killed_at))" 'BEGIN { printf "%.3f", m / 1000 }') s after the kill: ${rest#* * }" | cut -c1-220
+    done
+  done
   local worst=0 partition ms longest
   while read -r partition ms longest; do
     echo "run: failover: host $host killed; partition $partition answered again $(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }') s after the kill (its longest pause $longest s)"
