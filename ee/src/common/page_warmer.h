@@ -32,8 +32,12 @@ class PageWarmer {
  public:
   // Identifies a request; 0 = none (Cancel(0) is a no-op).
   using Ticket = uint64_t;
-  // Bytes faulted in per step: how long Cancel may wait at most.
-  static constexpr size_t kStepBytes = size_t{64} << 10;
+  // Bytes faulted in per step: how long Cancel may wait at most, and how long
+  // one madvise holds the process's memory-map lock. One page: on a VM where a
+  // first touch costs ~0.2 ms, a 64 KiB step held the lock 3-5 ms, and an
+  // inserting thread's mmap of its next block spun on it for that long
+  // (bench/engine/RESULTS.md, "Insert stalls").
+  static constexpr size_t kStepBytes = size_t{4} << 10;
 
   static PageWarmer& Instance();
 

@@ -10,11 +10,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.partita.client.ClientConfig;
+import org.partita.client.PartitaClient;
+import org.partita.client.ResultTable;
 
 /**
  * A local cluster driven through {@code scripts/cluster} (docs/cluster.md,
@@ -26,7 +31,13 @@ import java.util.concurrent.TimeUnit;
  * The schema is the workload's plus {@code workloads/flood.sql} (the
  * flood-minority nemesis's table). Kill, pause and resume are the script's;
  * a killed host cannot come back until rejoin exists, so {@link #restart}
- * and {@link #dropUnsyncedWrites} refuse with the reason. Network cuts go
+ * and {@link #dropUnsyncedWrites} refuse with the reason, and {@link
+ * #recover} waits for the survivors to take over its partitions (K = 1).
+ * The hosts' heartbeat timeout is {@code PARTITA_HEARTBEAT_TIMEOUT} when
+ * the environment sets it, else {@link #HEARTBEAT_TIMEOUT}: longer than any
+ * pause or cut the schedule holds, so only a kill makes a host fail over.
+ * The metadata leader is read from the hosts' logs ({@link
+ * #metadataLeader}). Network cuts go
  * through the run's {@link Firewall}; when a cgroup v2 hierarchy is mounted
  * under /sys/fs/cgroup, host i runs in the cgroup {@code
  * <table name>/host-i} there ({@code scripts/cluster start --cgroup}), so
@@ -41,6 +52,18 @@ final class ClusterHosts implements Hosts {
   static final long START_TIMEOUT_SECONDS = 360;
   static final long SCRIPT_TIMEOUT_SECONDS = 90;
   static final Path CGROUP_FS = Path.of("/sys/fs/cgroup");
+  /**
+   * The heartbeat timeout a run gives its hosts unless the environment
+   * says otherwise: above {@link Schedule#FAULT_MAX_MILLIS}, so a pause or
+   * a cut is healed before its host is declared dead (a host declared dead
+   * never serves again until rejoin exists), and short enough that a kill
+   * fails over within a short run.
+   */
+  static final String HEARTBEAT_TIMEOUT = "8s";
+  /** How long {@link #recover} waits for the survivors to lead a killed host's partitions. */
+  static final long FAILOVER_TIMEOUT_SECONDS = 120;
+  /** The line a voter logs when it becomes the metadata leader (K ≥ 1: its failure detection starts). */
+  static final String LEADS_METADATA = "failure detection: this voter leads the metadata group";
   static final String REJOIN_MISSING = "a host returns to a cluster only by rejoin, which is not built yet "
       + "(docs/cluster.md, milestone 5)";
 
@@ -122,6 +145,119 @@ final class ClusterHosts implements Hosts {
     throw new IllegalStateException("host " + host + " cannot start again: " + REJOIN_MISSING);
   }
 
+  /**
+   * Waits until a surviving host's map shows no partition led by the
+   * killed {@code host}: the metadata leader declared it dead and its
+   * partitions moved to their other copies. The host stays dead.
+   */
+  @Override
+  public void recover(int host) throws InterruptedException {
+    final List<Integer> survivors = survivors();
+    if (survivors.isEmpty()) {
+      throw new IllegalStateException("no host survives to take over host " + host + "'s partitions");
+    }
+    final String address = addresses().get(survivors.get(0));
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FAILOVER_TIMEOUT_SECONDS);
+    String last = "no answer";
+    while (System.nanoTime() < deadline) {
+      try (PartitaClient client = alone(address)) {
+        final List<Integer> leaders = partitionLeaders(client);
+        if (!leaders.contains(host)) {
+          return;
+        }
+        last = "partition leaders " + leaders;
+      } catch (RuntimeException e) {
+        last = Outcomes.describe(e);
+      }
+      TimeUnit.MILLISECONDS.sleep(200);
+    }
+    throw new IllegalStateException("host " + host + " was killed and its partitions did not fail over within "
+        + FAILOVER_TIMEOUT_SECONDS + " s (host " + survivors.get(0) + " says: " + last + ")");
+  }
+
+  @Override
+  public synchronized List<Integer> survivors() {
+    final List<Integer> out = new ArrayList<>();
+    for (int h = 0; h < addresses.size(); h++) {
+      if (!dead.contains(h)) {
+        out.add(h);
+      }
+    }
+    return out;
+  }
+
+  /** Partition 0's leader as a surviving host's map says it. */
+  @Override
+  public int coordinator() {
+    try (PartitaClient client = alone(addresses().get(survivors().get(0)))) {
+      return partitionLeaders(client).get(0);
+    }
+  }
+
+  /**
+   * The metadata leader as the hosts' logs tell it: the surviving host
+   * whose log has the latest {@link #LEADS_METADATA} line (a voter logs it
+   * when it is elected; losing the leadership is not logged, so the latest
+   * election names the leader once an election is over). Empty with K = 0
+   * (no failure detection, so no such line) or when no log has one.
+   */
+  @Override
+  public synchronized OptionalInt metadataLeader() {
+    return metadataLeader(clusterDir, survivors());
+  }
+
+  /** {@link #metadataLeader()} from the logs {@code DIR/host-I.log} of the hosts {@code hosts}. */
+  static OptionalInt metadataLeader(Path clusterDir, List<Integer> hosts) {
+    OptionalInt leader = OptionalInt.empty();
+    String latest = "";
+    for (int h : hosts) {
+      final Path log = clusterDir.resolve("host-" + h + ".log");
+      try {
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+          // Lines start with "yyyy-MM-dd HH:mm:ss.SSS", so they order as text.
+          if (line.contains(LEADS_METADATA) && line.length() > 23 && line.substring(0, 23).compareTo(latest) > 0) {
+            latest = line.substring(0, 23);
+            leader = OptionalInt.of(h);
+          }
+        }
+      } catch (IOException e) {
+        // No log yet: that host says nothing.
+      }
+    }
+    return leader;
+  }
+
+  /** The heartbeat timeout the hosts run with (see {@link #HEARTBEAT_TIMEOUT}). */
+  static String heartbeatTimeout() {
+    final String set = System.getenv("PARTITA_HEARTBEAT_TIMEOUT");
+    return set == null || set.isEmpty() ? HEARTBEAT_TIMEOUT : set;
+  }
+
+  /** A client of the host at {@code address} alone (its answers are that host's). */
+  private static PartitaClient alone(String address) {
+    final PartitaClient client = new PartitaClient(ClientConfig.builder().clientName("fault-nemesis")
+        .discoverHosts(false).connectTimeout(Duration.ofSeconds(5)).callTimeout(Duration.ofSeconds(5)).build());
+    try {
+      client.connect(address);
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
+    return client;
+  }
+
+  /** Each partition's leader host id (by partition id) from {@code @SystemCatalog PARTITIONS}. */
+  private static List<Integer> partitionLeaders(PartitaClient client) {
+    final ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
+    final int partition = table.columnIndex("PARTITION_ID");
+    final int leader = table.columnIndex("LEADER_HOST_ID");
+    final java.util.TreeMap<Integer, Integer> byPartition = new java.util.TreeMap<>();
+    while (table.advanceRow()) {
+      byPartition.put((int) table.getLong(partition), (int) table.getLong(leader));
+    }
+    return List.copyOf(byPartition.values());
+  }
+
   @Override
   public synchronized void pause(int host) throws IOException, InterruptedException {
     requireHost(host);
@@ -168,9 +304,7 @@ final class ClusterHosts implements Hosts {
     for (int h : List.copyOf(paused)) {
       resume(h);
     }
-    if (!dead.isEmpty()) {
-      throw new IllegalStateException("hosts " + dead + " were killed and cannot start again: " + REJOIN_MISSING);
-    }
+    // Killed hosts stay dead (rejoin is not built): the run ends with the survivors.
   }
 
   @Override
@@ -286,6 +420,7 @@ final class ClusterHosts implements Hosts {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(scriptLog.toFile()));
     builder.environment().put("PARTITA_CLUSTER_DIR", clusterDir.toString());
     builder.environment().put("PARTITA_JAVA_OPTS", "-Xmx768m");
+    builder.environment().put("PARTITA_HEARTBEAT_TIMEOUT", heartbeatTimeout());
     builder.environment().put("PARTITA_CLUSTER_START_TIMEOUT", Long.toString(START_TIMEOUT_SECONDS - 30));
     final Process p = builder.start();
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {

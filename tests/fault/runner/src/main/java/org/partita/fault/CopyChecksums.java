@@ -18,10 +18,14 @@ import org.partita.client.ResultTable;
 final class CopyChecksums {
   private CopyChecksums() {}
 
-  /** Every copy's checksum; host numbers are indexes into {@code addresses}. */
-  static List<ReplicaVerdict.CopyChecksum> read(List<String> addresses) throws InterruptedException {
+  /**
+   * Every copy's checksum on the hosts {@code survivors} (indexes into
+   * {@code addresses}; a killed host's copies are gone).
+   */
+  static List<ReplicaVerdict.CopyChecksum> read(List<String> addresses, List<Integer> survivors)
+      throws InterruptedException {
     final List<ReplicaVerdict.CopyChecksum> copies = new ArrayList<>();
-    for (int host = 0; host < addresses.size(); host++) {
+    for (int host : survivors) {
       try (PartitaClient client = new PartitaClient(ClientConfig.builder().clientName("fault-checksums")
           .discoverHosts(false).connectTimeout(Duration.ofSeconds(5)).build())) {
         client.connect(addresses.get(host));

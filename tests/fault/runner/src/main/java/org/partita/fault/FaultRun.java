@@ -78,7 +78,14 @@ public final class FaultRun {
         + "processes %d, command log %s", options.workload(), options.nemeses().isEmpty() ? "none"
         : String.join(",", options.nemeses()), options.seconds(), options.seed(), options.hosts(), options.kfactor(),
         options.sites(), options.processes(), options.commandLog()));
-    final Schedule schedule = Schedule.plan(options.seed(), options.nemeses(), options.seconds());
+    if (options.hosts() > 1) {
+      summary.add("cluster: heartbeat timeout " + ClusterHosts.heartbeatTimeout() + "; at most "
+          + Nemeses.killLimit(options.hosts()) + " kill (a killed host stays dead: rejoin is not built)"
+          + (workload.multiPartitionReason() == null ? "" : "; kills spare the host leading partition 0, which "
+          + "coordinates the workload's multi-partition transactions (" + workload.multiPartitionReason() + ")"));
+    }
+    final Schedule schedule = Schedule.plan(options.seed(), options.nemeses(), options.seconds(),
+        Nemeses.killLimit(options.hosts()));
     writeSchedule(schedule);
     final Path historyFile = runDir.resolve("history.jsonl");
     final LiveResults results;
@@ -138,7 +145,8 @@ public final class FaultRun {
       workers.add(w);
       threads.add(new Thread(w, "worker-" + p));
     }
-    final NemesisRunner nemesis = new NemesisRunner(schedule, hosts, history, options.seed(), end);
+    final NemesisRunner nemesis = new NemesisRunner(schedule, hosts, history, options.seed(), end,
+        workload.multiPartitionReason() != null);
     final Thread nemesisThread = new Thread(nemesis, "nemesis");
     threads.forEach(Thread::start);
     nemesisThread.start();
@@ -164,7 +172,12 @@ public final class FaultRun {
     String live = "";
     final Set<String> throughHosts = new java.util.TreeSet<>();
     int process = FinalReads.FINAL_PROCESS;
-    for (String address : hosts.addresses()) {
+    final List<String> survivors = hosts.survivors().stream().map(h -> hosts.addresses().get(h)).toList();
+    if (survivors.size() < hosts.addresses().size()) {
+      summary.add("final reads from the " + survivors.size() + " surviving hosts " + survivors
+          + " (the others were killed and stay dead)");
+    }
+    for (String address : survivors) {
       try (PartitaClient client = Worker.connect("fault-final", List.of(address))) {
         finals.record(client, address, process++);
         applied = finals.applied(client);
@@ -173,11 +186,12 @@ public final class FaultRun {
       }
     }
     final List<ReplicaVerdict.CopyChecksum> copies =
-        !hosts.restartable() && options.kfactor() > 0 ? CopyChecksums.read(hosts.addresses()) : null;
+        !hosts.restartable() && options.kfactor() > 0 ? CopyChecksums.read(hosts.addresses(), hosts.survivors())
+        : null;
     hosts.stopAll();
     final String error = nemesisError == null ? null : nemesisError.toString();
     if (!hosts.restartable()) {
-      return clusterResults(Audit.of(workers, applied), throughHosts, copies, error);
+      return clusterResults(Audit.of(workers, applied), throughHosts, survivors.size(), copies, error);
     }
     hosts.healAll();
     String recovered = "";
@@ -197,17 +211,18 @@ public final class FaultRun {
   /**
    * A cluster's results: the state read through each host must be the
    * same (each reaches every partition's leader); the copies of each
-   * partition are compared by ReplicaVerdict from every copy's
-   * {@code @Statistics CHECKSUM} (n/a with K = 0).
+   * partition left on the surviving hosts are compared by ReplicaVerdict
+   * from every copy's {@code @Statistics CHECKSUM} (n/a with K = 0).
    */
-  private LiveResults clusterResults(Audit audit, Set<String> throughHosts,
+  private LiveResults clusterResults(Audit audit, Set<String> throughHosts, int survivors,
       List<ReplicaVerdict.CopyChecksum> copyChecksums, String nemesisError) {
-    final ReplicaVerdict copies = ReplicaVerdict.of(options.kfactor(), copyChecksums);
+    final ReplicaVerdict copies = ReplicaVerdict.of(options.kfactor(), copyChecksums,
+        options.hosts() - survivors);
     final String line = "copies compared: " + (options.kfactor() == 0 ? "none (K=0, one copy per partition)"
         : copyChecksums.size() + " copies' @Statistics CHECKSUM (K=" + options.kfactor() + ")")
-        + "; the state read through each of the "
-        + options.hosts() + " hosts after healing: " + (throughHosts.size() == 1 ? "the same, SHA-256 "
-        + throughHosts.iterator().next() : "DIFFERS: " + throughHosts);
+        + "; the state read through each of the " + survivors + " surviving hosts after healing: "
+        + (throughHosts.size() == 1 ? "the same, SHA-256 " + throughHosts.iterator().next()
+        : "DIFFERS: " + throughHosts);
     final ReplicaVerdict verdict = throughHosts.size() == 1 ? copies
         : new ReplicaVerdict("no (the hosts answered different states: " + throughHosts.size() + " checksums)",
             false);

@@ -43,12 +43,11 @@ final class FloodNemesis implements Nemesis {
   @Override
   public List<Integer> inject(Hosts hosts, Random random) throws InterruptedException, java.io.IOException {
     final int count = hosts.addresses().size();
-    final List<Integer> shuffled = new ArrayList<>();
-    for (int h = 0; h < count; h++) {
-      shuffled.add(h);
-    }
+    // The minority is drawn from the hosts not killed for good (a dead host takes no flood).
+    final List<Integer> shuffled = new ArrayList<>(hosts.survivors());
     Collections.shuffle(shuffled, random);
-    final List<Integer> minority = List.copyOf(shuffled.subList(0, 1 + random.nextInt(Grudge.minorityMax(count))));
+    final int size = Math.min(shuffled.size() - 1, 1 + random.nextInt(Grudge.minorityMax(count)));
+    final List<Integer> minority = List.copyOf(shuffled.subList(0, Math.max(1, size)));
     final Grudge grudge = Grudge.halves(minority, count);
     final List<String> addresses = new ArrayList<>();
     for (int h : minority) {

@@ -3,6 +3,7 @@ package org.partita.fault;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * The system under test as the runner and the nemeses see it: hosts
@@ -24,6 +25,35 @@ interface Hosts extends AutoCloseable {
 
   /** Starts host {@code host} again after a kill or a stop (it recovers from its command log). */
   void restart(int host) throws IOException, InterruptedException;
+
+  /**
+   * After {@link #kill}: brings the system back to serving. On one host
+   * that is {@link #restart} (recovery from the command log); on a cluster
+   * the killed host stays dead (rejoin is not built yet, docs/cluster.md
+   * milestone 5), and this returns once the survivors lead every partition
+   * it led (failover). Throws when that does not happen in time.
+   */
+  void recover(int host) throws IOException, InterruptedException;
+
+  /**
+   * The hosts that were not killed for good: every host on one host (a
+   * killed host starts again); on a cluster those no {@link #kill} hit.
+   * Final reads and copy checksums come from these.
+   */
+  List<Integer> survivors();
+
+  /**
+   * The host leading partition 0 in the cluster's map, which coordinates
+   * every multi-partition transaction (docs/cluster.md, "Multi-partition
+   * work across hosts"); 0 on one host.
+   */
+  int coordinator();
+
+  /**
+   * The host leading the cluster's metadata group, when known (a cluster
+   * with K ≥ 1 logs its elections); empty on one host (no metadata group).
+   */
+  OptionalInt metadataLeader();
 
   /** Stops host {@code host} with SIGSTOP. */
   void pause(int host) throws IOException, InterruptedException;

@@ -9,16 +9,19 @@ final class Nemeses {
       "partition-leader", "flood-minority", "rejoin");
   /** Those that cut hosts apart: a cluster of 3 hosts or more (a minority and a majority). */
   static final List<String> NETWORK = List.of("partition", "partition-leader", "flood-minority");
-  /** Those whose healing starts a killed host again: on a cluster that is rejoin, not built yet. */
-  static final List<String> RESTARTING = List.of("kill", "kill-all", "power-loss", "rejoin");
+  /** Those that need a killed host to start again: on a cluster that is rejoin, not built yet. */
+  static final List<String> RESTARTING = List.of("kill-all", "power-loss", "rejoin");
   /** What runs on a cluster today. */
-  static final String ON_A_CLUSTER = "pause, partition, partition-leader, flood-minority";
+  static final String ON_A_CLUSTER = "kill (K=1), pause, partition, partition-leader, flood-minority";
 
   private Nemeses() {
   }
 
-  /** Throws an IllegalArgumentException when nemesis {@code name} cannot run on {@code hosts} hosts. */
-  static void check(String name, int hosts) {
+  /**
+   * Throws an IllegalArgumentException when nemesis {@code name} cannot run
+   * on {@code hosts} hosts with {@code kfactor}.
+   */
+  static void check(String name, int hosts, int kfactor) {
     if (!NAMES.contains(name)) {
       throw new IllegalArgumentException("unknown nemesis '" + name + "' (known: " + String.join(", ", NAMES)
           + ", none)");
@@ -26,6 +29,12 @@ final class Nemeses {
     if (hosts > 1 && RESTARTING.contains(name)) {
       throw new IllegalArgumentException("nemesis '" + name + "' needs a killed host to start again, and "
           + ClusterHosts.REJOIN_MISSING + "; on a cluster today: " + ON_A_CLUSTER);
+    }
+    if (hosts > 1 && name.equals("kill") && kfactor != 1) {
+      throw new IllegalArgumentException("nemesis 'kill' on a cluster needs --kfactor 1, not " + kfactor + ": "
+          + (kfactor == 0 ? "with K=0 a killed host's partitions have no other copy to fail over to"
+          : "with K>=2 a failover leaves several copies, which need repair among the survivors before serving, "
+          + "and that is not built yet (docs/cluster.md, \"Failover today\")"));
     }
     if (hosts == 1 && name.equals("rejoin")) {
       throw new IllegalArgumentException("nemesis 'rejoin' needs a cluster (--hosts 3 or more) and rejoin, "
@@ -37,11 +46,26 @@ final class Nemeses {
     }
   }
 
-  /** The nemesis named {@code name}, a new instance for each fault. REQUIRES: {@link #check} accepted it. */
-  static Nemesis named(String name) {
+  /**
+   * How many kills a run's schedule may play: on a cluster one, since a
+   * killed host stays dead until rejoin exists and with K = 1 a second
+   * loss would take the last copy of some partitions; on one host no limit
+   * (the host starts again).
+   */
+  static int killLimit(int hosts) {
+    return hosts > 1 ? 1 : Integer.MAX_VALUE;
+  }
+
+  /**
+   * The nemesis named {@code name}, a new instance for each fault;
+   * {@code spareCoordinator}: a cluster kill never targets the host leading
+   * partition 0 (the workload is multi-partition). REQUIRES: {@link #check}
+   * accepted it.
+   */
+  static Nemesis named(String name, boolean spareCoordinator) {
     return switch (name) {
-      case "kill" -> new KillNemesis(false);
-      case "kill-all" -> new KillNemesis(true);
+      case "kill" -> new KillNemesis(false, spareCoordinator);
+      case "kill-all" -> new KillNemesis(true, spareCoordinator);
       case "pause" -> new PauseNemesis();
       case "power-loss" -> new PowerLossNemesis();
       case "partition" -> new PartitionNemesis(false);

@@ -9,6 +9,7 @@ import org.partita.client.ClientResponse;
 import org.partita.client.ConnectionLostException;
 import org.partita.client.FrameTooLargeException;
 import org.partita.client.NoConnectionsException;
+import org.partita.proto.ErrorCode;
 
 /**
  * The one mapping from what the Java client reports to a history outcome
@@ -17,6 +18,9 @@ import org.partita.client.NoConnectionsException;
  *
  * <ul>
  *   <li>an answer with status SUCCESS: ok;
+ *   <li>an answer with the error {@code OUTCOME_UNKNOWN} (a cluster
+ *       leader deposed while it held the answer, or a participant lost
+ *       mid-transaction: it may have committed): info;
  *   <li>any other answer (USER_ABORT, GRACEFUL_FAILURE, REJECTED,
  *       UNEXPECTED_FAILURE, TRANSACTION_TIMEOUT and CANCELLED among the
  *       error codes): fail, since the server rolled the transaction back or
@@ -41,7 +45,10 @@ final class Outcomes {
 
   /** The outcome of an answer. */
   static Outcome of(ClientResponse response) {
-    return response.status() == ClientResponse.Status.SUCCESS ? Outcome.OK : Outcome.FAIL;
+    if (response.status() == ClientResponse.Status.SUCCESS) {
+      return Outcome.OK;
+    }
+    return response.errorCode() == ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN ? Outcome.INFO : Outcome.FAIL;
   }
 
   /** The outcome of a call that completed exceptionally with {@code failure}. */

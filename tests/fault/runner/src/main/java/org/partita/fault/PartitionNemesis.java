@@ -13,9 +13,9 @@ import org.partita.client.PartitaClient;
  * run's nftables table (Grudge, NftRules); healing removes the cut.
  * {@code partition} draws one host isolated, a random minority cut off from
  * the majority, or a bridge. {@code partition-leader} isolates the host of
- * a leader: the metadata leader's when the cluster tells it (it does not
- * yet: {@link #leaderHost} says which it used), otherwise a host leading
- * partitions, from the client's topology. One instance per fault: it keeps
+ * a leader: the metadata leader's when the hosts' logs tell it (K ≥ 1),
+ * otherwise a host leading partitions, from the client's topology
+ * ({@link #leaderHost}; the detail says which). One instance per fault: it keeps
  * what it cut for {@link #detail}.
  */
 final class PartitionNemesis implements Nemesis {
@@ -64,21 +64,28 @@ final class PartitionNemesis implements Nemesis {
   }
 
   /**
-   * A random host among those leading partitions in the topology a client
-   * of every host learns at login. The metadata leader is not visible from
-   * outside a host yet (no system procedure or log line names it), so it is
-   * not the target; the detail says so.
+   * The metadata leader's host when the hosts' logs name it (K ≥ 1,
+   * {@link Hosts#metadataLeader}); otherwise a random surviving host among
+   * those leading partitions in the topology a client of every host learns
+   * at login. The detail says which it used.
    */
   private int leaderHost(Hosts hosts, Random random) {
+    final java.util.OptionalInt metadata = hosts.metadataLeader();
+    if (metadata.isPresent()) {
+      detail = "host " + metadata.getAsInt() + " leads the metadata group (its log's latest election)";
+      return metadata.getAsInt();
+    }
     final List<Integer> leaders;
     try (PartitaClient client = Worker.connect("fault-nemesis", hosts.addresses())) {
       leaders = new ArrayList<>(new TreeSet<>(client.topology().partitionLeaders()));
     }
+    leaders.retainAll(hosts.survivors());
     if (leaders.isEmpty()) {
-      throw new IllegalStateException("the cluster's topology names no partition leader");
+      throw new IllegalStateException("the cluster's topology names no partition leader among the survivors");
     }
     final int host = leaders.get(random.nextInt(leaders.size()));
-    detail = "host " + host + " leads partitions (the metadata leader is not exposed by the cluster yet)";
+    detail = "host " + host + " leads partitions (no host logged a metadata election: K=0 runs no failure "
+        + "detection)";
     return host;
   }
 }

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * pause: SIGSTOP one host chosen at random; healing sends SIGCONT. Calls
+ * pause: SIGSTOP one host chosen at random (among those not killed for
+ * good, on a cluster); healing sends SIGCONT. Calls
  * to it meanwhile time out (info). The schedule keeps pauses longer than
  * the workers' call timeout. Stateless.
  */
@@ -17,7 +18,8 @@ final class PauseNemesis implements Nemesis {
 
   @Override
   public List<Integer> inject(Hosts hosts, Random random) throws IOException, InterruptedException {
-    final int host = random.nextInt(hosts.addresses().size());
+    final List<Integer> survivors = hosts.survivors();
+    final int host = survivors.get(random.nextInt(survivors.size()));
     hosts.pause(host);
     return List.of(host);
   }

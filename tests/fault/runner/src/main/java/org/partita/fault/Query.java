@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * One call the runner makes after the faults to audit a workload or to
  * take its state: a procedure and its parameters ({@code @AdHoc} with the
- * SQL first for ad-hoc SQL). On a cluster the workloads the runner takes
- * read single-partition (see {@link Workload#multiPartitionReason}).
+ * SQL first for ad-hoc SQL). The single-partition workloads' queries are
+ * single-partition, so they need no coordinator (see {@link
+ * Workload#multiPartitionReason}).
  * Immutable.
  */
 record Query(String procedure, Object... parameters) {

@@ -40,16 +40,35 @@ final class RedundantRegisterWorkload implements Workload {
     }
   }
 
-  /** How many partitions hold rows of {@code table}, from {@code @Statistics TABLE}. */
+  /**
+   * How many partitions hold rows of {@code table}, from {@code @Statistics
+   * TABLE}. A cluster host reports only the copies it holds, so on a
+   * cluster every host of the client's topology is asked on its own.
+   */
   static int partitionsHolding(PartitaClient client, String table) {
-    final org.partita.client.ResultTable stats = client.call("@Statistics", "TABLE").results().get(0);
-    int partitions = 0;
-    while (stats.advanceRow()) {
-      if (stats.getString("TABLE_NAME").equalsIgnoreCase(table) && stats.getLong("ROW_COUNT") > 0) {
-        partitions++;
+    final java.util.Set<Long> partitions = new java.util.TreeSet<>();
+    final java.util.Collection<String> hosts = client.topology().hosts().values();
+    if (hosts.size() <= 1) {
+      countRows(client, table, partitions);
+      return partitions.size();
+    }
+    for (String address : hosts) {
+      try (PartitaClient alone = new PartitaClient(org.partita.client.ClientConfig.builder()
+          .clientName("fault-setup").discoverHosts(false).build())) {
+        alone.connect(address);
+        countRows(alone, table, partitions);
       }
     }
-    return partitions;
+    return partitions.size();
+  }
+
+  private static void countRows(PartitaClient client, String table, java.util.Set<Long> partitions) {
+    final org.partita.client.ResultTable stats = client.call("@Statistics", "TABLE").results().get(0);
+    while (stats.advanceRow()) {
+      if (stats.getString("TABLE_NAME").equalsIgnoreCase(table) && stats.getLong("ROW_COUNT") > 0) {
+        partitions.add(stats.getLong("PARTITION_ID"));
+      }
+    }
   }
 
   @Override

@@ -8,7 +8,8 @@ import java.util.TreeMap;
  * The summary's {@code replicas identical:} line for a cluster: every copy
  * of every partition must hold the same rows, compared by per-copy
  * checksums. With K = 0 there is one copy per partition and nothing to
- * compare ({@code n/a}); with K ≥ 1 the copies' checksums come from the
+ * compare ({@code n/a}); after a kill a partition may be left with one
+ * copy, which is counted, not compared; with K ≥ 1 the copies' checksums come from the
  * cluster, and while it exposes none the verdict is {@code unknown} and the
  * run does not pass. Never {@code yes} unless copies were compared.
  * Immutable.
@@ -22,10 +23,20 @@ record ReplicaVerdict(String text, boolean passed) {
   }
 
   /**
-   * The verdict for a cluster with {@code kfactor}, given every copy's
-   * checksum, or null when the cluster exposes no per-copy checksum.
+   * The verdict for a cluster with {@code kfactor} and no host killed,
+   * given every copy's checksum, or null when the cluster exposes none.
    */
   static ReplicaVerdict of(int kfactor, List<CopyChecksum> copies) {
+    return of(kfactor, copies, 0);
+  }
+
+  /**
+   * The verdict for a cluster with {@code kfactor} of which {@code killed}
+   * hosts were killed for good: a partition may then have lost up to that
+   * many copies (never all); those left with two or more are compared, one
+   * left alone has nothing to compare and is counted apart.
+   */
+  static ReplicaVerdict of(int kfactor, List<CopyChecksum> copies, int killed) {
     if (kfactor == 0) {
       return new ReplicaVerdict("n/a (K=0, one copy per partition)", true);
     }
@@ -40,12 +51,20 @@ record ReplicaVerdict(String text, boolean passed) {
     if (byPartition.isEmpty()) {
       return new ReplicaVerdict("no (the cluster reported no copy at all)", false);
     }
+    int compared = 0;
+    int alone = 0;
     for (Map.Entry<Integer, List<CopyChecksum>> e : byPartition.entrySet()) {
       final List<CopyChecksum> partitionCopies = e.getValue();
-      if (partitionCopies.size() != kfactor + 1) {
+      final int expected = kfactor + 1;
+      if (partitionCopies.size() > expected || partitionCopies.size() < expected - killed) {
         return new ReplicaVerdict("no (partition " + e.getKey() + " has " + partitionCopies.size() + " copies, "
-            + "not K+1 = " + (kfactor + 1) + ")", false);
+            + "not K+1 = " + expected + (killed == 0 ? "" : " less at most " + killed + " killed") + ")", false);
       }
+      if (partitionCopies.size() == 1) {
+        alone++;
+        continue;
+      }
+      compared += partitionCopies.size();
       final CopyChecksum first = partitionCopies.get(0);
       for (CopyChecksum c : partitionCopies) {
         if (!c.checksum().equals(first.checksum())) {
@@ -54,7 +73,8 @@ record ReplicaVerdict(String text, boolean passed) {
         }
       }
     }
-    return new ReplicaVerdict("yes (" + byPartition.size() + " partitions, " + copies.size()
-        + " copies compared)", true);
+    return new ReplicaVerdict("yes (" + byPartition.size() + " partitions, " + compared + " copies compared"
+        + (alone == 0 ? "" : "; " + alone + " partition" + (alone == 1 ? "" : "s") + " left with one copy by the "
+        + "kill, nothing to compare") + ")", true);
   }
 }

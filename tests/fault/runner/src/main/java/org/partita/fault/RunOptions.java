@@ -22,8 +22,8 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
       "  --nemesis     comma-separated: " + String.join(", ", Nemeses.NAMES) + ", or none (default none)",
       "  --time        seconds of workload (default 30)",
       "  --seed        the schedule's and the workers' seed (default 1)",
-      "  --hosts       1 (default), or 3 or more: a local cluster through scripts/cluster (single-partition",
-      "                workloads only: register, set, dirty-read); --kfactor copies per partition minus one (0 today)",
+      "  --hosts       1 (default), or 3 or more: a local cluster through scripts/cluster",
+      "  --kfactor     copies per partition minus one (default 0; the kill nemesis on a cluster needs 1)",
       "  --sites       partitions per host (default 2); --processes client workers (default 5)",
       "  --results     where the run directory goes (default tests/fault/results)",
       "  --command-log sync (default); async or off make the hosts lose acknowledged writes on purpose,",
@@ -67,18 +67,13 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
     if (workload == null) {
       throw new IllegalArgumentException("--workload is required");
     }
-    final String multiPartition = Workloads.named(workload, hosts).multiPartitionReason();
-    if (hosts > 1 && multiPartition != null) {
-      throw new IllegalArgumentException("workload '" + workload + "' needs multi-partition transactions across "
-          + "hosts (" + multiPartition + "), which a cluster runs, but not through failover yet: a transaction "
-          + "waits for a host a nemesis stops or cuts off until docs/cluster.md milestone 4; run it with --hosts 1");
-    }
+    Workloads.named(workload, hosts);
     if (kfactor >= hosts) {
       throw new IllegalArgumentException("--kfactor " + kfactor + " needs more than " + kfactor + " hosts, not "
           + hosts);
     }
     for (String n : nemeses) {
-      Nemeses.check(n, hosts);
+      Nemeses.check(n, hosts, kfactor);
     }
     return new RunOptions(workload, nemeses, seconds, seed, hosts, kfactor, sites, processes, commandLog, root,
         results, checker);

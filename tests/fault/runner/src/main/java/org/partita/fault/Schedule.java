@@ -28,24 +28,43 @@ record Schedule(List<Fault> faults) {
   record Fault(long quietMillis, String nemesis, long holdMillis) {
   }
 
-  /** The schedule for {@code nemeses} over {@code seconds} of workload, drawn from {@code seed}. */
+  /** The schedule for {@code nemeses} over {@code seconds} of workload, drawn from {@code seed}; kills unlimited. */
   static Schedule plan(long seed, List<String> nemeses, int seconds) {
+    return plan(seed, nemeses, seconds, Integer.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #plan(long, List, int)}, with at most {@code killLimit}
+   * kills: once they are used up, a draw that names {@code kill} names one
+   * of the other nemeses instead, and with no other nemesis the schedule
+   * ends there. Below the limit the draws are those of the unlimited plan.
+   */
+  static Schedule plan(long seed, List<String> nemeses, int seconds, int killLimit) {
     final List<Fault> faults = new ArrayList<>();
     if (nemeses.isEmpty()) {
       return new Schedule(faults);
     }
+    final List<String> others = nemeses.stream().filter(n -> !n.equals("kill")).toList();
     final Random random = new Random(seed);
     final long end = seconds * 1000L - TAIL_MILLIS;
     long t = 0;
+    int kills = 0;
     while (true) {
       final long quiet = between(random, QUIET_MIN_MILLIS, QUIET_MAX_MILLIS);
-      final String nemesis = nemeses.get(random.nextInt(nemeses.size()));
+      String nemesis = nemeses.get(random.nextInt(nemeses.size()));
+      if (nemesis.equals("kill") && kills >= killLimit) {
+        if (others.isEmpty()) {
+          break;
+        }
+        nemesis = others.get(random.nextInt(others.size()));
+      }
       final long min = longHold(nemesis) ? PAUSE_MIN_MILLIS : FAULT_MIN_MILLIS;
       final long hold = between(random, min, Math.max(min, FAULT_MAX_MILLIS));
       if (t + quiet + hold > end) {
         break;
       }
       faults.add(new Fault(quiet, nemesis, hold));
+      kills += nemesis.equals("kill") ? 1 : 0;
       t += quiet + hold;
     }
     return new Schedule(List.copyOf(faults));

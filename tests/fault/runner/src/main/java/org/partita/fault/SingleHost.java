@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -79,6 +80,26 @@ final class SingleHost implements Hosts {
       throw new IllegalStateException("host 127.0.0.1 is still running (pid " + process.pid() + ")");
     }
     start();
+  }
+
+  @Override
+  public void recover(int host) throws IOException, InterruptedException {
+    restart(host);
+  }
+
+  @Override
+  public List<Integer> survivors() {
+    return List.of(0);
+  }
+
+  @Override
+  public int coordinator() {
+    return 0;
+  }
+
+  @Override
+  public OptionalInt metadataLeader() {
+    return OptionalInt.empty();
   }
 
   @Override

@@ -46,10 +46,10 @@ interface Workload {
   List<Query> stateQueries();
 
   /**
-   * Why the workload is not run on a cluster yet: its multi-partition
-   * transactions run across hosts, but wait for a host a nemesis stops or
-   * cuts off until failover (docs/cluster.md, milestone 4); null when every
-   * call it makes is single-partition.
+   * Why the workload needs multi-partition transactions (on a cluster they
+   * all go through the host leading partition 0, whose death stops them
+   * until coordinator failover exists, so a cluster kill spares that host);
+   * null when every call it makes is single-partition.
    */
   default String multiPartitionReason() {
     return null;

@@ -28,6 +28,15 @@ class OutcomesTest {
   }
 
   @Test
+  void shouldCallAnUnknownOutcomeInfo() {
+    // A deposed cluster leader fails its held answers so: the write may have reached the new leader's copy.
+    assertEquals(Outcome.INFO, Outcomes.of(ClientResponse.failure(ClientResponse.Status.UNEXPECTED_FAILURE,
+        ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, "partition 2's leader was deposed while the answer was held")));
+    assertEquals(Outcome.FAIL, Outcomes.of(ClientResponse.failure(ClientResponse.Status.REJECTED,
+        ErrorCode.ERROR_CODE_NOT_LEADER, "partition 2 is led by host 1, not by this host (0); the call was not run")));
+  }
+
+  @Test
   void shouldCallATimeoutOrALostConnectionInfo() {
     assertEquals(Outcome.INFO, Outcomes.of(new ExecutionException(new CallTimeoutException("P", java.time.Duration.ofSeconds(2)))));
     assertEquals(Outcome.INFO, Outcomes.of(new ExecutionException(new ConnectionLostException("lost"))));

@@ -31,4 +31,18 @@ class ReplicaVerdictTest {
     assertEquals(new ReplicaVerdict("no (partition 0 has 1 copies, not K+1 = 2)", false), ReplicaVerdict.of(1,
         List.of(copy(0, 0, "a"))));
   }
+
+  @Test
+  void shouldCountAPartitionLeftWithOneCopyByAKillApart() {
+    final List<ReplicaVerdict.CopyChecksum> afterKill = List.of(copy(0, 0, "a"), copy(0, 2, "a"), copy(1, 2, "b"),
+        copy(2, 0, "c"));
+    assertEquals(new ReplicaVerdict("yes (3 partitions, 2 copies compared; 2 partitions left with one copy by the "
+        + "kill, nothing to compare)", true), ReplicaVerdict.of(1, afterKill, 1));
+    assertEquals(new ReplicaVerdict("no (partition 1 has 1 copies, not K+1 = 2)", false),
+        ReplicaVerdict.of(1, afterKill, 0));
+    assertEquals(new ReplicaVerdict("no (partition 0: host 0 has a, host 2 has x)", false), ReplicaVerdict.of(1,
+        List.of(copy(0, 0, "a"), copy(0, 2, "x"), copy(1, 2, "b")), 1));
+    assertEquals(new ReplicaVerdict("no (partition 0 has 3 copies, not K+1 = 2 less at most 1 killed)", false),
+        ReplicaVerdict.of(1, List.of(copy(0, 0, "a"), copy(0, 1, "a"), copy(0, 2, "a")), 1));
+  }
 }

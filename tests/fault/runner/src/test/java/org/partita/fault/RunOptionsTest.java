@@ -50,22 +50,26 @@ class RunOptionsTest {
   }
 
   @Test
-  void shouldRefuseOnAClusterWhatNeedsRejoinOrMultiPartitionWork() {
+  void shouldRefuseOnAClusterWhatNeedsRejoin() {
     for (String n : Nemeses.RESTARTING) {
-      final String message = error("--workload", "register", "--hosts", "3", "--nemesis", n);
+      final String message = error("--workload", "register", "--hosts", "3", "--kfactor", "1", "--nemesis", n);
       assertTrue(message.contains("rejoin, which is not built yet"), message);
     }
-    for (String w : List.of("bank", "redundant-register")) {
-      final String message = error("--workload", w, "--hosts", "3");
-      assertTrue(message.startsWith("workload '" + w + "' needs multi-partition transactions across hosts"),
-          message);
-      assertTrue(message.endsWith("run it with --hosts 1"), message);
-    }
     assertTrue(error("--workload", "register", "--hosts", "2", "--nemesis", "partition").contains("not 2"));
-    for (String w : List.of("register", "set", "dirty-read")) {
-      final RunOptions o = RunOptions.parse(new String[] {"--workload", w, "--hosts", "3", "--nemesis",
-          "pause,partition,partition-leader,flood-minority"}, ROOT);
+    for (String w : Workloads.NAMES) {
+      final RunOptions o = RunOptions.parse(new String[] {"--workload", w, "--hosts", "3", "--kfactor", "1",
+          "--nemesis", "kill,pause,partition,partition-leader,flood-minority"}, ROOT);
       assertEquals(3, o.hosts());
     }
+  }
+
+  @Test
+  void shouldRunAClusterKillOnlyWithOneSpareCopy() {
+    assertTrue(error("--workload", "set", "--hosts", "3", "--nemesis", "kill")
+        .contains("with K=0 a killed host's partitions have no other copy"));
+    assertTrue(error("--workload", "set", "--hosts", "5", "--kfactor", "2", "--nemesis", "kill")
+        .contains("need repair among the survivors"));
+    assertEquals(1, Nemeses.killLimit(3));
+    assertEquals(Integer.MAX_VALUE, Nemeses.killLimit(1));
   }
 }

@@ -40,4 +40,17 @@ class ScheduleTest {
   void shouldPlanNothingWithoutNemeses() {
     assertTrue(Schedule.plan(1, List.of(), 60).faults().isEmpty());
   }
+
+  @Test
+  void shouldPlayAtMostTheKillLimitAndOtherwiseTheSameDraws() {
+    for (long seed = 1; seed <= 20; seed++) {
+      final Schedule limited = Schedule.plan(seed, List.of("kill", "partition"), 120, 1);
+      assertTrue(limited.faults().stream().filter(f -> f.nemesis().equals("kill")).count() <= 1, limited.toString());
+      final Schedule unlimited = Schedule.plan(seed, List.of("kill", "partition"), 120);
+      assertEquals(unlimited.faults().get(0), limited.faults().get(0));
+    }
+    final Schedule killsOnly = Schedule.plan(5, List.of("kill"), 120, 1);
+    assertEquals(1, killsOnly.faults().size(), killsOnly.toString());
+    assertTrue(Schedule.plan(5, List.of("kill"), 120).faults().size() > 1);
+  }
 }
