@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "key_chooser.h"
@@ -22,6 +23,7 @@
 #include "kv_report.h"
 #include "measurements.h"
 #include "partita/client/client.h"
+#include "partition_pauses.h"
 #include "preloader.h"
 #include "text_format.h"
 #include "ticker.h"
@@ -98,6 +100,13 @@ std::string Join(const std::vector<std::string>& items) {
   return s;
 }
 
+// Each key's partition, as the client routes its Put.
+std::vector<int> PartitionOfEachKey(const client::Client& client, const KeySpace& keys) {
+  std::vector<int> partitions(keys.count());
+  for (int k = 0; k < keys.count(); ++k) partitions[k] = client.PartitionOf(KvOperations::kPut, {keys.Key(k)});
+  return partitions;
+}
+
 int Run(const KvOptions& o) {
   const KeySpace keys(o.preload, o.key_size);
   const ValueFactory values(o.value_size, o.seed);
@@ -123,7 +132,11 @@ int Run(const KvOptions& o) {
 
   Measurements measurements;
   const KeyChooser chooser(o.keys, keys.count());
-  KvOperations operations({&client, &keys, &chooser, &values, &writes, &measurements, &sequence}, o.get_ratio);
+  std::optional<PartitionPauses> pauses;
+  if (o.partition_pauses == "report") pauses.emplace(PartitionOfEachKey(client, keys), Clock::now());
+  KvOperations operations({&client, &keys, &chooser, &values, &writes, &measurements, &sequence,
+                           pauses ? &*pauses : nullptr},
+                          o.get_ratio);
   KvLoad load(&client, &operations, o.async(), o.threads, o.ratelimit, o.seed);
   std::printf("kv: %s%s, %.0f%% gets, %s keys, %.1f s warm-up then %.1f s measured\n", o.mode.c_str(),
               o.async() ? "" : (" with " + std::to_string(o.threads) + " threads").c_str(), o.get_ratio * 100,
@@ -148,6 +161,8 @@ int Run(const KvOptions& o) {
       std::chrono::duration_cast<std::chrono::nanoseconds>((end - kRecent).time_since_epoch()).count();
   report.verification = Verifier(&client, &keys, &values, &writes).Verify(o.verify_sample, recent_since, o.seed);
   report.first_failure = operations.FirstFailure();
+  report.failures = operations.FailureCounts();
+  if (pauses) report.pauses = pauses->Lines();
   std::fputs(report.Text().c_str(), stdout);
   if (!o.json.empty()) {
     if (std::string error = report.Json().WriteFile(o.json); !error.empty()) {

@@ -9,6 +9,13 @@ int64_t Nanos(KvOperations::Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
+// proto/errors.proto ERROR_CODE_OUTCOME_UNKNOWN: the host lost track of the call; it may have committed.
+constexpr uint32_t kErrorCodeOutcomeUnknown = 28;
+
+std::string Describe(const char* procedure, const client::Result<client::Response>& result) {
+  return std::string(procedure) + ": " + (result.ok() ? result->ToString() : result.status().ToString());
+}
+
 }  // namespace
 
 KvOperations::KvOperations(Parts parts, double get_ratio) : parts_(parts), get_ratio_(get_ratio) {}
@@ -43,10 +50,13 @@ void KvOperations::Complete(const Call& call, const client::Result<client::Respo
   if (!result.ok() || !result->ok()) {
     parts_.measurements->RecordFailure();
     NoteFailure(call, result);
-    // A client-side failure may or may not have run; a failure status rolled back.
-    if (call.sequence >= 0 && !result.ok()) parts_.writes->OutcomeUnknown(call.key);
+    // A client-side failure may or may not have run, as may an OUTCOME_UNKNOWN answer; other failures rolled back.
+    if (call.sequence >= 0 && (!result.ok() || result->error_code == kErrorCodeOutcomeUnknown)) {
+      parts_.writes->OutcomeUnknown(call.key);
+    }
     return;
   }
+  if (parts_.pauses != nullptr) parts_.pauses->Record(call.key, now);
   const int64_t latency = std::chrono::duration_cast<std::chrono::nanoseconds>(now - call.start).count();
   if (call.sequence < 0) {
     parts_.measurements->RecordGet(latency, !result->results.empty() && result->results[0].row_count() > 0);
@@ -56,11 +66,29 @@ void KvOperations::Complete(const Call& call, const client::Result<client::Respo
   }
 }
 
+bool KvOperations::OutcomeUnknown(const client::Result<client::Response>& result) {
+  if (result.ok()) return result->error_code == kErrorCodeOutcomeUnknown;
+  return result.status().code() == client::Status::Code::kConnectionLost ||
+         result.status().code() == client::Status::Code::kTimeout;
+}
+
 void KvOperations::NoteFailure(const Call& call, const client::Result<client::Response>& result) {
+  const char* procedure = call.sequence < 0 ? kGet : kPut;
+  if (OutcomeUnknown(result)) {
+    outcome_unknown_.fetch_add(1, std::memory_order_relaxed);
+  } else if (other_failures_.fetch_add(1, std::memory_order_relaxed) == 0) {
+    std::lock_guard<std::mutex> lock(failure_mu_);
+    first_other_ = Describe(procedure, result);
+  }
   if (failed_once_.exchange(true)) return;
   std::lock_guard<std::mutex> lock(failure_mu_);
-  first_failure_ = std::string(call.sequence < 0 ? kGet : kPut) + ": " +
-                   (result.ok() ? result->ToString() : result.status().ToString());
+  first_failure_ = Describe(procedure, result);
+}
+
+KvOperations::Failures KvOperations::FailureCounts() const {
+  std::lock_guard<std::mutex> lock(failure_mu_);
+  return Failures{outcome_unknown_.load(std::memory_order_relaxed), other_failures_.load(std::memory_order_relaxed),
+                  first_other_};
 }
 
 std::string KvOperations::FirstFailure() const {

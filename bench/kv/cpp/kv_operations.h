@@ -19,6 +19,7 @@
 #include "key_space.h"
 #include "measurements.h"
 #include "partita/client/client.h"
+#include "partition_pauses.h"
 #include "split_random.h"
 #include "value_factory.h"
 #include "write_log.h"
@@ -39,6 +40,16 @@ class KvOperations {
     WriteLog* writes;
     Measurements* measurements;
     std::atomic<int64_t>* sequence;  // write sequence numbers, shared with the preload
+    PartitionPauses* pauses = nullptr;  // each success recorded when not null
+  };
+
+  // Failures over the whole run: those whose outcome is unknown (the call
+  // may have run: a lost connection, a timeout, OUTCOME_UNKNOWN) and the
+  // others (not run, or rolled back).
+  struct Failures {
+    uint64_t outcome_unknown = 0;
+    uint64_t other = 0;
+    std::string first_other;  // "Put: REJECTED NOT_LEADER: ...", or empty
   };
 
   KvOperations(Parts parts, double get_ratio);
@@ -52,6 +63,10 @@ class KvOperations {
 
   // The first failure seen ("Put: GRACEFUL_FAILURE ..."), or empty.
   std::string FirstFailure() const;
+  Failures FailureCounts() const;
+
+  // Whether `result` leaves the call's outcome unknown: it may have run.
+  static bool OutcomeUnknown(const client::Result<client::Response>& result);
 
  private:
   struct Call {
@@ -70,7 +85,10 @@ class KvOperations {
   double get_ratio_;
   mutable std::mutex failure_mu_;
   std::string first_failure_;  // guarded by failure_mu_
+  std::string first_other_;    // guarded by failure_mu_
   std::atomic<bool> failed_once_{false};
+  std::atomic<uint64_t> outcome_unknown_{0};
+  std::atomic<uint64_t> other_failures_{0};
 };
 
 }  // namespace partita::bench::kv

@@ -33,6 +33,10 @@ ParseOutcome KvOptions::Parse(int argc, const char* const* argv, KvOptions* o) {
   parser.AddInt("--verify-sample", "N", "random keys verified at the end, besides every key written in the last second",
                 &o->verify_sample);
   parser.AddInt("--seed", "N", "random seed of keys, operations and values", &o->seed);
+  parser.AddChoice("--partition-pauses", {"off", "report"},
+                   "report: print each partition's longest pause between successful operations and when it ended "
+                   "(a failover as the driver sees it)",
+                   &o->partition_pauses);
   ParseOutcome outcome = parser.Parse(argc, argv);
   if (outcome.kind == ParseOutcome::Kind::kHelp) outcome.message = parser.Usage();
   if (outcome.kind != ParseOutcome::Kind::kRun) return outcome;

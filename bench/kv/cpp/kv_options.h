@@ -29,6 +29,7 @@ struct KvOptions {
   std::string keys = "uniform";  // "uniform" or "zipf"
   int64_t verify_sample = 1000;
   int64_t seed = 42;
+  std::string partition_pauses = "off";  // "report": each partition's longest pause between successes
 
   bool async() const { return mode == "async"; }
 

@@ -27,6 +27,12 @@ std::string KvReport::Text() const {
   s += "kv: gets " + Count(window.gets) + " (found nothing: " + Count(window.misses) + "), puts " + Count(window.puts) +
        ", failed " + Count(window.failed) + "\n";
   if (!first_failure.empty()) s += "kv: first failure: " + first_failure + "\n";
+  if (failures.outcome_unknown + failures.other > 0) {
+    s += "kv: failures over the whole run: " + Count(failures.outcome_unknown) +
+         " with the outcome unknown (lost connection, timeout, OUTCOME_UNKNOWN), " + Count(failures.other) +
+         " others" + (failures.first_other.empty() ? "" : " (first: " + failures.first_other + ")") + "\n";
+  }
+  for (const std::string& line : pauses) s += line + "\n";
   s += "kv: verification: " + Grouped(verification.checked) + " keys checked, " + Grouped(verification.mismatches) +
        " mismatches, " + Grouped(verification.unverifiable) +
        " unverifiable: " + (consistent() ? "CONSISTENT" : "INCONSISTENT") + "\n";
@@ -52,6 +58,8 @@ JsonObject KvReport::Json() const {
       .Add("puts", window.puts)
       .Add("get_misses", window.misses)
       .Add("failed", window.failed)
+      .Add("failed_outcome_unknown", failures.outcome_unknown)
+      .Add("failed_other", failures.other)
       .Add("verified", verification.checked)
       .Add("mismatches", verification.mismatches)
       .Add("unverifiable", verification.unverifiable)

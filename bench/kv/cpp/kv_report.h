@@ -9,6 +9,7 @@
 #include <string>
 
 #include "json_object.h"
+#include "kv_operations.h"
 #include "kv_options.h"
 #include "measurements.h"
 #include "verifier.h"
@@ -20,6 +21,8 @@ struct KvReport {
   Measurements::WindowStats window;
   Verifier::Result verification;
   std::string first_failure;  // empty when none
+  KvOperations::Failures failures;  // over the whole run (the window's count is window.failed)
+  std::vector<std::string> pauses;  // PartitionPauses::Lines, when asked for
 
   bool consistent() const { return verification.consistent(); }
 

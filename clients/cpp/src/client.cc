@@ -14,6 +14,7 @@
 #include "rate_limiter.h"
 #include "router.h"
 #include "server_address.h"
+#include "topology_follower.h"
 
 namespace partita::client {
 namespace {
@@ -24,7 +25,8 @@ thread_local bool t_on_io_thread = false;
 constexpr std::chrono::seconds kConnectGrace{2};
 }  // namespace
 
-// The client's state: I/O threads, connections, router, statistics.
+// The client's state: I/O threads, connections, router, the follower of
+// topology changes (which sends NOT_LEADER calls again), statistics.
 // Thread model: connect_mu_ serializes Connect and Close; calls are lock-free
 // up to their connection's queue.
 class Client::Impl final {
@@ -33,7 +35,12 @@ class Client::Impl final {
       : config_(std::move(config)),
         work_(boost::asio::make_work_guard(io_)),
         limiter_(config_.rate_limit_per_second > 0 ? std::make_optional<RateLimiter>(config_.rate_limit_per_second)
-                                                   : std::nullopt) {
+                                                   : std::nullopt),
+        follower_(io_, &router_, &tracker_, config_.not_leader_wait,
+                  TopologyFollower::Hooks{
+                      [this](std::function<void(Result<Response>)> done) { ReadPartitions(std::move(done)); },
+                      [this](PendingCall& call) { return Send(call, std::chrono::milliseconds(0), true); },
+                      [this](std::vector<std::string> hosts) { Discover(std::move(hosts)); }}) {
     for (uint32_t i = 0; i < std::max<uint32_t>(1, config_.io_threads); ++i) {
       threads_.emplace_back([this] {
         t_on_io_thread = true;
@@ -47,14 +54,26 @@ class Client::Impl final {
   Status Connect(std::string_view host_port);
   void CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback,
                  bool rate_limited = true);
+  // Sends `call` (counted as started) on the connection the router chooses,
+  // waiting up to `wait` for room, or finishes it with why it could not be
+  // sent. Returns false, leaving `call` untouched, only when
+  // `keep_if_full` and the connection had no room.
+  bool Send(PendingCall& call, std::chrono::milliseconds wait, bool keep_if_full);
   void Close();
   // A connection logged in (on an I/O thread): its topology and routes become
   // the client's, and with discover_hosts every host it lists that no
   // connection reaches yet is connected to on a discovery thread (Connect
   // waits for the login, which must not happen on an I/O thread).
   void LoggedIn(const LoginResponse& login);
+  // Calls @SystemCatalog PARTITIONS (outside the rate limit) on the first
+  // connection, round-robin, with room for it: after a failover some are
+  // full of answers their hosts held. On an I/O thread; never waits.
+  void ReadPartitions(Callback done);
   // Connects to each of `addresses`, reporting those that cannot be reached.
   void ConnectToHosts(const std::vector<std::string>& addresses);
+  // ConnectToHosts on a discovery thread (Connect waits for the login, which
+  // must not happen on an I/O thread), unless discover_hosts is off.
+  void Discover(std::vector<std::string> addresses);
   // An answer ran against catalog `version`: when that is newer than the
   // routes, reads the new routes with @SystemCatalog PROCEDURES (once per
   // version; on failure the next answer tries again). Any thread.
@@ -67,6 +86,7 @@ class Client::Impl final {
   CallTracker tracker_;
   Router router_;
   std::optional<RateLimiter> limiter_;
+  TopologyFollower follower_;
   std::atomic<uint64_t> next_handle_{1};
   std::atomic<bool> closed_{false};
   std::atomic<uint64_t> refreshing_version_{0};  // the version whose routes are being read
@@ -88,9 +108,13 @@ Status Client::Impl::Connect(std::string_view host_port) {
     router_.Remove(it->second.get());
     connections_.erase(it);
   }
-  Connection::Listener listener{[this](const LoginResponse& login) { LoggedIn(login); },
-                                [this] { router_.Rebuild(); },
-                                [this](uint64_t version) { CatalogVersionSeen(version); }};
+  Connection::Listener listener{
+      [this](const LoginResponse& login) { LoggedIn(login); }, [this] { router_.Rebuild(); },
+      [this](uint64_t version) { CatalogVersionSeen(version); },
+      [this](uint64_t version) { follower_.VersionSeen(version); },
+      [this](PendingCall& call, uint64_t version, Response& answer) {
+        return follower_.NotLeader(call, version, answer);
+      }};
   auto connection = std::make_shared<Connection>(io_, std::move(address.value()), config_, &tracker_, listener);
   router_.Add(connection);
   std::future<Status> login = connection->Open();
@@ -108,16 +132,20 @@ Status Client::Impl::Connect(std::string_view host_port) {
 
 void Client::Impl::LoggedIn(const LoginResponse& login) {
   router_.LoggedIn(login);
-  if (!config_.discover_hosts || closed_) return;
+  follower_.LoggedIn();
   std::vector<std::string> unknown;
   for (const Host& host : login.topology().hosts()) {
     if (host.host_id() == login.host_id() || router_.ConnectedToHost(host.host_id())) continue;
     unknown.push_back(host.address() + ":" + std::to_string(host.client_port()));
   }
-  if (unknown.empty()) return;
+  Discover(std::move(unknown));
+}
+
+void Client::Impl::Discover(std::vector<std::string> addresses) {
+  if (!config_.discover_hosts || closed_ || addresses.empty()) return;
   std::lock_guard<std::mutex> lock(discovery_mu_);
   if (closed_) return;
-  discovery_.emplace_back([this, unknown = std::move(unknown)] { ConnectToHosts(unknown); });
+  discovery_.emplace_back([this, addresses = std::move(addresses)] { ConnectToHosts(addresses); });
 }
 
 void Client::Impl::ConnectToHosts(const std::vector<std::string>& addresses) {
@@ -129,6 +157,16 @@ void Client::Impl::ConnectToHosts(const std::vector<std::string>& addresses) {
                 << ", a host of the cluster's topology: " << status.message() << "\n";
     }
   }
+}
+
+void Client::Impl::ReadPartitions(Callback done) {
+  PendingCall call{next_handle_.fetch_add(1, std::memory_order_relaxed), "@SystemCatalog", std::move(done),
+                   PendingCall::Clock::now(), {}, {Param("PARTITIONS")}};
+  tracker_.Started();
+  for (size_t tries = router_.ConnectedServers().size(); tries > 1; --tries) {
+    if (Send(call, std::chrono::milliseconds(0), /*keep_if_full=*/true)) return;
+  }
+  Send(call, std::chrono::milliseconds(0), /*keep_if_full=*/false);  // the last try fails with kBackpressure
 }
 
 void Client::Impl::CatalogVersionSeen(uint64_t version) {
@@ -156,32 +194,43 @@ void Client::Impl::CatalogVersionSeen(uint64_t version) {
 void Client::Impl::CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback,
                              bool rate_limited) {
   PendingCall call{next_handle_.fetch_add(1, std::memory_order_relaxed), std::string(procedure),
-                   std::move(callback), PendingCall::Clock::now(), {}};
+                   std::move(callback), PendingCall::Clock::now(), {}, std::move(params)};
   tracker_.Started();
   auto fail = [&](Status::Code code, std::string message) { tracker_.Finish(call, Status(code, std::move(message))); };
   if (closed_) return fail(Status::Code::kClosed, "the client is closed; the call to " + call.procedure + " was not sent");
   if (procedure.empty()) return fail(Status::Code::kInvalidArgument, "the procedure name is empty");
   if (limiter_ && rate_limited) limiter_->Acquire();
-  const Router::Choice choice = router_.Choose(procedure, params);
+  Send(call, t_on_io_thread ? std::chrono::milliseconds(0) : config_.backpressure_timeout, false);
+}
+
+bool Client::Impl::Send(PendingCall& call, std::chrono::milliseconds wait, bool keep_if_full) {
+  auto fail = [&](Status::Code code, std::string message) {
+    tracker_.Finish(call, Status(code, std::move(message)));
+    return true;
+  };
+  if (closed_) return fail(Status::Code::kClosed, "the client is closed; the call to " + call.procedure + " was not sent");
+  const Router::Choice choice = router_.Choose(call.procedure, call.params);
   if (!choice.connection) {
     return fail(Status::Code::kNoConnection,
                 "no connection to a Partita server is up; the call to " + call.procedure + " was not sent");
   }
   Connection& connection = *choice.connection;
-  const size_t bytes = FrameCodec::InvocationMessageSize(call.handle, procedure, params, choice.routed_partition_plus_one,
-                                                         QueryTimeoutMillis(config_));
+  const size_t bytes = FrameCodec::InvocationMessageSize(call.handle, call.procedure, call.params,
+                                                         choice.routed_partition_plus_one, QueryTimeoutMillis(config_));
   if (bytes > connection.max_frame_bytes()) {
     return fail(Status::Code::kFrameTooLarge, "the call to " + call.procedure + " encodes to " + std::to_string(bytes) +
                                                   " bytes; the server at " + connection.address() + " accepts at most " +
                                                   std::to_string(connection.max_frame_bytes()));
   }
-  if (!connection.AcquirePermit(t_on_io_thread ? std::chrono::milliseconds(0) : config_.backpressure_timeout)) {
+  if (!connection.AcquirePermit(wait)) {
+    if (keep_if_full) return false;
     return fail(Status::Code::kBackpressure,
                 "no room for the call to " + call.procedure + ": " + std::to_string(config_.max_in_flight_per_connection) +
                     " calls in flight on " + connection.address() + " and none finished within " +
-                    std::to_string(config_.backpressure_timeout.count()) + " ms");
+                    std::to_string(wait.count()) + " ms");
   }
-  connection.Submit(std::move(call), params, choice.routed_partition_plus_one);
+  connection.Submit(std::move(call), choice.routed_partition_plus_one);
+  return true;
 }
 
 void Client::Impl::Close() {
@@ -196,6 +245,7 @@ void Client::Impl::Close() {
     discovery.swap(discovery_);
   }
   for (std::thread& t : discovery) t.join();  // each sees closed_ (Connect refuses) and ends
+  follower_.Close();  // calls waiting to be sent again after NOT_LEADER end with kClosed
   work_.reset();
   io_.stop();
   for (std::thread& t : threads_) t.join();
@@ -232,6 +282,10 @@ void Client::Drain() { impl_->tracker_.AwaitIdle(); }
 ClientStatistics Client::Statistics(bool reset) { return impl_->tracker_.Snapshot(reset); }
 
 std::vector<std::string> Client::ConnectedServers() const { return impl_->router_.ConnectedServers(); }
+
+int Client::PartitionOf(std::string_view procedure, const std::vector<Param>& params) const {
+  return impl_->router_.PartitionOf(procedure, params);
+}
 
 const ClientConfig& Client::config() const { return impl_->config_; }
 

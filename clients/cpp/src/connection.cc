@@ -19,6 +19,9 @@ namespace {
 constexpr size_t kInitialReadBuffer = 64 * 1024;
 constexpr size_t kMinRead = 16 * 1024;
 
+// partita.proto.ErrorCode ERROR_CODE_NOT_LEADER (proto/errors.proto): the call was not run.
+constexpr uint32_t kErrorCodeNotLeader = 20;
+
 Status Lost(std::string message) { return Status(Status::Code::kConnectionLost, std::move(message)); }
 
 std::string Millis(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
@@ -321,6 +324,12 @@ void Connection::OnResponse(InvocationResponse* r) {
   response.server_nanos = r->server_nanos();
   response.catalog_version = r->catalog_version();
   if (listener_.catalog_version_seen) listener_.catalog_version_seen(response.catalog_version);
+  if (listener_.topology_version_seen) listener_.topology_version_seen(r->topology_version());
+  if (response.error_code == kErrorCodeNotLeader && listener_.not_leader) {
+    permits_.release();  // before a resend, which may pick this connection
+    if (!listener_.not_leader(call, r->topology_version(), response)) tracker_->Finish(call, std::move(response));
+    return;
+  }
   response.results.reserve(r->results_size());
   for (std::string& bytes : *r->mutable_results()) {
     Result<ResultTable> table = ResultTable::Parse(std::make_shared<const std::string>(std::move(bytes)));
@@ -340,7 +349,7 @@ bool Connection::AcquirePermit(std::chrono::milliseconds wait) {
   return wait.count() > 0 && permits_.try_acquire_for(wait);
 }
 
-void Connection::Submit(PendingCall call, const std::vector<Param>& params, uint32_t routed_plus_one) {
+void Connection::Submit(PendingCall call, uint32_t routed_plus_one) {
   bool post = false;
   {
     std::unique_lock<std::mutex> lock(mu_);
@@ -350,7 +359,7 @@ void Connection::Submit(PendingCall call, const std::vector<Param>& params, uint
                                " was not sent"));
     }
     call.deadline = call.started + config_.call_timeout;  // no second clock read per call
-    FrameCodec::AppendInvocationFrame(call.handle, call.procedure, params, routed_plus_one,
+    FrameCodec::AppendInvocationFrame(call.handle, call.procedure, call.params, routed_plus_one,
                                       QueryTimeoutMillis(config_), &queued_bytes_);
     queued_calls_.push_back(std::move(call));
     post = !writing_;

@@ -50,6 +50,12 @@ class Connection final : public std::enable_shared_from_this<Connection> {
     std::function<void()> went_down;
     // An answer named the catalog version it ran against (may be null).
     std::function<void(uint64_t)> catalog_version_seen;
+    // An answer named the topology version its host knows (may be null).
+    std::function<void(uint64_t)> topology_version_seen;
+    // `call` was answered NOT_LEADER (`answer`; not run) by a host knowing
+    // topology `version`. Returns true when it took the call (moved from
+    // it) to send it again; false to have `answer` delivered. May be null.
+    std::function<bool(PendingCall& call, uint64_t version, Response& answer)> not_leader;
   };
 
   // REQUIRES: `tracker` outlives the connection.
@@ -72,8 +78,9 @@ class Connection final : public std::enable_shared_from_this<Connection> {
   // Takes room for one call, waiting up to `wait` if there is none. Returns
   // true iff room was taken; the call's end gives it back.
   bool AcquirePermit(std::chrono::milliseconds wait);
-  // Hands over `call` (holding a permit) to be written: encodes it now.
-  void Submit(PendingCall call, const std::vector<Param>& params, uint32_t routed_plus_one);
+  // Hands over `call` (holding a permit) to be written: encodes it (its
+  // procedure and params) now.
+  void Submit(PendingCall call, uint32_t routed_plus_one);
 
  private:
   enum class State { kConnecting, kUp, kDown, kClosed };

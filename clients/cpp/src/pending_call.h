@@ -1,8 +1,11 @@
 // PendingCall: one call between CallAsync and its callback: the handle
-// matching its answer, its callback, and its clock.
+// matching its answer, its callback, its clock, and its parameters (kept
+// until the answer, so that a call answered NOT_LEADER, which was not run,
+// can be sent again at its partition's leader).
 //
 // Ownership: moved from the caller into a connection's queue, then its
-// in-flight map, then handed to CallTracker::Finish. Thread model: owned by
+// in-flight map, then handed to CallTracker::Finish (or, answered
+// NOT_LEADER, to the TopologyFollower and into a connection again). Thread model: owned by
 // one place at a time; never shared.
 #ifndef PARTITA_CLIENT_SRC_PENDING_CALL_H_
 #define PARTITA_CLIENT_SRC_PENDING_CALL_H_
@@ -10,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "partita/client/client.h"
 
@@ -23,6 +27,8 @@ struct PendingCall {
   Callback callback;
   Clock::time_point started;   // when CallAsync was entered (latency counts from here)
   Clock::time_point deadline;  // when the call times out: started + the call timeout
+  std::vector<Param> params;
+  uint32_t not_leader_resends = 0;  // times sent again after a NOT_LEADER answer
 };
 
 }  // namespace partita::client

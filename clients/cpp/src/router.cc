@@ -102,11 +102,15 @@ Router::Choice Router::Choose(std::string_view procedure, const std::vector<Para
   if (partition >= 0) {
     const uint32_t leader = s->leaders[partition];
     if (leader < s->by_host.size() && s->by_host[leader] && s->by_host[leader]->up()) {
-      return {s->by_host[leader], routed};
+      return {s->by_host[leader], routed, true};
     }
   }
   const uint64_t next = round_robin_.fetch_add(1, std::memory_order_relaxed);
-  return {s->up[next % s->up.size()], routed};
+  return {s->up[next % s->up.size()], routed, false};
+}
+
+int Router::PartitionOf(std::string_view procedure, const std::vector<Param>& params) const {
+  return PartitionOfCall(*Current(), procedure, params);
 }
 
 void Router::Add(std::shared_ptr<Connection> connection) {
@@ -127,11 +131,18 @@ void Router::LoggedIn(const LoginResponse& login) {
   const bool hash_known = login.hash().algorithm() == PartitionHash::kAlgorithm &&
                           login.hash().bucket_bits() == PartitionHash::kBucketBits;
   const uint32_t count = topology.partition_count();
-  next->leaders.clear();
-  next->buckets.clear();
-  if (hash_known && count > 0 && static_cast<uint32_t>(topology.partition_leaders_size()) == count) {
-    next->leaders.assign(topology.partition_leaders().begin(), topology.partition_leaders().end());
-    next->buckets = BucketTable(topology);
+  for (const Host& host : topology.hosts()) {
+    next->host_addresses[host.host_id()] = host.address() + ":" + std::to_string(host.client_port());
+  }
+  const bool older = topology.topology_version() < next->topology_version && next->leaders.size() == count;
+  if (!older) {  // an older topology (a host not yet following a failover) keeps the newer leaders
+    next->topology_version = topology.topology_version();
+    next->leaders.clear();
+    next->buckets.clear();
+    if (hash_known && count > 0 && static_cast<uint32_t>(topology.partition_leaders_size()) == count) {
+      next->leaders.assign(topology.partition_leaders().begin(), topology.partition_leaders().end());
+      next->buckets = BucketTable(topology);
+    }
   }
   if (login.catalog_version() >= next->catalog_version) {
     next->catalog_version = login.catalog_version();
@@ -144,6 +155,23 @@ void Router::LoggedIn(const LoginResponse& login) {
 }
 
 uint64_t Router::catalog_version() const { return Current()->catalog_version; }
+
+bool Router::FollowLeaders(std::vector<uint32_t> leaders, uint64_t version) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::shared_ptr<const Snapshot> current = Current();
+  if (version <= current->topology_version || leaders.size() != current->leaders.size()) return false;
+  auto next = std::make_shared<Snapshot>(*current);
+  next->leaders = std::move(leaders);
+  next->topology_version = version;
+  PublishLocked(std::move(next));
+  return true;
+}
+
+std::string Router::HostAddress(uint32_t host_id) const {
+  const std::shared_ptr<const Snapshot> s = Current();
+  const auto it = s->host_addresses.find(host_id);
+  return it == s->host_addresses.end() ? std::string() : it->second;
+}
 
 bool Router::UpdateRoutes(uint64_t version, const ResultTable& procedures) {
   const int name = procedures.ColumnIndex("PROCEDURE_NAME");
@@ -183,11 +211,13 @@ void Router::PublishLocked(std::shared_ptr<Snapshot> next) {
       next->by_host[host] = c;
     }
   }
+  const uint64_t topology_version = next->topology_version;
   std::shared_ptr<const Snapshot> old;
   {
     std::lock_guard<std::mutex> lock(snapshot_mu_);
     old = std::exchange(snapshot_, std::move(next));
   }  // `old` is released outside the lock
+  topology_version_.store(topology_version, std::memory_order_release);
 }
 
 bool Router::ConnectedToHost(uint32_t host_id) const {

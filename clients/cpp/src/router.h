@@ -7,8 +7,9 @@
 //
 // Ownership: holds shared references to the client's connections.
 // Thread model: Choose() reads an immutable snapshot, holding snapshot_mu_
-// only to copy its pointer; updates (logins, connections going up or down)
-// are serialized by mu_ and publish a new snapshot.
+// only to copy its pointer; updates (logins, newer partition leaders,
+// connections going up or down) are serialized by mu_ and publish a new
+// snapshot. topology_version() is a lock-free read (every answer asks it).
 #ifndef PARTITA_CLIENT_SRC_ROUTER_H_
 #define PARTITA_CLIENT_SRC_ROUTER_H_
 
@@ -35,6 +36,7 @@ class Router final {
   struct Choice {
     std::shared_ptr<Connection> connection;  // null when no connection is up
     uint32_t routed_partition_plus_one = 0;  // 0 = not routed
+    bool to_leader = false;                  // the connection reaches the partition's leader
   };
 
   Router();
@@ -58,10 +60,26 @@ class Router final {
   // are not routed; the server routes them).
   static std::vector<uint32_t> BucketTable(const Topology& topology);
 
+  // The partition a call would be routed to, or -1 when it is not routed
+  // (multi-partition or system procedure, unknown route or value).
+  int PartitionOf(std::string_view procedure, const std::vector<Param>& params) const;
+
   void Add(std::shared_ptr<Connection> connection);
   void Remove(const Connection* connection);
-  // A connection logged in: its topology and routes become the client's.
+  // A connection logged in: its topology and routes become the client's,
+  // except that leaders of an older topology than the one routed by (a host
+  // that has not followed a failover yet) do not replace newer ones.
   void LoggedIn(const LoginResponse& login);
+  // The version of the topology calls are routed by (0 before any login).
+  uint64_t topology_version() const { return topology_version_.load(std::memory_order_acquire); }
+  // Routes by `leaders` (index: partition; value: leader host id) of
+  // topology `version` from now on. Returns true iff they were taken: the
+  // version is newer than the one routed by and names as many partitions
+  // (a failover moves leaders; the bucket table stays).
+  bool FollowLeaders(std::vector<uint32_t> leaders, uint64_t version);
+  // The client address ("host:port") a login's topology gave for
+  // `host_id`, or empty when no login named it.
+  std::string HostAddress(uint32_t host_id) const;
   // The catalog version the routes belong to.
   uint64_t catalog_version() const;
   // Replaces the routes with those of a @SystemCatalog PROCEDURES table
@@ -97,6 +115,8 @@ class Router final {
     std::vector<uint32_t> buckets;                     // index: bucket; value: partition
     std::unordered_map<std::string, Route, NoCaseHash, NoCaseEqual> routes;
     uint64_t catalog_version = 0;
+    uint64_t topology_version = 0;
+    std::unordered_map<uint32_t, std::string> host_addresses;  // host id -> "address:port", from logins
   };
 
   int PartitionOfCall(const Snapshot& s, std::string_view procedure, const std::vector<Param>& params) const;
@@ -109,6 +129,7 @@ class Router final {
   mutable std::mutex snapshot_mu_;
   std::shared_ptr<const Snapshot> snapshot_;  // guarded by snapshot_mu_
   std::atomic<uint64_t> round_robin_{0};
+  std::atomic<uint64_t> topology_version_{0};  // the published snapshot's topology_version
 };
 
 }  // namespace partita::client

@@ -13,6 +13,7 @@ FakeServer::FakeServer(Options options, Handler handler)
     : options_(std::move(options)),
       handler_(std::move(handler)),
       acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+  leaders_ = options_.leaders;  // before any connection: no lock needed yet
   port_ = acceptor_.local_endpoint().port();
   acceptor_thread_ = std::thread([this] { AcceptLoop(); });
 }
@@ -106,9 +107,10 @@ LoginResponse FakeServer::Login() const {
   login.set_connection_id(1);
   Topology* topology = login.mutable_topology();
   topology->set_partition_count(options_.partition_count);
-  for (uint32_t leader : options_.leaders) topology->add_partition_leaders(leader);
   {
     std::lock_guard<std::mutex> lock(mu_);
+    for (uint32_t leader : leaders_) topology->add_partition_leaders(leader);
+    topology->set_topology_version(topology_version_);
     for (const Host& h : topology_hosts_) *topology->add_hosts() = h;
   }
   login.mutable_hash()->set_algorithm("fnv1a64-fmix64");
@@ -123,6 +125,25 @@ LoginResponse FakeServer::Login() const {
 void FakeServer::SetTopologyHosts(std::vector<Host> hosts) {
   std::lock_guard<std::mutex> lock(mu_);
   topology_hosts_ = std::move(hosts);
+}
+
+void FakeServer::SetLeaders(std::vector<uint32_t> leaders, uint64_t topology_version) {
+  std::lock_guard<std::mutex> lock(mu_);
+  leaders_ = std::move(leaders);
+  topology_version_ = topology_version;
+}
+
+InvocationResponse FakeServer::Failure(const Invocation& call, CallStatus status, uint32_t error_code,
+                                       const std::string& error_name, uint64_t topology_version) {
+  InvocationResponse r;
+  r.set_client_handle(call.client_handle());
+  r.set_status(status);
+  r.set_error_code(error_code);
+  r.set_error_name(error_name);
+  r.set_message(error_name + " (from a fake server)");
+  r.set_catalog_version(1);
+  r.set_topology_version(topology_version);
+  return r;
 }
 
 std::vector<Invocation> FakeServer::received() const {

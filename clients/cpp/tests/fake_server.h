@@ -60,6 +60,13 @@ class FakeServer final {
   // The hosts later logins list in their topology (each host's id, address
   // and client port), as a cluster's hosts do; none by default.
   void SetTopologyHosts(std::vector<Host> hosts);
+  // The partition leaders and topology version later logins report (a
+  // failover); the options' leaders and version 0 until called.
+  void SetLeaders(std::vector<uint32_t> leaders, uint64_t topology_version);
+
+  // A failure answer with `error_code` (proto/errors.proto) and its name.
+  static InvocationResponse Failure(const Invocation& call, CallStatus status, uint32_t error_code,
+                                    const std::string& error_name, uint64_t topology_version);
 
   // A SUCCESS answer carrying one BIGINT table holding `value`.
   static InvocationResponse Success(const Invocation& call, int64_t value);
@@ -98,6 +105,8 @@ class FakeServer final {
   std::vector<Held> held_;                     // guarded by mu_
   std::vector<std::string> client_names_;      // guarded by mu_
   std::vector<Host> topology_hosts_;           // guarded by mu_
+  std::vector<uint32_t> leaders_;              // guarded by mu_
+  uint64_t topology_version_ = 0;              // guarded by mu_
 };
 
 }  // namespace partita::client::testing

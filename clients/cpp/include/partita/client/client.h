@@ -15,6 +15,12 @@
 // client-side failure: kNoConnection, kConnectionLost, kTimeout,
 // kBackpressure, kFrameTooLarge, kMalformed, kClosed, kInvalidArgument.
 //
+// Clusters (docs/cluster.md): the client follows a failover's new leaders
+// (an answer naming a newer topology makes it read @SystemCatalog
+// PARTITIONS once) and sends a call answered NOT_LEADER, which was not run,
+// again at most twice; a call whose outcome is unknown (kConnectionLost,
+// kTimeout, OUTCOME_UNKNOWN) is never sent again.
+//
 // Flow control: at most max_in_flight_per_connection calls are in flight on
 // one connection; beyond that CallAsync blocks its caller up to the
 // backpressure timeout, then fails the call with kBackpressure. Calls made
@@ -81,6 +87,12 @@ class Client final {
 
   // The servers ("host:port") whose connection is up.
   std::vector<std::string> ConnectedServers() const;
+
+  // The partition a call of `procedure` with `params` routes to by the
+  // topology and routes the client knows, or -1 when it is not routed
+  // (multi-partition or system procedure, a value the client cannot hash,
+  // no login yet). For tools that report per partition.
+  int PartitionOf(std::string_view procedure, const std::vector<Param>& params) const;
 
   const ClientConfig& config() const;
 

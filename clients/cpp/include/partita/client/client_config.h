@@ -70,6 +70,13 @@ struct ClientConfig {
   // enough to reach the whole cluster (docs/cluster.md); false keeps it to
   // the addresses given to Connect().
   bool discover_hosts = true;
+  // A call answered NOT_LEADER (not run) is sent again, at most twice, at
+  // its partition's leader (docs/cluster.md). When the answering host knows
+  // no newer topology than the client (the leader's connection is down and
+  // the cluster has not failed over yet), the call waits up to this long
+  // for the client to follow a newer topology before it is sent again
+  // (never past its call_timeout).
+  Millis not_leader_wait{5'000};
   // Threads running the connections' I/O and the callbacks.
   uint32_t io_threads = 1;
   // How often each connection looks for calls past their timeout.

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClient;
 import org.partita.client.ProcedureCallback;
+import org.partita.proto.ErrorCode;
 
 /**
  * The measured operations: a Get of a chosen key with probability
@@ -116,8 +117,9 @@ public final class KvOperations {
       if (failure != null || !response.ok()) {
         measurements.recordFailure();
         noteFailure(procedure(), response, failure);
-        if (value != null && failure != null) {
-          writes.outcomeUnknown(key); // the server may have run it; a failure status means it rolled back
+        if (value != null && (failure != null || response.errorCode() == ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN)) {
+          // The server may have run it (a lost connection, a timeout, OUTCOME_UNKNOWN); other failures rolled back.
+          writes.outcomeUnknown(key);
         }
         return;
       }
