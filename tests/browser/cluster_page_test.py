@@ -10,7 +10,7 @@ the DevTools protocol, and checks:
      this host's calls per second once calls arrive, and frames of the
      other two hosts' figures pages (/cluster?view=figures on each host's
      own address; their content is cross-origin and not read here);
-  2. after `scripts/cluster kill 1` (SIGKILL), within 20 s (the heartbeat
+  2. after `scripts/cluster kill 1` (SIGKILL), within 60 s (the heartbeat
      timeout is 3 s) the page shows host 1 dead, no partition on host 1, the
      partition host 1 led with a new leader in a new epoch, those changes
      in its list of recent changes, and host 1's frame replaced by 'dead';
@@ -137,7 +137,7 @@ def run_checks(args, browser, cluster_dir, pages):
     killed_at = time.monotonic()
     after = wait_for(browser, f"host {VICTIM} dead and its partitions moved",
                      lambda p: host_state(p, VICTIM) == "DEAD"
-                     and all(str(VICTIM) not in q["replicas"].split(",") for q in p["partitions"]), 20)
+                     and all(str(VICTIM) not in q["replicas"].split(",") for q in p["partitions"]), 60)
     seconds = time.monotonic() - killed_at
     new = next(p for p in after["partitions"] if p["partition"] == moved["partition"])
     expect(new["leader"] != VICTIM and new["epoch"] > moved["epoch"],

@@ -3,7 +3,7 @@
 # Chromium: starts a local cluster of three hosts with K = 1 on free loopback
 # ports (scripts/cluster), loads host 0's cluster page, checks the hosts and
 # partitions it shows, kills host 1 with SIGKILL and checks that the page
-# shows it dead and its partition's new leader within 20 s. Saves a
+# shows it dead and its partition's new leader within 60 s. Saves a
 # screenshot to bench/cluster/results/cluster-page.png. Everything started is
 # stopped at the end, also on failure, Ctrl-C or the time bound (240 s).
 #
