@@ -57,7 +57,15 @@ bool ReadJournal(const char* path, std::map<std::string, std::vector<Undo>>* uns
                     (kind == kSync || (kind == kUndo && ReadValue(in, &undo.offset) &&
                                        ReadValue(in, &undo.size_before) && ReadValue(in, &old_length) &&
                                        ReadBytes(in, old_length, &undo.old_bytes)));
-    if (!ok) {
+    if (!ok && in.eof() && (kind == kSync || kind == kUndo)) {
+      // The shim appends a record in several writes before the write it
+      // journals, so a process killed while appending leaves a torn last
+      // record whose write never ran: nothing to undo for it.
+      std::cout << "journal " << path << ": torn last record at offset " << at
+                << " (the process was killed while journaling a write that never ran): ignored\n";
+      return true;
+    }
+    if (!ok || (kind != kSync && kind != kUndo)) {
       std::cerr << "partita_powercut: journal " << path << " is malformed at offset " << at << "\n";
       return false;
     }
