@@ -663,9 +663,8 @@ public final class Database implements AutoCloseable {
     }
     final Object value = invocation.parameter(index);
     final ValueType type = procedure.partition().columnType();
-    if (value instanceof Long l && type != ValueType.VALUE_TYPE_VARCHAR
-        && type != ValueType.VALUE_TYPE_VARBINARY) {
-      return map.partitionOfLong(l); // an integer is its own canonical value: no subject string per call
+    if (value instanceof Long l && ParameterConverter.longIsCanonical(type)) {
+      return map.partitionOfLong(l); // no conversion, so no subject string per call
     }
     final Object key = ParameterConverter.partitionValue(value, type, "procedure " + procedure.name(), index + 1);
     return map.partitionOf(key);

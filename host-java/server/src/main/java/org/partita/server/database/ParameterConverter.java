@@ -164,6 +164,16 @@ final class ParameterConverter {
   }
 
   /** The canonical partitioning value of {@code value} for a column of {@code type} (PartitionHash). */
+  /**
+   * Whether a Long argument for a column of {@code type} is already its
+   * canonical partitioning value ({@link #partitionValue} returns it as it
+   * is): every type but VARCHAR and VARBINARY. Callers use it to place an
+   * integer without converting it or naming it for an error.
+   */
+  static boolean longIsCanonical(ValueType type) {
+    return type != ValueType.VALUE_TYPE_VARCHAR && type != ValueType.VALUE_TYPE_VARBINARY;
+  }
+
   static Object partitionValue(Object value, ValueType type, String subject, int position) {
     if (value == null) {
       return null;

@@ -38,7 +38,7 @@ final class StatementPartitions {
       return map.partitionOf(key(index, planned.partitionValue(), planned.parameterTypes(), null, name));
     }
     final ValueType type = planned.parameterTypes().get(index);
-    if (parameters.isLong(at) && type != ValueType.VALUE_TYPE_VARCHAR && type != ValueType.VALUE_TYPE_VARBINARY) {
+    if (parameters.isLong(at) && ParameterConverter.longIsCanonical(type)) {
       return map.partitionOfLong(parameters.longAt(at));
     }
     return map.partitionOf(ParameterConverter.partitionValue(parameters.valueAt(at), type, name, index + 1));
