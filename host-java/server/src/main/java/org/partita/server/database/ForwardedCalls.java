@@ -56,6 +56,14 @@ final class ForwardedCalls {
     final ForwardedCall call = ForwardedCall.newBuilder().setFromHostId(selfHost)
         .setInvocation(invocation.toProto()).build();
     final int to = coordinatorHost.getAsInt();
+    if (to == selfHost) {
+      // Partition 0 just moved here; the database switches to coordinating (docs/cluster.md, "When a host dies
+      // mid-transaction").
+      inFlight.decrementAndGet();
+      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "host " + selfHost + " leads partition 0"
+          + " now and is becoming the multi-partition coordinator; the call was not run"));
+      return true;
+    }
     transport.forward(to, call).whenComplete((answer, failure) -> {
       inFlight.decrementAndGet();
       done.accept(failure != null ? failed(to, Failures.unwrap(failure)) : decode(answer, to));
