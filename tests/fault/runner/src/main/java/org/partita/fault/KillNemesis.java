@@ -61,6 +61,15 @@ final class KillNemesis implements Nemesis {
     return detail;
   }
 
+  /** The host leading partition 0, or -1 when no survivor could say (the detail then does not name it). */
+  private static int coordinator(Hosts hosts) {
+    try {
+      return hosts.coordinator();
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** A random surviving host of the cluster. */
   private int clusterTarget(Hosts hosts, Random random) {
     final List<Integer> candidates = new ArrayList<>(hosts.survivors());
@@ -69,7 +78,7 @@ final class KillNemesis implements Nemesis {
     }
     final int target = candidates.get(random.nextInt(candidates.size()));
     final StringBuilder why = new StringBuilder();
-    if (hosts.coordinator() == target) {
+    if (coordinator(hosts) == target) {
       why.append("host ").append(target).append(" led partition 0: it coordinated the multi-partition "
           + "transactions, which move to partition 0's new leader");
     }
