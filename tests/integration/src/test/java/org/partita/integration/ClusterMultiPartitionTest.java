@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,7 +36,6 @@ import org.partita.proto.ErrorCode;
  */
 @Timeout(300)
 class ClusterMultiPartitionTest {
-  private static final Pattern READY = Pattern.compile("partita: ready: client port ([0-9.]+):(\\d+)");
   private static final int ACCOUNTS = 30;
   private static final long OPENING = 1_000;
   private static final int TRANSFERS = 300;
@@ -91,9 +88,7 @@ class ClusterMultiPartitionTest {
     final List<String> addresses = new ArrayList<>();
     for (ServerProcess host : hosts) {
       assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
-      final Matcher ready = READY.matcher(host.output());
-      assertTrue(ready.find());
-      addresses.add(ready.group(1) + ":" + ready.group(2));
+      addresses.add(host.address());
     }
     return addresses;
   }

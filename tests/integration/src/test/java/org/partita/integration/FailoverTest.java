@@ -18,8 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,7 +48,6 @@ import org.partita.proto.ErrorCode;
 @Timeout(300)
 class FailoverTest {
   private static final Path KV_DDL = ServerProcess.ROOT.resolve("bench/kv/ddl.sql");
-  private static final Pattern READY = Pattern.compile("partita: ready: client port ([0-9.]+):(\\d+)");
   private static final String METADATA_LEADER = "failure detection: this voter leads the metadata group";
   // The partition must serve again; how fast (the 5 s target) is a benchmark figure (bench/cluster/RESULTS.md),
   // not asserted here: on a loaded 2-core machine failure detection alone can take longer.
@@ -210,9 +207,7 @@ class FailoverTest {
     }
     for (ServerProcess host : hosts) {
       assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
-      final Matcher ready = READY.matcher(host.output());
-      assertTrue(ready.find());
-      addresses.add(ready.group(1) + ":" + ready.group(2));
+      addresses.add(host.address());
     }
   }
 

@@ -20,13 +20,14 @@ final class ServerProcess implements AutoCloseable {
   static final Path VOTER_DDL = ROOT.resolve("bench/voter/ddl.sql");
   static final Path VOTER_CLASSES = ROOT.resolve("bench/voter/target/classes");
   private static final Pattern READY = Pattern.compile(
-      "partita: ready: client port [^:]+:(\\d+)(?:, HTTP port [^:]+:(\\d+))?");
+      "partita: ready: client port ([^:]+):(\\d+)(?:, HTTP port [^:]+:(\\d+))?");
   private static final long START_TIMEOUT_SECONDS = 90;
 
   private final Process process;
   /** The process's stdout and stderr go to this file, not a pipe: a pipe's reader can lose the last lines. */
   private final Path log;
   private volatile String finalOutput;
+  private volatile String clientHost = "127.0.0.1";
   private volatile int clientPort = -1;
   private volatile int httpPort = -1;
 
@@ -131,8 +132,9 @@ final class ServerProcess implements AutoCloseable {
     while (System.nanoTime() < deadline) {
       final Matcher m = READY.matcher(output());
       if (m.find()) {
-        clientPort = Integer.parseInt(m.group(1));
-        httpPort = m.group(2) == null ? -1 : Integer.parseInt(m.group(2));
+        clientHost = m.group(1);
+        clientPort = Integer.parseInt(m.group(2));
+        httpPort = m.group(3) == null ? -1 : Integer.parseInt(m.group(3));
         return true;
       }
       if (!process.isAlive()) {
@@ -165,8 +167,9 @@ final class ServerProcess implements AutoCloseable {
     return httpPort;
   }
 
+  /** The client address the ready line names (a cluster host's own 127.0.0.N); REQUIRES: the ready line was seen. */
   String address() {
-    return "127.0.0.1:" + clientPort;
+    return clientHost + ":" + clientPort;
   }
 
   /** Everything the process printed so far (stdout and stderr). */
