@@ -266,6 +266,17 @@ public final class ResultTable {
     return view.slice(start, end - start).order(ByteOrder.LITTLE_ENDIAN);
   }
 
+  /**
+   * Copies {@link #bytes()} into {@code dst} at {@code index}, without a
+   * view and without moving either buffer's position or this table's cursor
+   * (the server's answer path: no object per table).
+   *
+   * @throws IndexOutOfBoundsException unless {@link #byteSize()} bytes fit in {@code dst} at {@code index}
+   */
+  public void copyTo(ByteBuffer dst, int index) {
+    dst.put(index, buf, start, end - start);
+  }
+
   /** The size in bytes of {@link #bytes()}. */
   public int byteSize() {
     return end - start;
