@@ -204,4 +204,19 @@ class ResultTableBuilderTest {
     assertEquals(3L, t.getLong(0));
     assertThrows(IndexOutOfBoundsException.class, () -> t.copyTo(dst, 4));
   }
+
+  @Test
+  void shouldReadShortAndLongStringsFromDirectMemory() {
+    final String longer = "é".repeat(40);  // 80 bytes: past the scratch array
+    final ResultTable built = new ResultTableBuilder().column("S", ValueType.VARCHAR).row("MA").row(longer).row("")
+        .row((Object) null).row("TX").build();
+    final ByteBuffer direct = ByteBuffer.allocateDirect(built.byteSize());
+    built.copyTo(direct, 0);
+    final ResultTable t = ResultTable.read(direct);
+    final java.util.List<String> read = new java.util.ArrayList<>();
+    while (t.advanceRow()) {
+      read.add(t.getString(0));
+    }
+    assertEquals(java.util.Arrays.asList("MA", longer, "", null, "TX"), read);
+  }
 }
