@@ -375,6 +375,9 @@ public final class InvocationCodec {
     /** The calling thread's reader, at the start of {@code message}. Give it back with {@link #done}. */
     static Reader on(byte[] message) {
       final Reader r = READERS.get();
+      if (r.bytes != NONE) {
+        throw new IllegalStateException("a decode started inside another on the same thread");
+      }
       r.bytes = message;
       r.position = 0;
       return r;
