@@ -643,7 +643,7 @@ public final class Database implements AutoCloseable {
       return true;
     }
     final CatalogSnapshot snapshot = catalog;
-    final CompiledProcedure procedure = snapshot.catalog().procedure(invocation.procedure()).orElse(null);
+    final CompiledProcedure procedure = snapshot.catalog().procedures().get(invocation.procedure()); // no Optional
     if (procedure == null) {
       done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND,
           "procedure " + invocation.procedure() + " does not exist"));
@@ -743,11 +743,14 @@ public final class Database implements AutoCloseable {
       throw ServerException.badParameter("procedure " + procedure.name() + " is partitioned on parameter "
           + (index + 1) + " but " + invocation.parameterCount() + " were given");
     }
-    final Object value = invocation.parameter(index);
     final ValueType type = procedure.partition().columnType();
-    if (value instanceof Long l && ParameterConverter.longIsCanonical(type)) {
-      return map.partitionOfLong(l); // no conversion, so no subject string per call
+    if (ParameterConverter.longIsCanonical(type)) {
+      final int at = invocation.integerParameterAt(index);
+      if (at >= 0) {
+        return map.partitionOfLong(invocation.integerAt(at)); // no box, no conversion, no subject string per call
+      }
     }
+    final Object value = invocation.parameter(index);
     final Object key = ParameterConverter.partitionValue(value, type, "procedure " + procedure.name(), index + 1);
     return map.partitionOf(key);
   }
