@@ -356,8 +356,8 @@ public final class ReplicaSequencer implements OutboundSource {
     return log.size();
   }
 
-  /** One received item. Guarded by the sequencer's monitor. */
-  private static final class Entry {
+  /** One received item (also a rejoin session's). Guarded by its owner's monitor. */
+  static final class Entry {
     final long sequence;
     final ReplicatedItem item;
     final boolean marker;
