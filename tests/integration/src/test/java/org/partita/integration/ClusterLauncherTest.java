@@ -146,7 +146,8 @@ class ClusterLauncherTest {
     assertTrue(paused.output().contains("host 2: paused (SIGSTOP), pid "), paused.output());
     assertEquals(0, cluster("resume", "2").exitCode());
     assertTrue(cluster("status").output().contains("host 2: running, pid "));
-    assertEquals(2, cluster("restart", "2").exitCode(), "restart is rejoin, not built yet");
+    assertEquals(2, cluster("restart", "2").exitCode(), "a host that still runs is not restarted");
+    assertEquals(2, cluster("restart", "x").exitCode(), "restart needs a host id");
 
     final Run kill = cluster("kill", "1");
     assertEquals(0, kill.exitCode(), kill.output());

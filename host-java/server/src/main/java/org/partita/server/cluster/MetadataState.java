@@ -167,10 +167,6 @@ final class MetadataState {
       return refused(who + ": a rejoin, but the cluster has never registered host " + host.getHostId()
           + ": start it without --rejoin to form the cluster");
     }
-    if (existing != null && host.getIncarnation() <= existing.getIncarnation()) {
-      return refused(who + ": a rejoin with incarnation " + host.getIncarnation() + ", not newer than the dead "
-          + "incarnation " + existing.getIncarnation());
-    }
     final List<Integer> lost = existing == null ? List.of() : onlyCopiesOn(host.getHostId());
     if (!lost.isEmpty()) {
       return refused(who + ": the host held the only copy of partition(s) " + lost + " when it died, so their data "

@@ -151,7 +151,9 @@ public final class RejoinSession implements OutboundSource {
       }
       nextChunk++;
     }
-    copy.chunk(chunk.getChunk().toByteArray());
+    if (!chunk.getLast() || !chunk.getChunk().isEmpty()) {
+      copy.chunk(chunk.getChunk().toByteArray());
+    }
     if (chunk.getLast()) {
       copy.endLoad();
     }

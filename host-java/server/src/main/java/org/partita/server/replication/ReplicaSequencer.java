@@ -251,7 +251,8 @@ public final class ReplicaSequencer implements OutboundSource {
 
   @Override
   public synchronized InternalFrame drain(int host) {
-    if (host != leaderHost || doneThrough <= ackedThrough) {
+    // A retired copy answers nothing more: its old leader's host may be a new incarnation by now (rejoin).
+    if (retired || host != leaderHost || doneThrough <= ackedThrough) {
       return null;
     }
     final ReplicationAck.Builder ack = ReplicationAck.newBuilder().setPartition(partition).setEpoch(epoch)
