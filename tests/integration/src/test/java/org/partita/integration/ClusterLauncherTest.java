@@ -156,6 +156,10 @@ class ClusterLauncherTest {
     assertTrue(afterKill.output().contains("host 1: not running"), afterKill.output());
     assertTrue(afterKill.output().contains("cluster: 2 of 3 host(s) running"), afterKill.output());
     assertEquals(2, cluster("kill", "1").exitCode(), "killing a host that is not running is a usage error");
+    final Run noRejoin = cluster("restart", "1");
+    assertEquals(2, noRejoin.exitCode(), noRejoin.output());
+    assertTrue(noRejoin.output().contains("the cluster runs with K = 0: no host is declared dead, so none rejoins"),
+        noRejoin.output());
     assertEquals(2, cluster("kill", "7").exitCode(), "no such host");
 
     // A paused host still stops: stop resumes it after its SIGTERM.

@@ -115,8 +115,7 @@ final class ClusterRejoin implements AutoCloseable {
         LOG.warning("rejoin: this host (" + self + ") is a copy of partition " + p + " again, in epoch "
             + next.epoch() + " led by host " + next.leaderHost());
       } else {
-        LOG.severe("rejoin: partition " + p + ": the metadata added this host in epoch " + next.epoch()
-            + " but the old epoch's last items did not arrive within " + HAND_OVER_MILLIS + " ms");
+        giveUp(p, next);
       }
       return true;
     }
@@ -130,6 +129,29 @@ final class ClusterRejoin implements AutoCloseable {
       stream.end("partition " + p + " moved to epoch " + next.epoch() + " on hosts " + next.replicaHosts());
     }
     return false;
+  }
+
+  /**
+   * The metadata made this host a copy of {@code p} in {@code next}'s epoch, but
+   * the old epoch's last items never came (the stream ended between
+   * AddReplica and the switch): its copy cannot follow the new epoch, and
+   * the leader holds the partition's answers for it. Asks the metadata
+   * group for the next epoch without this host (as a leader drops a
+   * diverged replica), so the answers flow again; the plan then streams the
+   * partition to it once more. Follower thread.
+   */
+  private void giveUp(int p, PartitionMap.Replicas next) {
+    final List<Integer> rest = next.replicaHosts().stream().filter(h -> h != member.hostId()).toList();
+    replication.abortRejoin(p, "the old epoch's last items did not arrive within " + HAND_OVER_MILLIS + " ms");
+    try {
+      final MetadataReply reply = member.changeLeader(p, next.epoch(), next.leaderHost(), rest);
+      LOG.severe("rejoin: partition " + p + ": the metadata added this host in epoch " + next.epoch() + " but the "
+          + "old epoch's last items did not arrive within " + HAND_OVER_MILLIS + " ms; asked for an epoch without "
+          + "it: " + (reply.getApplied() ? "applied" : "refused: " + reply.getRefusal()));
+    } catch (IOException e) {
+      LOG.severe("rejoin: partition " + p + ": could not ask the metadata group to drop this host's copy: "
+          + e.getMessage());
+    }
   }
 
   /** The host {@code next} adds to {@code old}'s copies with the same leader, or -1. */
