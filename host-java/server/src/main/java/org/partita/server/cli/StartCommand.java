@@ -143,12 +143,18 @@ final class StartCommand implements Callable<Integer> {
       + "partitions to their other copies (default: 3s)")
   private String heartbeatTimeout;
 
+  @Option(names = "--rejoin", description = "with --cluster and K >= 1: this host returns to the running cluster "
+      + "that declared it dead; it receives a copy of each partition it is given from that partition's leader "
+      + "(docs/cluster.md, \"Rejoin\")")
+  private boolean rejoin;
+
   /** The cluster options, or null for a single host; IllegalArgumentException on options that need --cluster. */
   private ClusterOptions clusterOptions() {
     if (cluster == null) {
-      if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null || heartbeatTimeout != null) {
-        throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host, --join-timeout and "
-            + "--heartbeat-timeout need --cluster");
+      if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null || heartbeatTimeout != null
+          || rejoin) {
+        throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host, --join-timeout, "
+            + "--heartbeat-timeout and --rejoin need --cluster");
       }
       return null;
     }
@@ -159,7 +165,7 @@ final class StartCommand implements Callable<Integer> {
         joinTimeout == null ? ClusterOptions.DEFAULT_JOIN_TIMEOUT
             : java.time.Duration.ofMillis(Sizes.millis("--join-timeout", joinTimeout)),
         heartbeatTimeout == null ? ClusterOptions.DEFAULT_HEARTBEAT_TIMEOUT
-            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)));
+            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)), rejoin);
   }
 
   private CommandLogOptions commandLogOptions() {

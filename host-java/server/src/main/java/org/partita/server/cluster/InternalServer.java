@@ -104,7 +104,8 @@ final class InternalServer implements AutoCloseable {
         case HEARTBEAT -> heartbeats.record(frame.getHeartbeat().getHostId(), frame.getHeartbeat().getIncarnation(),
             System.nanoTime());
         case WATCH -> watch(context.channel(), frame.getWatch().getHostId());
-        case REPLICATION_BATCH, REPLICATION_ACK, FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER ->
+        case REPLICATION_BATCH, REPLICATION_ACK, FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER,
+            REJOIN_START, REJOIN_CHUNK, REJOIN_ITEMS, REJOIN_PROGRESS ->
             replicate(context, frame);
         default -> refuse(context.channel(), "an unexpected internal frame (" + frame.getFrameCase() + ")");
       }

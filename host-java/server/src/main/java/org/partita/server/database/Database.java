@@ -33,6 +33,7 @@ import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.ReplicaExecutor;
+import org.partita.server.txn.TxnHeader;
 import org.partita.server.txn.TxnId;
 
 /**
@@ -90,6 +91,8 @@ public final class Database implements AutoCloseable {
   private volatile LeaderFollowingTransport hosts;
   /** The query bounds a cluster host opened with (its coordinator's, once connected). */
   private QueryLimits hostLimits;
+  /** A cluster host's site queue capacity (for the copies a rejoin opens later). */
+  private int hostQueueCapacity = Site.DEFAULT_QUEUE_CAPACITY;
   // Published by the coordinator after every partition took it; read by any caller.
   private volatile CatalogSnapshot catalog;
 
@@ -205,6 +208,7 @@ public final class Database implements AutoCloseable {
     }
     final Database db = new Database(catalog, map, hostId);
     db.hostLimits = limits;
+    db.hostQueueCapacity = siteQueueCapacity;
     db.openCopies(siteQueueCapacity, pipelines, limits);
     if (db.sites.isEmpty() && db.replicaSiteCount() == 0) {
       db.close();
@@ -219,6 +223,78 @@ public final class Database implements AutoCloseable {
         + db.replicaPartitions() + " replicated of " + map.partitionCount() + " on host " + hostId + ", "
         + catalog.schema().tables().size() + " table(s), " + catalog.procedures().size() + " procedure(s)");
     return db;
+  }
+
+  /**
+   * A cluster host back by rejoin (docs/cluster.md, "Rejoin"): no copy yet
+   * ({@code map} gives it none); each comes later through
+   * {@link #openRejoinCopy}. Calls are answered NOT_LEADER until then.
+   */
+  public static Database openJoining(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
+      QueryLimits limits) {
+    final Database db = new Database(catalog, map, hostId);
+    db.hostLimits = limits;
+    db.hostQueueCapacity = siteQueueCapacity;
+    LOG.info("database open: no copy yet on rejoining host " + hostId + " of " + map.partitionCount()
+        + " partition(s)");
+    return db;
+  }
+
+  /**
+   * Rejoin, the leader's side: fixes a copy-on-write snapshot of partition
+   * {@code partition}, which this host leads, between two of its items,
+   * streamed to {@code sink} between the next ones; {@code cut} hears where
+   * (docs/cluster.md, "Rejoin"). Waits for room on a full queue.
+   */
+  public void beginRejoinSnapshot(int partition, SnapshotSink sink, RejoinCut cut) {
+    final Site site = sitesByPartition[partition];
+    if (site == null) {
+      cut.refused("host " + hostId + " does not lead partition " + partition);
+      return;
+    }
+    site.submit(new RejoinBegin(sink, cut));
+  }
+
+  /**
+   * Rejoin, the joining host's side: opens an empty replica copy of
+   * {@code partition} in {@code epoch} (stopping this host's earlier one) and
+   * loads the snapshot {@code source} delivers into it, then takes
+   * {@code cut} as its last item; {@code chunkLoaded} hears each chunk and
+   * {@code done} the end. The leader's items after the cut follow through
+   * {@link #offerReplicated}. REQUIRES: an earlier copy's source was closed
+   * (its load ended), since stopping it waits for its site. Not on a site
+   * thread or the event loop.
+   */
+  public void openRejoinCopy(int partition, long epoch, SnapshotSource source, TxnHeader cut, Runnable chunkLoaded,
+      CompletableFuture<Long> done) throws InterruptedException {
+    final Site old = replicaSites[partition];
+    if (old != null) {
+      replicaSites[partition] = null;
+      old.stop();
+    }
+    final Site site = new Site(partition, map, catalog, adHocPlans, hostQueueCapacity,
+        ImmediateCommitPipeline.INSTANCE, hostLimits, epoch);
+    site.start();
+    site.submit(new RejoinLoad(source, cut, chunkLoaded, done));
+    replicaSites[partition] = site;
+  }
+
+  /**
+   * Completes, on {@code partition}'s site thread, once every item queued on
+   * this host's copy of it before this call ran (its dependents run there,
+   * before the next item). Waits for room on a full queue.
+   */
+  public CompletableFuture<Void> barrier(int partition) {
+    final Site led = sitesByPartition[partition];
+    final Site site = led != null ? led : replicaSites[partition];
+    final CompletableFuture<Void> passed = new CompletableFuture<>();
+    if (site == null) {
+      passed.completeExceptionally(new IllegalArgumentException("host " + hostId + " holds no copy of partition "
+          + partition));
+      return passed;
+    }
+    site.submit(new QueueBarrier(passed));
+    return passed;
   }
 
   /**

@@ -261,6 +261,19 @@ final class Site implements Runnable {
   }
 
   /**
+   * The header of the last item this copy ran (replicated, or sequenced here;
+   * the seed is not kept for the latter), or null when it ran none.
+   * REQUIRES: on the site thread.
+   */
+  TxnHeader lastRunHeader() {
+    if (lastReplicated != null) {
+      return lastReplicated;
+    }
+    final TxnId last = initiator.lastRun();
+    return last == null ? null : new TxnHeader(last, initiator.lastTimestampMicros(), 0, catalog.version());
+  }
+
+  /**
    * From now on this copy sequences its partition's work itself, in
    * {@code epoch}, behind {@code pipeline} (failover, docs/cluster.md): a
    * replica promoted to leader, or a leader whose replicas changed. The new

@@ -53,7 +53,7 @@ final class ClusterStart {
     final ClusterMember member;
     try {
       member = ClusterMember.join(config, options.dataDir(), DurableStart.fingerprint(catalog), cluster.joinTimeout(),
-          clusterTls);
+          clusterTls, cluster.rejoin());
     } catch (ClusterException e) {
       throw new StartupException(e.getMessage(), e);
     }
@@ -65,6 +65,8 @@ final class ClusterStart {
       database = replication == null
           ? Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
               ImmediateCommitPipeline.INSTANCE, options.queryLimits())
+          : cluster.rejoin() ? Database.openJoining(catalog, member.map(), config.hostId(),
+              options.siteQueueCapacity(), options.queryLimits())
           : Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
               replication::pipeline, options.queryLimits());
     } catch (RuntimeException | InterruptedException e) {
@@ -72,12 +74,16 @@ final class ClusterStart {
       throw e;
     }
     ClusterFollower follower = null;
+    ClusterRejoin rejoin = null;
     if (replication != null) {
       replication.start(database::offerReplicated);
       follower = new ClusterFollower(member, database, replication, cluster.heartbeatTimeout(), () -> { });
       replication.whenDiverged(follower::dropDiverged);
+      rejoin = new ClusterRejoin(member, database, replication, config.kFactor());
+      follower.withRejoin(rejoin);
     }
     final ClusterFollower following = follower;
+    final ClusterRejoin rejoining = rejoin;
     // Multi-partition frames are taken from now on; the database uses the other hosts once every host serves.
     final MultiPartitionLinks multiPartition = config.hostCount() < 2 ? null : new MultiPartitionLinks(
         config.hostId(), config.hosts(), member.connector(), member.eventLoop());
@@ -90,6 +96,9 @@ final class ClusterStart {
     member.closeWith(() -> {
       if (following != null) {
         following.close();
+      }
+      if (rejoining != null) {
+        rejoining.close();
       }
       if (multiPartition != null) {
         multiPartition.close();
@@ -119,6 +128,8 @@ final class ClusterStart {
       // Failover (K >= 1): the voters declare silent hosts dead; every host follows the moved map.
       follower.start();
       member.detectFailures(cluster.heartbeatTimeout());
+      // Rejoin (docs/cluster.md): stream partitions this host leads to a returning host; take them when returning.
+      rejoin.start();
     }
     LOG.info("ready: cluster host " + config.hostId() + " of " + config.hostCount() + ", client port "
         + options.bindAddress() + ":" + server.clientPort() + ", partitions " + database.partitionStatuses().stream()
@@ -154,6 +165,15 @@ final class ClusterStart {
       throw new StartupException("--command-log " + options.commandLog().mode() + ": a cluster host has no command"
           + " log yet (a host comes back by rejoin, docs/cluster.md, milestone 5); start it with --command-log off",
           null);
+    }
+    if (cluster.rejoin() && cluster.kFactor() == 0) {
+      throw new StartupException("--rejoin needs --kfactor 1 or more: with K = 0 no host is declared dead, and a "
+          + "stopped host serves again by starting it as before", null);
+    }
+    if (cluster.rejoin() && cluster.kFactor() > 1) {
+      throw new StartupException("--rejoin with --kfactor " + cluster.kFactor() + ": rejoin is built for K = 1 "
+          + "only (with K >= 2 a failover keeps several copies, which need repair among the survivors first, not "
+          + "built yet; docs/cluster.md, \"Rejoin\")", null);
     }
     if (options.dataDir() == null) {
       throw new StartupException("--cluster needs --data-dir (a metadata voter keeps the cluster's Raft log there)",

@@ -73,6 +73,8 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   private boolean alone;
   /** Why this host no longer leads the partition, or null while it does. */
   private volatile String deposed;
+  /** Hears every item released from now on, in order (a rejoin stream's items after its snapshot); or null. */
+  private volatile Consumer<ReplicatedItem> tap;
   /** Told the host id of a replica whose write hash differed (under the monitor: it must only hand it on). */
   private volatile IntConsumer divergedListener = host -> { };
 
@@ -131,6 +133,10 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   private void hold(TxnHeader header, SequencedItem item, long writeHash, Runnable answer,
       Consumer<ClientResponse> done) {
     final ReplicatedItem replicated = replicatedItem(header, item, writeHash);
+    final Consumer<ReplicatedItem> listener = tap;
+    if (listener != null) {
+      listener.accept(replicated);
+    }
     final List<Runnable> ready;
     synchronized (this) {
       final long sequence = header.id().sequence();
@@ -257,6 +263,16 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
    */
   public void whenDiverged(IntConsumer onDiverged) {
     divergedListener = onDiverged;
+  }
+
+  /**
+   * From now on {@code listener} (null: none) hears every item this pipeline
+   * is given to release, in sequence order, on the site thread (a rejoin
+   * stream: docs/cluster.md, "Rejoin"). REQUIRES: on the site thread,
+   * between two items, so the listener hears exactly the items after it.
+   */
+  public void tap(Consumer<ReplicatedItem> listener) {
+    tap = listener;
   }
 
   /** The epoch this pipeline sequences in. */

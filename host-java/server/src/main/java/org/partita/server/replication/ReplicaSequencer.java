@@ -251,7 +251,8 @@ public final class ReplicaSequencer implements OutboundSource {
 
   @Override
   public synchronized InternalFrame drain(int host) {
-    if (host != leaderHost || doneThrough <= ackedThrough) {
+    // A retired copy answers nothing more: its old leader's host may be a new incarnation by now (rejoin).
+    if (retired || host != leaderHost || doneThrough <= ackedThrough) {
       return null;
     }
     final ReplicationAck.Builder ack = ReplicationAck.newBuilder().setPartition(partition).setEpoch(epoch)
@@ -356,8 +357,8 @@ public final class ReplicaSequencer implements OutboundSource {
     return log.size();
   }
 
-  /** One received item. Guarded by the sequencer's monitor. */
-  private static final class Entry {
+  /** One received item (also a rejoin session's). Guarded by its owner's monitor. */
+  static final class Entry {
     final long sequence;
     final ReplicatedItem item;
     final boolean marker;

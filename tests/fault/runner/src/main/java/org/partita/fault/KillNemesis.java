@@ -10,12 +10,14 @@ import java.util.Random;
  * kill (one host, chosen at random) and kill-all (every host): SIGKILL.
  * On one host both kill that host, and healing starts it again to recover
  * from its command log. On a cluster (K = 1; kill-all is refused there)
- * the host stays dead, since rejoin is not built: healing waits until the
- * survivors lead its partitions (failover), and the schedule plays at most
- * one kill per run. Any host may be killed, the one leading partition 0
- * (the multi-partition coordinator) included; the detail says whether the
- * killed host was the coordinator and whether it was the metadata leader.
- * One instance per fault: it keeps what it did for {@link #detail}.
+ * healing waits until the survivors lead its partitions (failover); in a
+ * run with the rejoin nemesis the host then rejoins ({@link Hosts#restart})
+ * and kills may strike again, otherwise it stays dead and the schedule
+ * plays at most one kill per run. Any host may be killed, the one leading
+ * partition 0 (the multi-partition coordinator) included; the detail says
+ * whether the killed host was the coordinator and whether it was the
+ * metadata leader. One instance per fault: it keeps what it did for
+ * {@link #detail}.
  */
 final class KillNemesis implements Nemesis {
   private final boolean all;
@@ -50,9 +52,14 @@ final class KillNemesis implements Nemesis {
   public void heal(Hosts hosts, List<Integer> targets) throws IOException, InterruptedException {
     for (int h : targets) {
       hosts.recover(h);
+      if (!hosts.restartable() && hosts.rejoins()) {
+        hosts.restart(h);
+      }
     }
     if (!hosts.restartable()) {
-      detail += (detail.isEmpty() ? "" : "; ") + "its partitions failed over; it stays dead (rejoin is not built)";
+      detail += (detail.isEmpty() ? "" : "; ") + (hosts.rejoins()
+          ? "its partitions failed over, then it rejoined and holds its copies again"
+          : "its partitions failed over; it stays dead (the run has no rejoin nemesis)");
     }
   }
 
