@@ -41,7 +41,9 @@ import org.partita.server.txn.TxnId;
  * same transaction id: the leader answered only once its own record was
  * synced and its replica acknowledged, which the replica did only once the
  * item was on its disk. A host started again on its data directory is
- * refused with the reason (a cluster does not restart from its logs yet).
+ * refused with the reason (a cluster does not restart from its logs yet),
+ * and a host started on another host's directory is refused naming whose
+ * it is.
  * Every process is stopped by its handle.
  */
 @Timeout(300)
@@ -138,6 +140,15 @@ class ClusterCommandLogTest {
     hosts.add(again);
     assertEquals(1, again.awaitExit(120), again::output);
     assertTrue(again.output().contains("holds a command log from an earlier run of a cluster host"), again::output);
+
+    // Host 1 on host 0's directory: refused before anything in it is read, naming whose it is.
+    final List<String> stranger = new ArrayList<>(hostArgs(cluster, 1));
+    stranger.set(stranger.indexOf(dataDir(1).toString()), dataDir(0).toString());
+    final ServerProcess wrongHost = ServerProcess.launch(stranger, dir.resolve("wrong-host.log"));
+    hosts.add(wrongHost);
+    assertEquals(1, wrongHost.awaitExit(120), wrongHost::output);
+    assertTrue(wrongHost.output().contains(dataDir(0) + " belongs to host 0 of this cluster, not to host 1"),
+        wrongHost::output);
   }
 
   private Path dataDir(int host) {

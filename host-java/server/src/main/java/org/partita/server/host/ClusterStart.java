@@ -173,6 +173,7 @@ final class ClusterStart {
       throw new StartupException("--cluster needs --data-dir (a metadata voter keeps the cluster's Raft log there)",
           null);
     }
+    DataDirIdentity.claim(options.dataDir(), config);
     if (options.commandLog().mode() != CommandLogMode.OFF) {
       ClusterLog.refuseExisting(options);
     }
