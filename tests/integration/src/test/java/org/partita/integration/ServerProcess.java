@@ -106,11 +106,18 @@ final class ServerProcess implements AutoCloseable {
    * {@code log}, without waiting; {@link #awaitReadyLine} waits.
    */
   static ServerProcess launch(List<String> args, Path log) throws IOException {
+    return launch(args, log, java.util.Map.of());
+  }
+
+  /** As {@link #launch(List, Path)}, with {@code environment} added to the process's environment. */
+  static ServerProcess launch(List<String> args, Path log, java.util.Map<String, String> environment)
+      throws IOException {
     final List<String> command = new ArrayList<>(partitaCommand());
     command.add("start");
     command.addAll(args);
-    return new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-        .start(), log);
+    final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    return new ServerProcess(builder.start(), log);
   }
 
   /** Waits for the ready line of a {@link #launch}ed process; false if it ended or the time ran out. */

@@ -59,7 +59,7 @@ final class StartCommand implements Callable<Integer> {
 
   @Option(names = "--command-log", paramLabel = "MODE", description = "sync: no answer before its record is on "
       + "disk; async: records written every --log-interval; off: nothing written, every row lost at stop "
-      + "(default: sync with --data-dir, else off; docs/durability.md)")
+      + "(default: sync with --data-dir, else off; off on a cluster host unless given; docs/durability.md)")
   private String commandLog;
 
   @Option(names = "--log-interval", paramLabel = "MS", description = "async command log: how often records are "
@@ -169,7 +169,7 @@ final class StartCommand implements Callable<Integer> {
   }
 
   private CommandLogOptions commandLogOptions() {
-    // A cluster host has no command log yet: off unless asked for (and then refused with the reason).
+    // A cluster host logs only when asked (it cannot restart from its log yet: docs/durability.md, "On a cluster").
     final CommandLogMode mode = commandLog != null ? CommandLogMode.parse(commandLog)
         : dataDir != null && cluster == null ? CommandLogMode.SYNC : CommandLogMode.OFF;
     return new CommandLogOptions(mode, logInterval, logMaxLag, (long) logSegmentMb << 20, snapshotLogMb << 20);

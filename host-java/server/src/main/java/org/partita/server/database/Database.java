@@ -93,6 +93,12 @@ public final class Database implements AutoCloseable {
   private QueryLimits hostLimits;
   /** A cluster host's site queue capacity (for the copies a rejoin opens later). */
   private int hostQueueCapacity = Site.DEFAULT_QUEUE_CAPACITY;
+  /**
+   * Cluster hosts: what each replica copy hands the items it ran to (the host's command log; set once at
+   * open, before any site runs). The copies' own initiators stay immediate: a replayed item's answer is
+   * the copy's own business.
+   */
+  private CommitPipeline replicaLog = ImmediateCommitPipeline.INSTANCE;
   // Published by the coordinator after every partition took it; read by any caller.
   private volatile CatalogSnapshot catalog;
 
@@ -203,12 +209,25 @@ public final class Database implements AutoCloseable {
    */
   public static Database openHost(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
       IntFunction<CommitPipeline> pipelines, QueryLimits limits) throws InterruptedException {
+    return openHost(catalog, map, hostId, siteQueueCapacity, pipelines, ImmediateCommitPipeline.INSTANCE, limits);
+  }
+
+  /**
+   * As {@link #openHost(CompiledCatalog, PartitionMap, int, int, IntFunction, QueryLimits)}, every replica copy
+   * passing what it runs through {@code replicaPipeline} (the host's command log, docs/durability.md, "On a
+   * cluster"): each item its leader sent is handed to it, under the leader's header, once it ran here, and the
+   * copy's acknowledgement waits for its release (in sync mode: until the item is on this host's disk).
+   */
+  public static Database openHost(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
+      IntFunction<CommitPipeline> pipelines, CommitPipeline replicaPipeline, QueryLimits limits)
+      throws InterruptedException {
     if (siteQueueCapacity < 2) {
       throw new IllegalArgumentException("the site queue capacity must be at least 2, got " + siteQueueCapacity);
     }
     final Database db = new Database(catalog, map, hostId);
     db.hostLimits = limits;
     db.hostQueueCapacity = siteQueueCapacity;
+    db.replicaLog = replicaPipeline;
     db.openCopies(siteQueueCapacity, pipelines, limits);
     if (db.sites.isEmpty() && db.replicaSiteCount() == 0) {
       db.close();
@@ -231,10 +250,11 @@ public final class Database implements AutoCloseable {
    * {@link #openRejoinCopy}. Calls are answered NOT_LEADER until then.
    */
   public static Database openJoining(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
-      QueryLimits limits) {
+      CommitPipeline replicaPipeline, QueryLimits limits) {
     final Database db = new Database(catalog, map, hostId);
     db.hostLimits = limits;
     db.hostQueueCapacity = siteQueueCapacity;
+    db.replicaLog = replicaPipeline;
     LOG.info("database open: no copy yet on rejoining host " + hostId + " of " + map.partitionCount()
         + " partition(s)");
     return db;
@@ -528,6 +548,11 @@ public final class Database implements AutoCloseable {
    *
    * @throws IllegalArgumentException when this host holds no replica of p
    */
+  /** Where this host's replica copies hand each item they ran (its command log, or an immediate pipeline). */
+  CommitPipeline replicaLog() {
+    return replicaLog;
+  }
+
   public boolean offerReplicated(org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done) {
     final int partition = item.getHeader().getPartition();
     final Site site = partition < replicaSites.length ? replicaSites[partition] : null;

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import java.util.logging.Logger;
 import org.partita.server.cluster.InternalConnector;
 import org.partita.server.topology.PartitionMap;
@@ -45,6 +46,8 @@ public final class Replication implements AutoCloseable {
   private volatile boolean started;
   /** Told of every replica whose write hash differed from this host's as its leader. */
   private volatile Diverged divergedListener = (partition, epoch, host) -> { };
+  /** What every pipeline this host leads through is wrapped in (its command log, docs/durability.md). */
+  private volatile UnaryOperator<CommitPipeline> around = UnaryOperator.identity();
 
   /** A replica of a partition this host leads ran an item with another write hash (its copy stopped). */
   public interface Diverged {
@@ -109,7 +112,18 @@ public final class Replication implements AutoCloseable {
 
   /** The commit pipeline of {@code partition}'s site on this host (replication when it leads with replicas). */
   public CommitPipeline pipeline(int partition) {
-    return leaders[partition] != null ? leaders[partition] : ImmediateCommitPipeline.INSTANCE;
+    return around.apply(leaders[partition] != null ? leaders[partition] : ImmediateCommitPipeline.INSTANCE);
+  }
+
+  /**
+   * From now on every pipeline this host's sites sequence behind, at
+   * formation ({@link #pipeline}) and after a failover ({@link #keepAlone}),
+   * is {@code wrap} applied to the replication pipeline: a host with a
+   * command log logs every item it leads before its answer may leave
+   * (docs/durability.md, "On a cluster"). Call before the database opens.
+   */
+  public void wrapPipelines(UnaryOperator<CommitPipeline> wrap) {
+    around = wrap;
   }
 
   /**
@@ -169,7 +183,7 @@ public final class Replication implements AutoCloseable {
     synchronized (this) {
       leaders[partition] = alone;
     }
-    return alone;
+    return around.apply(alone);
   }
 
   /** Removes and returns this host's replica copy of {@code partition} (null when none). */
@@ -281,7 +295,7 @@ public final class Replication implements AutoCloseable {
     for (int host : others) {
       link(host).add(next);
     }
-    return next;
+    return around.apply(next);
   }
 
   /**
