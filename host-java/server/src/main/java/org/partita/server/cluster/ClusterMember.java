@@ -2,8 +2,6 @@ package org.partita.server.cluster;
 
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -56,7 +54,7 @@ public final class ClusterMember implements AutoCloseable {
   private final long incarnation;
   private final Duration timeout;
   private final MetadataGroup group;
-  private final EventLoopGroup loop = new NioEventLoopGroup(1, new DefaultThreadFactory("partita-internal", true));
+  private final EventLoopGroup loop = InternalTransport.eventLoop("partita-internal");
   private final HeartbeatTable heartbeats = new HeartbeatTable();
   private final MetadataView view = new MetadataView();
   /** Mutual TLS on the internal and metadata ports, or null on a trusted network (docs/security.md). */

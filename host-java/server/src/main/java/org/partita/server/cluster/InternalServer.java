@@ -10,7 +10,6 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.function.Supplier;
@@ -64,7 +63,7 @@ final class InternalServer implements AutoCloseable {
 
   /** Binds {@code address} (port 0: any free port) on {@code group}; returns the port bound. */
   int start(InetSocketAddress address, EventLoopGroup group) throws InterruptedException {
-    listener = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+    listener = new ServerBootstrap().group(group).channel(InternalTransport.serverChannel(group))
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel channel) {

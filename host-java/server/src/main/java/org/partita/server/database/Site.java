@@ -533,6 +533,8 @@ final class Site implements Runnable {
           pumpSnapshot();
         }
       }
+      // The queue ran dry: what the pipeline batched from these items leaves now.
+      initiator.pipeline().siteIdle();
       final long now = System.nanoTime();
       busyNanos.addAndGet(now - busyStart);
       tasksRun.addAndGet(ran);

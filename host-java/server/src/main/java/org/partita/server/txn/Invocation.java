@@ -1,6 +1,6 @@
 package org.partita.server.txn;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import java.nio.ByteBuffer;
 import org.partita.client.internal.CallEncoder;
 import org.partita.proto.txn.ProcedureInvocation;
@@ -198,12 +198,15 @@ public final class Invocation {
     out.put((byte) v);
   }
 
-  /** The protobuf form, for the command log and replication. */
+  /**
+   * The protobuf form, for the command log and replication. It shares this
+   * invocation's bytes (never changed) instead of copying them.
+   */
   public ProcedureInvocation toProto() {
     return ProcedureInvocation.newBuilder()
         .setClientId(clientId)
         .setClientSequence(clientSequence)
-        .setInvocation(ByteString.copyFrom(bytes))
+        .setInvocation(UnsafeByteOperations.unsafeWrap(bytes))
         .build();
   }
 
