@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -206,9 +208,7 @@ class FailoverTest {
     final ServerProcess back = ServerProcess.launch(again, dir.resolve("host" + victim + "-rejoined.log"));
     hosts.set(victim, back);
     assertTrue(back.awaitReadyLine(), () -> "the rejoining host did not print its ready line:\n" + back.output());
-    final Matcher ready = READY.matcher(back.output());
-    assertTrue(ready.find());
-    addresses.set(victim, ready.group(1) + ":" + ready.group(2));
+    addresses.set(victim, back.address());
     // The victim held two copies (it led one partition and was a replica of another): both come back.
     final Pattern rejoined = Pattern.compile("rejoin: partition (\\d+): host " + victim + " rejoined in (\\d+) ms"
         + "[^\\n]*longest pause of this partition for a chunk (\\d+) us");
