@@ -66,8 +66,16 @@ class ClusterMultiPartitionTest {
   }
 
   private List<String> startBankCluster() throws Exception {
-    final Path schema = Path.of(getClass().getResource("/bank.sql").toURI());
-    final Path transfer = Path.of(getClass().getResource("/bank-transfer.sql").toURI());
+    return startBankCluster(dir, hosts);
+  }
+
+  /**
+   * Starts three hosts of the bank schema with its transfer (K = 1, two sites each, host i on 127.0.0.(i+1),
+   * logs and data under {@code dir}) into {@code hosts}; returns their client addresses once every one is ready.
+   */
+  static List<String> startBankCluster(Path dir, List<ServerProcess> hosts) throws Exception {
+    final Path schema = Path.of(ClusterMultiPartitionTest.class.getResource("/bank.sql").toURI());
+    final Path transfer = Path.of(ClusterMultiPartitionTest.class.getResource("/bank-transfer.sql").toURI());
     final Path classes = Path.of(org.partita.integration.procs.Transfer.class.getProtectionDomain().getCodeSource()
         .getLocation().toURI());
     final String cluster = ClusterTest.clusterList(3, ClusterTest.freeClusterPort(3));

@@ -86,6 +86,8 @@ public final class Database implements AutoCloseable {
   private volatile ForwardedCalls forwarded;
   /** On a connected cluster host of several: serves the coordinator's steps for the partitions it leads. */
   private volatile FragmentServer fragments;
+  /** On a connected cluster host of several: the other hosts, followed through failovers ({@link #followMap}). */
+  private volatile LeaderFollowingTransport hosts;
   /** The query bounds a cluster host opened with (its coordinator's, once connected). */
   private QueryLimits hostLimits;
   // Published by the coordinator after every partition took it; read by any caller.
@@ -235,17 +237,89 @@ public final class Database implements AutoCloseable {
     if (coordinator != null || fragments != null) {
       return;
     }
+    hosts = new LeaderFollowingTransport(transport, map);
     fragments = new FragmentServer(hostId, p -> sitesByPartition[p]);
     final int coordinatorHost = map.leaderOf(0);
     if (coordinatorHost == hostId) {
-      coordinator = new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(sites), map, catalog, adHocPlans,
-          next -> catalog = next, hostLimits, map.replicas(0).epoch(),
-          new MpCoordinator.AcrossHosts(hostId, transport, BatchRequestWriter.detached()));
+      coordinator = clusterCoordinator(map.replicas(0).epoch());
     } else {
-      forwarded = new ForwardedCalls(hostId, coordinatorHost, transport, DEFAULT_COORDINATOR_CAPACITY);
+      forwarded = new ForwardedCalls(hostId, () -> map.leaderOf(0), hosts, DEFAULT_COORDINATOR_CAPACITY);
     }
     LOG.info("multi-partition coordinator: " + (coordinatorHost == hostId ? "this host (" + hostId + ")"
         : "host " + coordinatorHost + " (calls that need every partition are forwarded there)"));
+  }
+
+  /**
+   * The coordinator of a cluster host leading partition 0 in {@code epoch}:
+   * each transaction joins the partitions this host leads then on their
+   * sites and the others on their leaders in the map it follows then.
+   */
+  private MpCoordinator clusterCoordinator(long epoch) {
+    return new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(sites), map, catalog, adHocPlans,
+        next -> catalog = next, hostLimits, epoch, new MpCoordinator.AcrossHosts(hostId, hosts,
+            BatchRequestWriter.detached(), () -> map, p -> sitesByPartition[p]));
+  }
+
+  /**
+   * Partition 0, and so the cluster's coordinator, moved from {@code old}'s
+   * leader to {@code next}'s (docs/cluster.md, "Coordinator failover"):
+   * the parts this host serves for the old coordinator are finished
+   * ({@link FragmentServer#coordinatorMoved}); a host that now leads
+   * partition 0 becomes the coordinator (its merge engine loaded with the
+   * replicated tables of its copy of partition 0) and stops forwarding; a
+   * host that lost partition 0 forwards from now on. Calls reaching this
+   * host while it switches are forwarded to the new coordinator, which
+   * answers NOT_LEADER (not run) until it is ready.
+   */
+  private synchronized void coordinatorMoved(PartitionMap old, PartitionMap next) {
+    fragments.coordinatorMoved(next);
+    final int to = next.leaderOf(0);
+    LOG.warning("multi-partition coordinator: partition 0 moved from host " + old.leaderOf(0) + " to host " + to
+        + " in epoch " + next.replicas(0).epoch() + "; " + (to == hostId ? "this host coordinates from now on"
+        : "calls that need every partition are forwarded there"));
+    if (to == hostId && coordinator == null && sitesByPartition[0] == null) {
+      LOG.severe("multi-partition coordinator: this host leads partition 0 in the map but has no site leading it"
+          + " (a failover that keeps several copies waits for repair); multi-partition calls are not coordinated");
+    } else if (to == hostId && coordinator == null) {
+      final MpCoordinator made = clusterCoordinator(next.replicas(0).epoch());
+      final CompletableFuture<List<byte[]>> chunks = new CompletableFuture<>();
+      sitesByPartition[0].submit(new ReplicatedTablesCopy(replicatedTables(), chunks));
+      final List<byte[]> replicated;
+      try {
+        replicated = chunks.get(1, java.util.concurrent.TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        closeQuietly(made);
+        return;
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        LOG.severe("multi-partition coordinator: copying the replicated tables from partition 0 failed (" + e
+            + "); multi-partition calls reaching this host are refused");
+        closeQuietly(made);
+        return;
+      }
+      made.submit(new MpCoordinator.LoadReplicated(List.copyOf(replicated), response -> {
+        if (!response.ok()) {
+          LOG.severe("multi-partition coordinator: loading the replicated tables failed: " + response.message());
+        }
+      }));
+      coordinator = made;
+      forwarded = null;
+    } else if (to != hostId && coordinator != null) {
+      final MpCoordinator deposed = coordinator;
+      forwarded = new ForwardedCalls(hostId, () -> map.leaderOf(0), hosts, DEFAULT_COORDINATOR_CAPACITY);
+      coordinator = null;
+      final Thread closer = new Thread(() -> closeQuietly(deposed), "partita-coordinator-close");
+      closer.setDaemon(true);
+      closer.start();
+    }
+  }
+
+  private static void closeQuietly(MpCoordinator deposed) {
+    try {
+      deposed.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
@@ -424,7 +498,15 @@ public final class Database implements AutoCloseable {
       throw new IllegalArgumentException("a map of " + next.partitionCount() + " partitions for a database of "
           + map.partitionCount());
     }
+    final PartitionMap old = map;
     map = next;
+    final LeaderFollowingTransport following = hosts;
+    if (following != null) {
+      following.follow(next);
+      if (next.leaderOf(0) != old.leaderOf(0)) {
+        coordinatorMoved(old, next);
+      }
+    }
   }
 
   /** One copy of a partition on this host: its role, the last transaction it ran (null: none) and its checksum. */
@@ -561,7 +643,7 @@ public final class Database implements AutoCloseable {
       return true;
     }
     final CatalogSnapshot snapshot = catalog;
-    final CompiledProcedure procedure = snapshot.catalog().procedure(invocation.procedure()).orElse(null);
+    final CompiledProcedure procedure = snapshot.catalog().procedures().get(invocation.procedure()); // no Optional
     if (procedure == null) {
       done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND,
           "procedure " + invocation.procedure() + " does not exist"));
@@ -661,11 +743,14 @@ public final class Database implements AutoCloseable {
       throw ServerException.badParameter("procedure " + procedure.name() + " is partitioned on parameter "
           + (index + 1) + " but " + invocation.parameterCount() + " were given");
     }
-    final Object value = invocation.parameter(index);
     final ValueType type = procedure.partition().columnType();
-    if (value instanceof Long l && ParameterConverter.longIsCanonical(type)) {
-      return map.partitionOfLong(l); // no conversion, so no subject string per call
+    if (ParameterConverter.longIsCanonical(type)) {
+      final int at = invocation.integerParameterAt(index);
+      if (at >= 0) {
+        return map.partitionOfLong(invocation.integerAt(at)); // no box, no conversion, no subject string per call
+      }
     }
+    final Object value = invocation.parameter(index);
     final Object key = ParameterConverter.partitionValue(value, type, "procedure " + procedure.name(), index + 1);
     return map.partitionOf(key);
   }

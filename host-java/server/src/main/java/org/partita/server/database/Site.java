@@ -310,6 +310,27 @@ final class Site implements Runnable {
         ByteBuffer.wrap(digest.digest()).getLong());
   }
 
+  /**
+   * This copy's snapshot chunks of {@code tables} (names as snapshot chunks
+   * give them), made between two transactions: a new multi-partition
+   * coordinator loads the replicated tables into its merge engine from them.
+   * REQUIRES: on the site thread.
+   */
+  List<byte[]> chunksOf(java.util.Set<String> tables) {
+    if (snapshotSink != null) {
+      throw new IllegalStateException("partition " + partition + " is taking a snapshot; ask again when it is over");
+    }
+    final List<byte[]> chunks = new java.util.ArrayList<>();
+    engine.beginSnapshot();
+    for (byte[] chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES); chunk != null;
+        chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES)) {
+      if (tables.contains(SnapshotChunks.table(chunk))) {
+        chunks.add(chunk);
+      }
+    }
+    return chunks;
+  }
+
   /** The version of this partition's catalog. REQUIRES: on the site thread. */
   long catalogVersion() {
     return catalog.version();

@@ -138,6 +138,20 @@ public final class Invocation {
     return InvocationCodec.parameter(bytes, index, procedure);
   }
 
+  /**
+   * Where parameter {@code index} (0-based) holds an integer, for
+   * {@link #integerAt}; -1 when it is absent or holds another kind of value.
+   * For routing on an integer without boxing it.
+   */
+  public int integerParameterAt(int index) {
+    return InvocationCodec.integerParameterAt(bytes, index);
+  }
+
+  /** The integer at {@code offset}, as {@link #integerParameterAt} gave it. */
+  public long integerAt(int offset) {
+    return InvocationCodec.integerAt(bytes, offset);
+  }
+
   /** The message's size in bytes. */
   public int size() {
     return bytes.length;

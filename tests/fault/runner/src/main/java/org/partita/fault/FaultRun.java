@@ -81,7 +81,7 @@ public final class FaultRun {
     if (options.hosts() > 1) {
       summary.add("cluster: heartbeat timeout " + ClusterHosts.heartbeatTimeout() + "; at most "
           + Nemeses.killLimit(options.hosts()) + " kill (a killed host stays dead: rejoin is not built)"
-          + (workload.multiPartitionReason() == null ? "" : "; kills spare the host leading partition 0, which "
+          + (workload.multiPartitionReason() == null ? "" : "; a kill may hit the host leading partition 0, which "
           + "coordinates the workload's multi-partition transactions (" + workload.multiPartitionReason() + ")"));
     }
     final Schedule schedule = Schedule.plan(options.seed(), options.nemeses(), options.seconds(),
@@ -145,8 +145,7 @@ public final class FaultRun {
       workers.add(w);
       threads.add(new Thread(w, "worker-" + p));
     }
-    final NemesisRunner nemesis = new NemesisRunner(schedule, hosts, history, options.seed(), end,
-        workload.multiPartitionReason() != null);
+    final NemesisRunner nemesis = new NemesisRunner(schedule, hosts, history, options.seed(), end);
     final Thread nemesisThread = new Thread(nemesis, "nemesis");
     threads.forEach(Thread::start);
     nemesisThread.start();

@@ -56,16 +56,11 @@ final class Nemeses {
     return hosts > 1 ? 1 : Integer.MAX_VALUE;
   }
 
-  /**
-   * The nemesis named {@code name}, a new instance for each fault;
-   * {@code spareCoordinator}: a cluster kill never targets the host leading
-   * partition 0 (the workload is multi-partition). REQUIRES: {@link #check}
-   * accepted it.
-   */
-  static Nemesis named(String name, boolean spareCoordinator) {
+  /** The nemesis named {@code name}, a new instance for each fault. REQUIRES: {@link #check} accepted it. */
+  static Nemesis named(String name) {
     return switch (name) {
-      case "kill" -> new KillNemesis(false, spareCoordinator);
-      case "kill-all" -> new KillNemesis(true, spareCoordinator);
+      case "kill" -> new KillNemesis(false);
+      case "kill-all" -> new KillNemesis(true);
       case "pause" -> new PauseNemesis();
       case "power-loss" -> new PowerLossNemesis();
       case "partition" -> new PartitionNemesis(false);
