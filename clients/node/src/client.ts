@@ -92,8 +92,6 @@ interface Server {
   connection: Connection | undefined;
   attempt: number;
   timer: NodeJS.Timeout | undefined;
-  /** Learned from a login's topology rather than given. */
-  discovered: boolean;
 }
 
 function serverName(host: string, port: number): string {
@@ -170,7 +168,7 @@ export class Client extends EventEmitter {
     if (list.length === 0) throw new TypeError('option servers needs at least one host[:port]');
     this.servers = list.map((s) => {
       const { host, port } = parseServer(s);
-      return { name: serverName(host, port), host, port, connection: undefined, attempt: 0, timer: undefined, discovered: false };
+      return { name: serverName(host, port), host, port, connection: undefined, attempt: 0, timer: undefined };
     });
     this.settings = {
       clientName: options.clientName ?? 'partita-node',
@@ -337,7 +335,7 @@ export class Client extends EventEmitter {
       const name = serverName(h.address, h.clientPort);
       if (this.servers.some((s) => s.name === name || s.connection?.hostId === hostId)) continue;
       const server: Server = { name, host: h.address, port: h.clientPort, connection: undefined, attempt: 0,
-        timer: undefined, discovered: true };
+        timer: undefined };
       this.servers.push(server);
       this.open(server).then(
         () => this.emit('hostDiscovered', { server: name, hostId }),
