@@ -1,6 +1,7 @@
 """Router: where a call goes. Holds the cluster's topology (partition count,
 the bucket -> partition table, each partition's leader host) and the route of
-every procedure, from the login answer, a later login (topology refresh) or
+every procedure, from the login answers (an older topology never replaces a
+newer one), ``@SystemCatalog PARTITIONS`` (the leaders after a failover) and
 ``@SystemCatalog PROCEDURES`` (catalog refresh).
 
 A single-partition call's partitioning parameter is converted to the
