@@ -282,6 +282,9 @@ final class Site implements Runnable {
    * item of the old epoch this copy was given.
    */
   void lead(long epoch, CommitPipeline pipeline) {
+    // The old pipeline may hold items released but not yet handed to its links (it batches until the site
+    // runs dry): hand them on before this site stops feeding it.
+    initiator.pipeline().siteIdle();
     final Initiator next = Initiator.forPartition(partition, epoch, pipeline);
     final TxnHeader last = lastReplicated;
     if (last != null) {

@@ -83,6 +83,12 @@ public final class LoggedPipeline implements CommitPipeline {
     });
   }
 
+  /** The partition's own pipeline batches its hand-offs until its site runs dry: pass the moment on. */
+  @Override
+  public void siteIdle() {
+    next.siteIdle();
+  }
+
   @Override
   public boolean replicatesWork() {
     return next.replicatesWork();

@@ -56,6 +56,11 @@ class LoggedPipelineTest {
     public String refusal() {
       return refusal;
     }
+
+    @Override
+    public void siteIdle() {
+      events.add(name + " site idle");
+    }
   }
 
   private static TxnHeader header(long sequence) {
@@ -129,5 +134,15 @@ class LoggedPipelineTest {
     assertEquals("the disk is full", pipeline.refusal(), "a full disk is said first");
     assertEquals(ErrorCode.ERROR_CODE_DISK_FULL, pipeline.refusalCode());
     assertSame(replicas, pipeline.next());
+  }
+
+  @Test
+  void shouldPassTheSiteRunningDryToTheReplicationPipeline() {
+    final List<String> events = new ArrayList<>();
+    final LoggedPipeline pipeline = new LoggedPipeline(new Holding("log", new ArrayList<>()),
+        new Holding("replicas", events));
+    pipeline.siteIdle();
+    assertEquals(List.of("replicas site idle"), events,
+        "the replication pipeline hands its items to its links when the site runs dry, behind a log too");
   }
 }
