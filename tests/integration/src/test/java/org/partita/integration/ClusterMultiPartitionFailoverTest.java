@@ -81,8 +81,8 @@ class ClusterMultiPartitionFailoverTest {
   /*
    * The same runs, also requiring the total to stay whole. Without the prepare step of multi-partition
    * commits (docs/cluster.md, "When a host dies mid-transaction") a kill that lands while a transaction
-   * commits tears it (one partition has it, another not): these fail often today (the coordinator's case in
-   * most runs, the participant's in about one in four), so
+   * commits tears it (one partition has it, another not): these fail often today (2 and 1 of 6 runs on
+   * 2026-11-24), so
    * they are kept out of the default run as a known gap (docs/testing.md, "Tests of known gaps") and are
    * the regression tests the prepare step must turn green.
    */
