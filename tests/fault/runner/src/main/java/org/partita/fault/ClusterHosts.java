@@ -17,6 +17,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.partita.client.ClientConfig;
 import org.partita.client.PartitaClient;
 import org.partita.client.ResultTable;
@@ -159,23 +160,14 @@ final class ClusterHosts implements Hosts {
     synchronized (this) {
       dead.remove(host);
     }
-    final String address = addresses().get(survivors().get(0));
-    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(REJOIN_TIMEOUT_SECONDS);
-    String last = "no answer";
-    while (System.nanoTime() < deadline) {
-      try (PartitaClient client = alone(address)) {
-        final List<Integer> copies = copyCounts(client);
-        if (copies.stream().allMatch(n -> n == options.kfactor() + 1)) {
-          return;
-        }
-        last = "copies per partition " + copies;
-      } catch (RuntimeException e) {
-        last = Outcomes.describe(e);
-      }
-      TimeUnit.MILLISECONDS.sleep(200);
+    final String last = awaitSurvivor(survivors().get(0), REJOIN_TIMEOUT_SECONDS, client -> {
+      final List<Integer> copies = copyCounts(client);
+      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
+    });
+    if (last != null) {
+      throw new IllegalStateException("host " + host + " restarted but its copies did not come back within "
+          + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
     }
-    throw new IllegalStateException("host " + host + " restarted but its copies did not come back within "
-        + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
   }
 
   @Override
@@ -206,23 +198,39 @@ final class ClusterHosts implements Hosts {
     if (survivors.isEmpty()) {
       throw new IllegalStateException("no host survives to take over host " + host + "'s partitions");
     }
-    final String address = addresses().get(survivors.get(0));
-    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FAILOVER_TIMEOUT_SECONDS);
+    final String last = awaitSurvivor(survivors.get(0), FAILOVER_TIMEOUT_SECONDS, client -> {
+      final List<Integer> leaders = partitionLeaders(client);
+      return leaders.contains(host) ? "partition leaders " + leaders : null;
+    });
+    if (last != null) {
+      throw new IllegalStateException("host " + host + " was killed and its partitions did not fail over within "
+          + FAILOVER_TIMEOUT_SECONDS + " s (host " + survivors.get(0) + " says: " + last + ")");
+    }
+  }
+
+  /**
+   * Asks surviving host {@code survivor} every 200 ms, for at most
+   * {@code timeoutSeconds}, until {@code check} returns null (what it waits
+   * for holds); returns null then, else the last thing it saw or the last
+   * error.
+   */
+  private String awaitSurvivor(int survivor, long timeoutSeconds, Function<PartitaClient, String> check)
+      throws InterruptedException {
+    final String address = addresses().get(survivor);
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     String last = "no answer";
     while (System.nanoTime() < deadline) {
       try (PartitaClient client = alone(address)) {
-        final List<Integer> leaders = partitionLeaders(client);
-        if (!leaders.contains(host)) {
-          return;
+        last = check.apply(client);
+        if (last == null) {
+          return null;
         }
-        last = "partition leaders " + leaders;
       } catch (RuntimeException e) {
         last = Outcomes.describe(e);
       }
       TimeUnit.MILLISECONDS.sleep(200);
     }
-    throw new IllegalStateException("host " + host + " was killed and its partitions did not fail over within "
-        + FAILOVER_TIMEOUT_SECONDS + " s (host " + survivors.get(0) + " says: " + last + ")");
+    return last;
   }
 
   @Override
