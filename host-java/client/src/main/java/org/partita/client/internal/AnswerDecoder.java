@@ -145,7 +145,7 @@ final class AnswerDecoder {
    * @throws ResultFormatException when a result is not exactly one table
    */
   ClientResponse response() {
-    final ErrorCode errorCode = errorCode(errorCodeNumber, errorName);
+    final ErrorCode errorCode = Responses.errorCode(errorCodeNumber, errorName);
     final List<ResultTable> tables = tables(frame, results, resultBytes);
     frame = null;
     return new ClientResponse(ClientResponse.Status.fromWireCode(status), errorCode, message, tables, appStatus,
@@ -187,17 +187,6 @@ final class AnswerDecoder {
       at += resultLengths[i];
     }
     return List.of(tables);
-  }
-
-  /** The error code: the number when the server sent a known one, else the code its name names. */
-  private static ErrorCode errorCode(int number, String name) {
-    if (number != 0) {
-      final ErrorCode code = ErrorCode.forNumber(number);
-      if (code != null) {
-        return code;
-      }
-    }
-    return ClientResponse.errorCodeNamed(name);
   }
 
   /** A bounds-checked position in the frame, reused from frame to frame. */
