@@ -83,6 +83,21 @@ public final class LoggedPipeline implements CommitPipeline {
     });
   }
 
+  /** A prepared part is not logged (its join was, when sequenced): only the partition's copies take it. */
+  @Override
+  public void prepare(TxnHeader header, SequencedItem part, long writeHash, Runnable prepared,
+      Consumer<ClientResponse> lost) {
+    next.prepare(header, part, writeHash, prepared, lost);
+  }
+
+  /** A decision is not logged either, but its answer waits behind the log as every answer does. */
+  @Override
+  public void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
+    final Both both = new Both(answer);
+    log.release(header, decision, both::done);
+    next.decide(header, decision, writeHash, both::done);
+  }
+
   /** The partition's own pipeline batches its hand-offs until its site runs dry: pass the moment on. */
   @Override
   public void siteIdle() {

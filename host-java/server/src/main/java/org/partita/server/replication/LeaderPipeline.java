@@ -137,10 +137,36 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     hold(header, item, writeHash, () -> done.accept(response), done);
   }
 
-  /** Keeps the item until every replica acknowledged it; {@code done} (or null) hears OUTCOME_UNKNOWN if deposed. */
+  /**
+   * The prepare step: the part travels whole whatever its hash (a replica holds it until the decision);
+   * {@code prepared} runs once every replica acknowledged it with this hash, {@code lost} if deposed first.
+   */
+  @Override
+  public void prepare(TxnHeader header, SequencedItem part, long writeHash, Runnable prepared,
+      Consumer<ClientResponse> lost) {
+    hold(header, part, writeHash, true, prepared, lost);
+  }
+
+  /** The decision on the part prepared just before: travels whole (a roll back too, hash 0). */
+  @Override
+  public void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
+    hold(header, decision, writeHash, true, answer, null);
+  }
+
   private void hold(TxnHeader header, SequencedItem item, long writeHash, Runnable answer,
       Consumer<ClientResponse> done) {
-    final ReplicatedItem replicated = replicatedItem(header, item, writeHash);
+    hold(header, item, writeHash, false, answer, done);
+  }
+
+  /**
+   * Keeps the item until every replica acknowledged it; {@code done} (or null) hears OUTCOME_UNKNOWN if deposed.
+   * {@code whole}: the item travels as itself even when it changed nothing (a prepared part, a decision).
+   */
+  private void hold(TxnHeader header, SequencedItem item, long writeHash, boolean whole, Runnable answer,
+      Consumer<ClientResponse> done) {
+    final ReplicatedItem replicated = whole
+        ? ReplicatedItem.newBuilder().setItem(item.toProto(header)).setWriteHash(writeHash).build()
+        : replicatedItem(header, item, writeHash);
     final Consumer<ReplicatedItem> listener = tap;
     if (listener != null) {
       listener.accept(replicated);
