@@ -10,7 +10,8 @@ std::string VoterReport::Text() const {
   s += "  throughput  " + GroupedFixed(Tps(), 0) + " TPS (" + Grouped(static_cast<int64_t>(measured.answered())) +
        " answered)\n";
   s += "  latency ms  avg " + Fixed(l.avg_ms, 3) + "  p50 " + Fixed(l.p50_ms, 3) + "  p95 " + Fixed(l.p95_ms, 3) +
-       "  p99 " + Fixed(l.p99_ms, 3) + "  p99.9 " + Fixed(l.p999_ms, 3) + "  max " + Fixed(l.max_ms, 3) + "\n";
+       "  p99 " + Fixed(l.p99_ms, 3) + "  p99.9 " + Fixed(l.p999_ms, 3) +
+       "  p99.99 " + Fixed(l.p9999_ms, 3) + "  max " + Fixed(l.max_ms, 3) + "\n";
   s += "  outcomes    accepted " + Grouped(static_cast<int64_t>(measured.accepted)) + "  rejected over the limit " +
        Grouped(static_cast<int64_t>(measured.over_limit)) + "  rejected invalid contestant " +
        Grouped(static_cast<int64_t>(measured.invalid)) + "  failed " + Grouped(static_cast<int64_t>(measured.failed)) +
@@ -36,6 +37,7 @@ JsonObject VoterReport::Json() const {
       .Add("p95_ms", latency.p95_ms)
       .Add("p99_ms", latency.p99_ms)
       .Add("p999_ms", latency.p999_ms)
+      .Add("p9999_ms", latency.p9999_ms)
       .Add("max_ms", latency.max_ms)
       .Add("answered", measured.answered())
       .Add("accepted", measured.accepted)
