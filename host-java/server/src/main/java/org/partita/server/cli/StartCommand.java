@@ -148,13 +148,19 @@ final class StartCommand implements Callable<Integer> {
       + "(docs/cluster.md, \"Rejoin\")")
   private boolean rejoin;
 
+  @Option(names = "--recover", description = "with --cluster and a command log: the whole cluster restarts on its "
+      + "hosts' data directories (every host was stopped or killed; start each with --recover): the metadata from "
+      + "its Raft log, every copy replayed from its host's command log, the copies of each partition reconciled "
+      + "(docs/cluster.md, \"Durability on a cluster\")")
+  private boolean recover;
+
   /** The cluster options, or null for a single host; IllegalArgumentException on options that need --cluster. */
   private ClusterOptions clusterOptions() {
     if (cluster == null) {
       if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null || heartbeatTimeout != null
-          || rejoin) {
+          || rejoin || recover) {
         throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host, --join-timeout, "
-            + "--heartbeat-timeout and --rejoin need --cluster");
+            + "--heartbeat-timeout, --rejoin and --recover need --cluster");
       }
       return null;
     }
@@ -165,11 +171,11 @@ final class StartCommand implements Callable<Integer> {
         joinTimeout == null ? ClusterOptions.DEFAULT_JOIN_TIMEOUT
             : java.time.Duration.ofMillis(Sizes.millis("--join-timeout", joinTimeout)),
         heartbeatTimeout == null ? ClusterOptions.DEFAULT_HEARTBEAT_TIMEOUT
-            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)), rejoin);
+            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)), rejoin, recover);
   }
 
   private CommandLogOptions commandLogOptions() {
-    // A cluster host logs only when asked (it cannot restart from its log yet: docs/durability.md, "On a cluster").
+    // A cluster host logs only when asked (docs/durability.md, "On a cluster", says why the default stays off).
     final CommandLogMode mode = commandLog != null ? CommandLogMode.parse(commandLog)
         : dataDir != null && cluster == null ? CommandLogMode.SYNC : CommandLogMode.OFF;
     return new CommandLogOptions(mode, logInterval, logMaxLag, (long) logSegmentMb << 20, snapshotLogMb << 20);

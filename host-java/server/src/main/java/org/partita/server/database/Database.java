@@ -745,7 +745,21 @@ public final class Database implements AutoCloseable {
    * database serves anyone (docs/durability.md). One replay per opening.
    */
   public LogReplay replayer() {
-    return new LogReplay(this, List.copyOf(sites), coordinator);
+    return new LogReplay(this, sites.toArray(new Site[0]), coordinator);
+  }
+
+  /**
+   * A cluster host's recovery entry (docs/cluster.md, "Durability on a
+   * cluster"): replays logged items on every copy this host holds, led or
+   * replicated, before it serves; a copy's part of a multi-partition
+   * transaction runs on that copy alone. One replay per opening.
+   */
+  public LogReplay copyReplayer() {
+    final Site[] copies = new Site[map.partitionCount()];
+    for (int p = 0; p < copies.length; p++) {
+      copies[p] = sitesByPartition[p] != null ? sitesByPartition[p] : replicaSites[p];
+    }
+    return new LogReplay(this, copies, null);
   }
 
   CatalogSnapshot catalogSnapshot() {

@@ -88,18 +88,14 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
 
   /**
    * The item as this copy's log records it: a single-partition call as its
-   * leader sent it; a part of a multi-partition transaction as the
-   * partition's join, as one host logs it (docs/durability.md, "What is
-   * logged").
+   * leader sent it; a part of a multi-partition transaction as the engine
+   * batches this copy ran (a record recovery replays on this copy alone,
+   * docs/durability.md, "On a cluster").
    */
   private record Logged(org.partita.proto.txn.WorkItem item) implements SequencedItem {
     @Override
     public org.partita.proto.txn.WorkItem toProto(TxnHeader header) {
-      if (!item.hasMultiPartitionRun()) {
-        return item;
-      }
-      return org.partita.proto.txn.WorkItem.newBuilder().setHeader(header.toProto())
-          .setMultiPartition(item.getMultiPartitionRun().getJoin()).build();
+      return item;
     }
   }
 

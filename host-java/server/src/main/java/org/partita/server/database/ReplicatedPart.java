@@ -31,6 +31,11 @@ record ReplicatedPart(MultiPartitionTxn txn, List<byte[]> batches, boolean prepa
     return WorkItem.newBuilder().setHeader(header.toProto()).setMultiPartitionRun(run).build();
   }
 
+  @Override
+  public boolean multiPartitionPart() {
+    return true;
+  }
+
   /**
    * What one partition ran of a multi-partition transaction, recorded as it
    * runs, and the write hash its replicas must reach. The rule is the one

@@ -63,9 +63,19 @@ public final class LoggedPipeline implements CommitPipeline {
     next.release(header, item, both::done);
   }
 
+  /**
+   * A partition's part of a multi-partition transaction ({@code item}: its
+   * engine batches, as its replicas get them). A part that changed something
+   * ({@code writeHash} not 0) is logged as a record of its own after the
+   * partition's join, the record recovery on a cluster replays on this copy
+   * (docs/durability.md, "On a cluster"); its answer waits for it too.
+   */
   @Override
   public void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
     final Both both = new Both(answer);
+    if (writeHash != 0 && item.multiPartitionPart()) {
+      log.sequenced(header, item);
+    }
     log.release(header, item, both::done);
     next.release(header, item, writeHash, both::done);
   }
@@ -104,9 +114,10 @@ public final class LoggedPipeline implements CommitPipeline {
     next.siteIdle();
   }
 
+  /** Always: the log keeps each part a multi-partition transaction ran here, replicas or not. */
   @Override
   public boolean replicatesWork() {
-    return next.replicatesWork();
+    return true;
   }
 
   @Override

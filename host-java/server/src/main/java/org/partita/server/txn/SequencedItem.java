@@ -24,4 +24,13 @@ public interface SequencedItem {
   default Invocation singlePartitionInvocation() {
     return null;
   }
+
+  /**
+   * True iff the item is a partition's committed part of a multi-partition
+   * transaction as its leader ran it (the engine batches its replicas run):
+   * a cluster host's log keeps it as a record of its own.
+   */
+  default boolean multiPartitionPart() {
+    return false;
+  }
 }

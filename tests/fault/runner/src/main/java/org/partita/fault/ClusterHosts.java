@@ -30,10 +30,15 @@ import org.partita.client.ResultTable;
  * directory being {@code -Dpartita.fault.cluster} (set by tests/fault/run,
  * which stops what is left there when it exits) or {@code RUN/cluster}.
  * The schema is the workload's plus {@code workloads/flood.sql} (the
- * flood-minority nemesis's table). Kill, pause and resume are the script's;
- * a killed host cannot come back until rejoin exists, so {@link #restart}
- * and {@link #dropUnsyncedWrites} refuse with the reason, and {@link
- * #recover} waits for the survivors to take over its partitions (K = 1).
+ * flood-minority nemesis's table). Every host writes a command log in the
+ * run's mode ({@code --command-log}). Kill, pause and resume are the
+ * script's; a killed host comes back by rejoin ({@link #restart}, runs
+ * with the rejoin nemesis), and {@link #recover} waits for the survivors
+ * to take over its partitions (K = 1). Once every host was killed (and,
+ * under the power-cut shim of a power-loss run, lost what it had not
+ * synced: {@link #dropUnsyncedWrites}), {@link #restartAll} restarts the
+ * whole cluster from the hosts' logs ({@code scripts/cluster start
+ * --recover}).
  * The hosts' heartbeat timeout is {@code PARTITA_HEARTBEAT_TIMEOUT} when
  * the environment sets it, else {@link #HEARTBEAT_TIMEOUT}: longer than any
  * pause or cut the schedule holds, so only a kill makes a host fail over.
@@ -105,7 +110,8 @@ final class ClusterHosts implements Hosts {
         "--kfactor", Integer.toString(options.kfactor()), "--sites-per-host", Integer.toString(options.sites()),
         "--schema", options.schema() + "," + options.root().resolve("tests/fault/workloads/flood.sql"), "--classes",
         options.classes().toString(), "--port", Integer.toString(ports[0]), "--http-port",
-        Integer.toString(ports[1]), "--internal-port", Integer.toString(ports[2])));
+        Integer.toString(ports[1]), "--internal-port", Integer.toString(ports[2]), "--command-log",
+        options.commandLog()));
     if (cgroupRoot.isPresent()) {
       cgroup = cgroupRoot.get().resolve(tableName());
       args.addAll(List.of("--cgroup", cgroup.toString()));
@@ -167,6 +173,37 @@ final class ClusterHosts implements Hosts {
     if (last != null) {
       throw new IllegalStateException("host " + host + " restarted but its copies did not come back within "
           + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
+    }
+  }
+
+  /**
+   * Whole-cluster restart (docs/cluster.md, "Durability on a cluster"):
+   * {@code scripts/cluster start --recover} once every host is dead, then
+   * waits until a host's map shows every partition with K+1 copies again (a
+   * copy a rejoin stream had given is rebuilt from another by a new stream).
+   */
+  @Override
+  public void restartAll() throws IOException, InterruptedException {
+    synchronized (this) {
+      if (dead.size() != options.hosts()) {
+        throw new IllegalStateException("a whole-cluster restart needs every host dead; alive: " + survivors());
+      }
+      script(START_TIMEOUT_SECONDS, "start", "--recover");
+      dead.clear();
+      paused.clear();
+      addresses = List.of(Files.readString(clusterDir.resolve("servers"), StandardCharsets.UTF_8).trim()
+          .split(","));
+    }
+    if (options.kfactor() == 0) {
+      return;
+    }
+    final String last = awaitSurvivor(0, REJOIN_TIMEOUT_SECONDS, client -> {
+      final List<Integer> copies = copyCounts(client);
+      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
+    });
+    if (last != null) {
+      throw new IllegalStateException("the cluster restarted from its logs but its copies did not all come back"
+          + " within " + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
     }
   }
 
@@ -330,10 +367,35 @@ final class ClusterHosts implements Hosts {
     paused.remove(host);
   }
 
+  /**
+   * Drops what dead host {@code host} wrote to its command log but had not
+   * synced ({@code partita_powercut restore} of the journal its shim kept,
+   * {@code scripts/cluster}'s {@code host-I.powercut.journal}), as a power cut
+   * would. REQUIRES: a power-loss run (every host under the shim).
+   */
   @Override
-  public void dropUnsyncedWrites(int host) {
-    throw new IllegalStateException("power loss on a cluster needs the killed host to start again: "
-        + REJOIN_MISSING);
+  public void dropUnsyncedWrites(int host) throws IOException, InterruptedException {
+    requireHost(host);
+    if (!options.powerLoss()) {
+      throw new IllegalStateException("the hosts did not run under the power-cut shim (no power-loss in --nemesis)");
+    }
+    synchronized (this) {
+      if (!dead.contains(host)) {
+        throw new IllegalStateException("the power cut needs host " + host + " dead first");
+      }
+    }
+    final Path journal = clusterDir.resolve("host-" + host + ".powercut.journal");
+    if (!Files.exists(journal) || Files.size(journal) == 0) {
+      throw new IllegalStateException("the power-cut journal " + journal + " records nothing: the shim did not run");
+    }
+    final Path report = runDir.resolve("powercut-restore.log");
+    final Process restore = new ProcessBuilder(options.powercutTool().toString(), "restore", journal.toString())
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(report.toFile())).start();
+    if (!restore.waitFor(120, TimeUnit.SECONDS) || restore.exitValue() != 0) {
+      restore.destroyForcibly();
+      throw new IllegalStateException("partita_powercut restore " + journal + " failed: see " + report);
+    }
+    Files.delete(journal);
   }
 
   @Override
@@ -362,7 +424,7 @@ final class ClusterHosts implements Hosts {
     for (int h : List.copyOf(paused)) {
       resume(h);
     }
-    // Killed hosts stay dead (rejoin is not built): the run ends with the survivors.
+    // A host killed alone stays dead unless the run rejoins it: the run ends with the survivors.
   }
 
   @Override
@@ -480,6 +542,9 @@ final class ClusterHosts implements Hosts {
     builder.environment().put("PARTITA_JAVA_OPTS", "-Xmx768m");
     builder.environment().put("PARTITA_HEARTBEAT_TIMEOUT", heartbeatTimeout());
     builder.environment().put("PARTITA_CLUSTER_START_TIMEOUT", Long.toString(START_TIMEOUT_SECONDS - 30));
+    if (options.powerLoss()) {
+      builder.environment().put("PARTITA_POWERCUT_SHIM", options.powercutShim().toString());
+    }
     final Process p = builder.start();
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();

@@ -68,6 +68,17 @@ interface Hosts extends AutoCloseable {
    */
   void dropUnsyncedWrites(int host) throws IOException, InterruptedException;
 
+  /**
+   * After every host was killed (kill-all, power-loss on a cluster): starts
+   * the whole cluster again on its data directories, from the hosts'
+   * command logs ({@code scripts/cluster start --recover}, docs/cluster.md
+   * "Durability on a cluster"), and returns once every host serves and
+   * every partition has its K+1 copies. Only on a cluster.
+   */
+  default void restartAll() throws IOException, InterruptedException {
+    throw new IllegalStateException("only a cluster restarts every host at once");
+  }
+
   /** Heals the network, resumes every paused host and starts every dead one (after the schedule, whatever it left). */
   void healAll() throws IOException, InterruptedException;
 

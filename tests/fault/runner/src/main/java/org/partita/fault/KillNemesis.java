@@ -9,8 +9,9 @@ import java.util.Random;
 /**
  * kill (one host, chosen at random) and kill-all (every host): SIGKILL.
  * On one host both kill that host, and healing starts it again to recover
- * from its command log. On a cluster (K = 1; kill-all is refused there)
- * healing waits until the survivors lead its partitions (failover); in a
+ * from its command log. kill-all on a cluster kills every host, and healing
+ * restarts the whole cluster from the hosts' command logs
+ * ({@link Hosts#restartAll}). kill on a cluster (K = 1) healing waits until the survivors lead its partitions (failover); in a
  * run with the rejoin nemesis the host then rejoins ({@link Hosts#restart})
  * and kills may strike again, otherwise it stays dead and the schedule
  * plays at most one kill per run. Any host may be killed, the one leading
@@ -50,6 +51,11 @@ final class KillNemesis implements Nemesis {
 
   @Override
   public void heal(Hosts hosts, List<Integer> targets) throws IOException, InterruptedException {
+    if (all && !hosts.restartable()) {
+      hosts.restartAll();
+      detail = "every host killed; the cluster restarted from its hosts' command logs (--recover)";
+      return;
+    }
     for (int h : targets) {
       hosts.recover(h);
       if (!hosts.restartable() && hosts.rejoins()) {

@@ -9,10 +9,15 @@ final class Nemeses {
       "partition-leader", "flood-minority", "rejoin");
   /** Those that cut hosts apart: a cluster of 3 hosts or more (a minority and a majority). */
   static final List<String> NETWORK = List.of("partition", "partition-leader", "flood-minority");
-  /** Those that need every killed host to start again on its own files: refused on a cluster. */
+  /**
+   * Those that restart hosts on their own files: on a cluster every host at
+   * once (a whole-cluster restart from the hosts' command logs), which needs
+   * the logs.
+   */
   static final List<String> RESTARTING = List.of("kill-all", "power-loss");
   /** What runs on a cluster today. */
-  static final String ON_A_CLUSTER = "kill (K=1), rejoin (K=1), pause, partition, partition-leader, flood-minority";
+  static final String ON_A_CLUSTER = "kill (K=1), rejoin (K=1), pause, partition, partition-leader, flood-minority,"
+      + " kill-all and power-loss (with --command-log sync or async)";
 
   private Nemeses() {
   }
@@ -22,14 +27,18 @@ final class Nemeses {
    * on {@code hosts} hosts with {@code kfactor}.
    */
   static void check(String name, int hosts, int kfactor) {
+    check(name, hosts, kfactor, "sync");
+  }
+
+  /** As {@link #check(String, int, int)}, for hosts running with {@code --command-log commandLog}. */
+  static void check(String name, int hosts, int kfactor, String commandLog) {
     if (!NAMES.contains(name)) {
       throw new IllegalArgumentException("unknown nemesis '" + name + "' (known: " + String.join(", ", NAMES)
           + ", none)");
     }
-    if (hosts > 1 && RESTARTING.contains(name)) {
-      throw new IllegalArgumentException("nemesis '" + name + "' needs every killed host to start again on its "
-          + "own files, which a cluster host does not (it returns by rejoin, from its partitions' leaders); on a "
-          + "cluster today: " + ON_A_CLUSTER);
+    if (hosts > 1 && RESTARTING.contains(name) && commandLog.equals("off")) {
+      throw new IllegalArgumentException("nemesis '" + name + "' on a cluster kills every host and restarts the "
+          + "cluster from its hosts' command logs: it needs --command-log sync or async, not off");
     }
     if (hosts > 1 && (name.equals("kill") || name.equals("rejoin")) && kfactor != 1) {
       throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1, not " + kfactor

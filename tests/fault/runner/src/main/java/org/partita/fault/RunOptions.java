@@ -73,7 +73,7 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
           + hosts);
     }
     for (String n : nemeses) {
-      Nemeses.check(n, hosts, kfactor);
+      Nemeses.check(n, hosts, kfactor, commandLog);
     }
     return new RunOptions(workload, nemeses, seconds, seed, hosts, kfactor, sites, processes, commandLog, root,
         results, checker);

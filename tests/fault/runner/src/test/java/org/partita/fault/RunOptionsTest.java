@@ -50,10 +50,13 @@ class RunOptionsTest {
   }
 
   @Test
-  void shouldRefuseOnAClusterWhatNeedsAHostToRestartOnItsOwnFiles() {
+  void shouldRestartAWholeClusterOnlyWithItsCommandLogs() {
     for (String n : Nemeses.RESTARTING) {
-      final String message = error("--workload", "register", "--hosts", "3", "--kfactor", "1", "--nemesis", n);
-      assertTrue(message.contains("which a cluster host does not (it returns by rejoin"), message);
+      final String message = error("--workload", "register", "--hosts", "3", "--kfactor", "1", "--nemesis", n,
+          "--command-log", "off");
+      assertTrue(message.contains("needs --command-log sync or async, not off"), message);
+      assertEquals(3, RunOptions.parse(new String[] {"--workload", "register", "--hosts", "3", "--kfactor", "1",
+          "--nemesis", n}, ROOT).hosts(), n + " runs on a cluster with the default sync log");
     }
     assertEquals(3, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "3", "--kfactor", "1",
         "--nemesis", "kill,rejoin"}, ROOT).hosts());
