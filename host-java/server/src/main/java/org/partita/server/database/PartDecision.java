@@ -18,4 +18,9 @@ record PartDecision(MultiPartitionTxn txn, boolean commit) implements SequencedI
     return WorkItem.newBuilder().setHeader(header.toProto()).setDecision(MultiPartitionDecision.newBuilder()
         .setCoordinator(txn.header().toProto()).setCommit(commit)).build();
   }
+
+  @Override
+  public boolean commitsPreparedPart() {
+    return commit;
+  }
 }

@@ -33,4 +33,13 @@ public interface SequencedItem {
   default boolean multiPartitionPart() {
     return false;
   }
+
+  /**
+   * True iff the item is the decision that commits the part prepared just
+   * before it in its partition's order (docs/cluster.md, "When a host dies
+   * mid-transaction"): the moment a cluster host's log records that part.
+   */
+  default boolean commitsPreparedPart() {
+    return false;
+  }
 }

@@ -101,6 +101,37 @@ class LoggedPipelineTest {
     assertEquals(true, pipeline.replicatesWork(), "parts are recorded even without replicas: the log keeps them");
   }
 
+  /** The decision that commits (or rolls back) the part prepared before it. */
+  private static SequencedItem decision(boolean commit) {
+    return new SequencedItem() {
+      @Override
+      public WorkItem toProto(TxnHeader header) {
+        return WorkItem.newBuilder().setHeader(header.toProto()).build();
+      }
+
+      @Override
+      public boolean commitsPreparedPart() {
+        return commit;
+      }
+    };
+  }
+
+  @Test
+  void shouldLogAPreparedPartWhenItsDecisionCommitsItAndNotWhenItRollsItBack() {
+    final List<String> events = new ArrayList<>();
+    final Holding log = new Holding("log", events);
+    final LoggedPipeline pipeline = new LoggedPipeline(log, new Holding("replicas", new ArrayList<>()));
+    pipeline.sequenced(header(1), ITEM);
+    pipeline.prepare(header(1), PART, 42, () -> { }, r -> { });
+    assertEquals(List.of("log sequenced 1"), events, "a prepared part waits for its decision");
+    pipeline.decide(header(2), decision(true), 42, () -> { });
+    pipeline.sequenced(header(3), ITEM);
+    pipeline.prepare(header(3), PART, 42, () -> { }, r -> { });
+    pipeline.decide(header(4), decision(false), 0, () -> { });
+    assertEquals(List.of("log sequenced 1", "log sequenced 1", "log sequenced 3"), events,
+        "the committed part is logged under its own header when its decision comes; the rolled-back one is not");
+  }
+
   @Test
   void shouldAnswerOnlyOnceTheLogAndTheReplicasBothReleased() {
     final List<String> events = new ArrayList<>();
