@@ -43,6 +43,10 @@ final class ReplicationInbound extends SimpleChannelInboundHandler<InternalFrame
       case FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER -> multiPartition == null
           ? "a multi-partition frame (" + frame.getFrameCase() + "), but this host takes none"
           : multiPartition.receive(frame);
+      case REPAIR_OFFER -> replication == null ? "a repair offer, but this cluster has no replicas"
+          : replication.offer(frame.getRepairOffer());
+      case REPAIR_ITEMS -> replication == null ? "repair items, but this cluster has no replicas"
+          : replication.repair(frame.getRepairItems());
       case REJOIN_START, REJOIN_CHUNK, REJOIN_ITEMS, REJOIN_PROGRESS -> replication == null
           ? "a rejoin frame (" + frame.getFrameCase() + "), but this cluster has no replicas"
           : replication.rejoins().receive(frame);
@@ -62,7 +66,7 @@ final class ReplicationInbound extends SimpleChannelInboundHandler<InternalFrame
   }
 
   private String ack(ReplicationAck ack) {
-    final LeaderPipeline leader = replication.leader(ack.getPartition());
+    final LeaderPipeline leader = replication.leader(ack.getPartition(), ack.getEpoch());
     if (leader == null) {
       return "an acknowledgement of partition " + ack.getPartition() + ", which this host does not lead";
     }

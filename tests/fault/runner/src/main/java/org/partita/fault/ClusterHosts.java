@@ -33,7 +33,7 @@ import org.partita.client.ResultTable;
  * flood-minority nemesis's table). Kill, pause and resume are the script's;
  * a killed host cannot come back until rejoin exists, so {@link #restart}
  * and {@link #dropUnsyncedWrites} refuse with the reason, and {@link
- * #recover} waits for the survivors to take over its partitions (K = 1).
+ * #recover} waits for the survivors to take over its partitions (K ≥ 1).
  * The hosts' heartbeat timeout is {@code PARTITA_HEARTBEAT_TIMEOUT} when
  * the environment sets it, else {@link #HEARTBEAT_TIMEOUT}: longer than any
  * pause or cut the schedule holds, so only a kill makes a host fail over.
@@ -147,8 +147,11 @@ final class ClusterHosts implements Hosts {
    * Rejoin (docs/cluster.md, "Rejoin"): starts the killed {@code host} again
    * with {@code scripts/cluster restart} and returns once a surviving host's
    * map shows every partition with K+1 copies again (its copies streamed
-   * from their leaders and added in a new epoch). Refused unless the run
-   * asked for the {@code rejoin} nemesis ({@link #rejoins}).
+   * from their leaders and added in a new epoch); while another killed host
+   * is still to rejoin (K ≥ 2 kills several at once), once its script
+   * returned, since the copies are all back only after the last one.
+   * Refused unless the run asked for the {@code rejoin} nemesis
+   * ({@link #rejoins}).
    */
   @Override
   public void restart(int host) throws IOException, InterruptedException {
@@ -159,6 +162,10 @@ final class ClusterHosts implements Hosts {
     script(START_TIMEOUT_SECONDS, "restart", Integer.toString(host));
     synchronized (this) {
       dead.remove(host);
+      if (!dead.isEmpty()) {
+        // Another killed host rejoins next; the copies are all back only after the last one.
+        return;
+      }
     }
     final String last = awaitSurvivor(survivors().get(0), REJOIN_TIMEOUT_SECONDS, client -> {
       final List<Integer> copies = copyCounts(client);
@@ -168,6 +175,11 @@ final class ClusterHosts implements Hosts {
       throw new IllegalStateException("host " + host + " restarted but its copies did not come back within "
           + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
     }
+  }
+
+  @Override
+  public int kfactor() {
+    return options.kfactor();
   }
 
   @Override

@@ -12,7 +12,7 @@ final class Nemeses {
   /** Those that need every killed host to start again on its own files: refused on a cluster. */
   static final List<String> RESTARTING = List.of("kill-all", "power-loss");
   /** What runs on a cluster today. */
-  static final String ON_A_CLUSTER = "kill (K=1), rejoin (K=1), pause, partition, partition-leader, flood-minority";
+  static final String ON_A_CLUSTER = "kill (K>=1), rejoin (K>=1), pause, partition, partition-leader, flood-minority";
 
   private Nemeses() {
   }
@@ -31,12 +31,9 @@ final class Nemeses {
           + "own files, which a cluster host does not (it returns by rejoin, from its partitions' leaders); on a "
           + "cluster today: " + ON_A_CLUSTER);
     }
-    if (hosts > 1 && (name.equals("kill") || name.equals("rejoin")) && kfactor != 1) {
-      throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1, not " + kfactor
-          + ": "
-          + (kfactor == 0 ? "with K=0 a killed host's partitions have no other copy to fail over to"
-          : "with K>=2 a failover leaves several copies, which need repair among the survivors before serving, "
-          + "and that is not built yet (docs/cluster.md, \"Failover today\")"));
+    if (hosts > 1 && (name.equals("kill") || name.equals("rejoin")) && kfactor == 0) {
+      throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1 or more, not 0: "
+          + "with K=0 a killed host's partitions have no other copy to fail over to");
     }
     if (hosts == 1 && name.equals("rejoin")) {
       throw new IllegalArgumentException("nemesis 'rejoin' needs a cluster (--hosts 3 or more): a single host "
@@ -49,10 +46,10 @@ final class Nemeses {
   }
 
   /**
-   * How many kills a run's schedule may play: on a cluster one, since a
-   * killed host stays dead until rejoin exists and with K = 1 a second
-   * loss would take the last copy of some partitions; on one host no limit
-   * (the host starts again).
+   * How many kills a run's schedule may play: on a cluster one (it kills up
+   * to K hosts at once), since a killed host stays dead unless the run
+   * rejoins it and a later kill could take the last copy of some
+   * partitions; on one host no limit (the host starts again).
    */
   static int killLimit(int hosts) {
     return hosts > 1 ? 1 : Integer.MAX_VALUE;
