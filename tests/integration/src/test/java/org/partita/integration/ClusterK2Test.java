@@ -114,6 +114,91 @@ class ClusterK2Test {
   }
 
   /**
+   * The survivors hold different prefixes of the dead leader's order: the
+   * leader's connection to one replica is cut with an nftables rule (its
+   * batches stop there, the other replica goes on receiving them, the
+   * answers wait), then the leader is killed. The survivor that leads next
+   * either runs what only the other one received or sends it what it lacks;
+   * either way both end with the longest prefix: their checksums agree and
+   * every acknowledged write is read back. The rule's table is deleted
+   * afterwards, even on failure.
+   */
+  @Test
+  void shouldRepairSurvivorsThatReceivedDifferentPrefixes() throws Exception {
+    final int port = ClusterTest.freeClusterPort(HOSTS);
+    cluster.start(HOSTS, 2, 3, KV_DDL, port);
+    final int metadataLeader = cluster.metadataLeader();
+    final int leader = (metadataLeader + 1) % HOSTS;
+    final PartitaClient all = cluster.client(true, addresses.toArray(new String[0]));
+    final String probe = cluster.keyLedBy(leader);
+    final List<Integer> replicas = replicasOfPartitionLedBy(all, leader);
+    final int cutOff = replicas.get(0);
+    final int ahead = replicas.get(1);
+    final FailoverTest.Firehose load = new FailoverTest.Firehose(all);
+    load.start();
+    Thread.sleep(1000);
+    nft("add table inet " + TABLE + "\n"
+        + "add chain inet " + TABLE + " out { type filter hook output priority 0; }\n"
+        + "add rule inet " + TABLE + " out ip saddr 127.0.0." + (leader + 1) + " ip daddr 127.0.0." + (cutOff + 1)
+        + " tcp dport " + port + " drop\n");
+    Thread.sleep(1500);
+    final long killed = System.nanoTime();
+    hosts.get(leader).kill();
+    System.out.printf("k2 prefixes: host %d's batches to host %d cut, host %d's not; host %d killed; its partition "
+        + "served again %.2f s after%n", leader, cutOff, ahead, leader, FailoverTest.firstSuccess(all, probe, killed)
+        / 1e9);
+    final Matcher repair = Pattern.compile("repair among the survivors for epoch \\d+: the old order \\(epoch \\d+\\) "
+        + "ends at (\\d+); this copy had (\\d+) and ran (\\d+) more; host (\\d+) had (\\d+) and gets (\\d+)")
+        .matcher(hosts.get(Math.min(cutOff, ahead)).output());
+    assertTrue(repair.find(), () -> "the new leader (host " + Math.min(cutOff, ahead) + ") logged its repair:\n"
+        + failoverLines());
+    System.out.printf("k2 prefixes: %s%n", repair.group());
+    assertTrue(Long.parseLong(repair.group(2)) != Long.parseLong(repair.group(5)),
+        "the survivors held different prefixes: " + repair.group());
+    FailoverTest.stopAndReadBack(load, all, killed);
+    // Every partition both survivors hold (the repaired one among them) has equal copies on them.
+    final Map<Integer, List<Long>> checksums = cluster.checksums(List.of(cutOff, ahead));
+    assertTrue(checksums.values().stream().anyMatch(c -> c.size() == 2), "the survivors share partitions: "
+        + checksums);
+    for (Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
+      assertEquals(1, copies.getValue().stream().distinct().count(), "partition " + copies.getKey() + ": "
+          + checksums);
+    }
+  }
+
+  private static final String TABLE = "partita_k2_" + ProcessHandle.current().pid();
+
+  @AfterEach
+  void deleteRules() throws Exception {
+    nft("table inet " + TABLE + " {}\ndelete table inet " + TABLE + "\n");
+  }
+
+  private static void nft(String script) throws IOException, InterruptedException {
+    final Process nft = new ProcessBuilder("nft", "-f", "-").redirectErrorStream(true).start();
+    nft.getOutputStream().write(script.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    nft.getOutputStream().close();
+    final String output = new String(nft.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, nft.waitFor(), "nft -f: " + script + output);
+  }
+
+  /** The other copies' hosts of the partition {@code leader} leads ({@code @SystemCatalog PARTITIONS}). */
+  private static List<Integer> replicasOfPartitionLedBy(PartitaClient client, int leader) {
+    final org.partita.client.ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
+    while (table.advanceRow()) {
+      if (table.getLong(table.columnIndex("LEADER_HOST_ID")) == leader) {
+        final List<Integer> out = new ArrayList<>();
+        for (String h : table.getString(table.columnIndex("REPLICA_HOST_IDS")).split(",")) {
+          if (Integer.parseInt(h.trim()) != leader) {
+            out.add(Integer.parseInt(h.trim()));
+          }
+        }
+        return out;
+      }
+    }
+    throw new AssertionError("no partition led by host " + leader);
+  }
+
+  /**
    * A procedure writing the local clock diverges on both replicas: each is
    * dropped by a new epoch of its own, the leader then alone, and the held
    * answer leaves; the partition serves on (docs/cluster.md, "Hash mismatch").

@@ -42,7 +42,13 @@ final class ClusterProcesses implements AutoCloseable {
   /** Starts {@code count} hosts with K = {@code kfactor} and {@code sites} sites each; waits for every ready line. */
   void start(int count, int kfactor, int sites, Path schema, String... extra) throws IOException,
       InterruptedException {
-    final String cluster = ClusterTest.clusterList(count, ClusterTest.freeClusterPort(count));
+    start(count, kfactor, sites, schema, ClusterTest.freeClusterPort(count), extra);
+  }
+
+  /** As {@link #start(int, int, int, Path, String...)}, every host's internal port being {@code port}. */
+  void start(int count, int kfactor, int sites, Path schema, int port, String... extra) throws IOException,
+      InterruptedException {
+    final String cluster = ClusterTest.clusterList(count, port);
     for (int i = 0; i < count; i++) {
       final List<String> args = new ArrayList<>(List.of("--schema", schema.toString(), "--cluster", cluster,
           "--host-id", Integer.toString(i), "--bind", "127.0.0." + (i + 1), "--port", "0", "--http-port", "0",
