@@ -10,7 +10,10 @@ import org.partita.proto.cluster.ReplicationBatch;
 /**
  * The data-plane frames of one incoming internal connection
  * (docs/cluster.md, "Data plane"): a batch goes to this host's copy of its
- * partition, an acknowledgement to the partition this host leads, and the
+ * partition, an acknowledgement to the pipeline of its epoch of the
+ * partition this host leads, a survivor's repair offer to the repair of its
+ * partition and repair items to this host's copy ("Repair among
+ * survivors"), and the
  * multi-partition frames to {@link MultiPartitionLinks}. A frame
  * for a partition this host holds no such copy of, or one its copy refuses
  * (older epoch, missing items, malformed), closes this connection only,
