@@ -299,11 +299,6 @@ final class ClusterStart {
       throw new StartupException("--rejoin needs --kfactor 1 or more: with K = 0 no host is declared dead, and a "
           + "stopped host serves again by starting it as before", null);
     }
-    if (cluster.rejoin() && cluster.kFactor() > 1) {
-      throw new StartupException("--rejoin with --kfactor " + cluster.kFactor() + ": rejoin is built for K = 1 "
-          + "only (with K >= 2 a failover keeps several copies, which need repair among the survivors first, not "
-          + "built yet; docs/cluster.md, \"Rejoin\")", null);
-    }
     if (options.dataDir() == null) {
       throw new StartupException("--cluster needs --data-dir (a metadata voter keeps the cluster's Raft log there)",
           null);

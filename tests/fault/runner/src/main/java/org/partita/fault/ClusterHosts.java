@@ -34,7 +34,7 @@ import org.partita.client.ResultTable;
  * run's mode ({@code --command-log}). Kill, pause and resume are the
  * script's; a killed host comes back by rejoin ({@link #restart}, runs
  * with the rejoin nemesis), and {@link #recover} waits for the survivors
- * to take over its partitions (K = 1). Once every host was killed (and,
+ * to take over its partitions (K ≥ 1). Once every host was killed (and,
  * under the power-cut shim of a power-loss run, lost what it had not
  * synced: {@link #dropUnsyncedWrites}), {@link #restartAll} restarts the
  * whole cluster from the hosts' logs ({@code scripts/cluster start
@@ -153,8 +153,11 @@ final class ClusterHosts implements Hosts {
    * Rejoin (docs/cluster.md, "Rejoin"): starts the killed {@code host} again
    * with {@code scripts/cluster restart} and returns once a surviving host's
    * map shows every partition with K+1 copies again (its copies streamed
-   * from their leaders and added in a new epoch). Refused unless the run
-   * asked for the {@code rejoin} nemesis ({@link #rejoins}).
+   * from their leaders and added in a new epoch); while another killed host
+   * is still to rejoin (K ≥ 2 kills several at once), once its script
+   * returned, since the copies are all back only after the last one.
+   * Refused unless the run asked for the {@code rejoin} nemesis
+   * ({@link #rejoins}).
    */
   @Override
   public void restart(int host) throws IOException, InterruptedException {
@@ -165,6 +168,10 @@ final class ClusterHosts implements Hosts {
     script(START_TIMEOUT_SECONDS, "restart", Integer.toString(host));
     synchronized (this) {
       dead.remove(host);
+      if (!dead.isEmpty()) {
+        // Another killed host rejoins next; the copies are all back only after the last one.
+        return;
+      }
     }
     final String last = awaitSurvivor(survivors().get(0), REJOIN_TIMEOUT_SECONDS, client -> {
       final List<Integer> copies = copyCounts(client);
@@ -205,6 +212,11 @@ final class ClusterHosts implements Hosts {
       throw new IllegalStateException("the cluster restarted from its logs but its copies did not all come back"
           + " within " + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
     }
+  }
+
+  @Override
+  public int kfactor() {
+    return options.kfactor();
   }
 
   @Override

@@ -42,6 +42,11 @@ interface Hosts extends AutoCloseable {
    */
   List<Integer> survivors();
 
+  /** How many hosts may die at once without losing a partition's last copy (K; 0 on one host). */
+  default int kfactor() {
+    return 0;
+  }
+
   /**
    * The host leading partition 0 in the cluster's map, which coordinates
    * every multi-partition transaction (docs/cluster.md, "Multi-partition

@@ -16,7 +16,7 @@ final class Nemeses {
    */
   static final List<String> RESTARTING = List.of("kill-all", "power-loss");
   /** What runs on a cluster today. */
-  static final String ON_A_CLUSTER = "kill (K=1), rejoin (K=1), pause, partition, partition-leader, flood-minority,"
+  static final String ON_A_CLUSTER = "kill (K>=1), rejoin (K>=1), pause, partition, partition-leader, flood-minority,"
       + " kill-all and power-loss (with --command-log sync or async)";
 
   private Nemeses() {
@@ -40,12 +40,9 @@ final class Nemeses {
       throw new IllegalArgumentException("nemesis '" + name + "' on a cluster kills every host and restarts the "
           + "cluster from its hosts' command logs: it needs --command-log sync or async, not off");
     }
-    if (hosts > 1 && (name.equals("kill") || name.equals("rejoin")) && kfactor != 1) {
-      throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1, not " + kfactor
-          + ": "
-          + (kfactor == 0 ? "with K=0 a killed host's partitions have no other copy to fail over to"
-          : "with K>=2 a failover leaves several copies, which need repair among the survivors before serving, "
-          + "and that is not built yet (docs/cluster.md, \"Failover today\")"));
+    if (hosts > 1 && (name.equals("kill") || name.equals("rejoin")) && kfactor == 0) {
+      throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1 or more, not 0: "
+          + "with K=0 a killed host's partitions have no other copy to fail over to");
     }
     if (hosts == 1 && name.equals("rejoin")) {
       throw new IllegalArgumentException("nemesis 'rejoin' needs a cluster (--hosts 3 or more): a single host "
@@ -58,10 +55,10 @@ final class Nemeses {
   }
 
   /**
-   * How many kills a run's schedule may play: on a cluster one, since a
-   * killed host stays dead until rejoin exists and with K = 1 a second
-   * loss would take the last copy of some partitions; on one host no limit
-   * (the host starts again).
+   * How many kills a run's schedule may play: on a cluster one (it kills up
+   * to K hosts at once), since a killed host stays dead unless the run
+   * rejoins it and a later kill could take the last copy of some
+   * partitions; on one host no limit (the host starts again).
    */
   static int killLimit(int hosts) {
     return hosts > 1 ? 1 : Integer.MAX_VALUE;

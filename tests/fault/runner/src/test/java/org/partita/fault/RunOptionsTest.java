@@ -61,7 +61,7 @@ class RunOptionsTest {
     assertEquals(3, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "3", "--kfactor", "1",
         "--nemesis", "kill,rejoin"}, ROOT).hosts());
     assertTrue(error("--workload", "set", "--hosts", "3", "--nemesis", "rejoin")
-        .contains("nemesis 'rejoin' on a cluster needs --kfactor 1, not 0"));
+        .contains("nemesis 'rejoin' on a cluster needs --kfactor 1 or more, not 0"));
     assertTrue(error("--workload", "register", "--hosts", "2", "--nemesis", "partition").contains("not 2"));
     for (String w : Workloads.NAMES) {
       final RunOptions o = RunOptions.parse(new String[] {"--workload", w, "--hosts", "3", "--kfactor", "1",
@@ -71,11 +71,17 @@ class RunOptionsTest {
   }
 
   @Test
-  void shouldRunAClusterKillOnlyWithOneSpareCopy() {
+  void shouldRunAClusterKillOnlyWithASpareCopy() {
     assertTrue(error("--workload", "set", "--hosts", "3", "--nemesis", "kill")
         .contains("with K=0 a killed host's partitions have no other copy"));
-    assertTrue(error("--workload", "set", "--hosts", "5", "--kfactor", "2", "--nemesis", "kill")
-        .contains("need repair among the survivors"));
+    assertEquals(2, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "5", "--kfactor", "2",
+        "--nemesis", "kill,rejoin"}, ROOT).kfactor(), "K = 2: survivors repair, killed hosts rejoin");
+    assertEquals(3, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "5", "--kfactor", "2"}, ROOT)
+        .sites(), "5 hosts x 3 sites = 15 copies, five partitions of three");
+    assertEquals(2, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "3", "--kfactor", "1"}, ROOT)
+        .sites());
+    assertTrue(error("--workload", "set", "--hosts", "5", "--kfactor", "2", "--sites", "2")
+        .contains("not a multiple of K+1 = 3"));
     assertEquals(1, Nemeses.killLimit(3));
     assertEquals(Integer.MAX_VALUE, Nemeses.killLimit(1));
     assertEquals(1, Nemeses.killLimit(3, java.util.List.of("kill", "pause")));
