@@ -160,14 +160,64 @@ final class ClusterHosts implements Hosts {
     synchronized (this) {
       dead.remove(host);
     }
-    final String last = awaitSurvivor(survivors().get(0), REJOIN_TIMEOUT_SECONDS, client -> {
-      final List<Integer> copies = copyCounts(client);
-      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
-    });
+    final String last = awaitCopies();
     if (last != null) {
       throw new IllegalStateException("host " + host + " restarted but its copies did not come back within "
           + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
     }
+  }
+
+  /** Waits until every partition has K+1 copies; null then, else what a survivor said last. */
+  private String awaitCopies() throws InterruptedException {
+    return awaitSurvivor(survivors().get(0), REJOIN_TIMEOUT_SECONDS, client -> {
+      final List<Integer> copies = copyCounts(client);
+      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
+    });
+  }
+
+  /**
+   * A host cut off past the heartbeat timeout (the isolate nemesis): waits
+   * until a host other than {@code host} shows no partition with a copy on
+   * it.
+   */
+  @Override
+  public void awaitDeclaredDead(int host) throws InterruptedException {
+    final int other = survivors().stream().filter(h -> h != host).findFirst().orElseThrow(() ->
+        new IllegalStateException("no host other than " + host + " to ask"));
+    final String last = awaitSurvivor(other, FAILOVER_TIMEOUT_SECONDS, client -> {
+      final List<List<Integer>> copies = copyHosts(client);
+      return copies.stream().anyMatch(c -> c.contains(host)) ? "copies on hosts " + copies : null;
+    });
+    if (last != null) {
+      throw new IllegalStateException("host " + host + " was cut off and not declared dead within "
+          + FAILOVER_TIMEOUT_SECONDS + " s (host " + other + " says: " + last + ")");
+    }
+  }
+
+  /** After a host declared dead was let back (the isolate nemesis): waits until it rejoined by itself. */
+  @Override
+  public void awaitAllCopies() throws InterruptedException {
+    final String last = awaitCopies();
+    if (last != null) {
+      throw new IllegalStateException("the copies of a host declared dead did not come back within "
+          + REJOIN_TIMEOUT_SECONDS + " s of healing (" + last + ")");
+    }
+  }
+
+  /** The hosts holding each partition's copies (by partition id) in {@code @SystemCatalog PARTITIONS}. */
+  private static List<List<Integer>> copyHosts(PartitaClient client) {
+    final ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
+    final int partition = table.columnIndex("PARTITION_ID");
+    final int replicas = table.columnIndex("REPLICA_HOST_IDS");
+    final java.util.TreeMap<Integer, List<Integer>> byPartition = new java.util.TreeMap<>();
+    while (table.advanceRow()) {
+      final List<Integer> hostIds = new ArrayList<>();
+      for (String id : table.getString(replicas).split(",")) {
+        hostIds.add(Integer.parseInt(id.trim()));
+      }
+      byPartition.put((int) table.getLong(partition), hostIds);
+    }
+    return List.copyOf(byPartition.values());
   }
 
   @Override

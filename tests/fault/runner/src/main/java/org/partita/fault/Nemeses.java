@@ -6,13 +6,14 @@ import java.util.List;
 final class Nemeses {
   /** Every nemesis of the issue, single-host ones first. */
   static final List<String> NAMES = List.of("kill", "kill-all", "pause", "power-loss", "partition",
-      "partition-leader", "flood-minority", "rejoin");
+      "partition-leader", "flood-minority", "rejoin", "isolate");
   /** Those that cut hosts apart: a cluster of 3 hosts or more (a minority and a majority). */
-  static final List<String> NETWORK = List.of("partition", "partition-leader", "flood-minority");
+  static final List<String> NETWORK = List.of("partition", "partition-leader", "flood-minority", "isolate");
   /** Those that need every killed host to start again on its own files: refused on a cluster. */
   static final List<String> RESTARTING = List.of("kill-all", "power-loss");
   /** What runs on a cluster today. */
-  static final String ON_A_CLUSTER = "kill (K=1), rejoin (K=1), pause, partition, partition-leader, flood-minority";
+  static final String ON_A_CLUSTER = "kill (K=1), rejoin (K=1), isolate (K=1), pause, partition, partition-leader, "
+      + "flood-minority";
 
   private Nemeses() {
   }
@@ -31,7 +32,7 @@ final class Nemeses {
           + "own files, which a cluster host does not (it returns by rejoin, from its partitions' leaders); on a "
           + "cluster today: " + ON_A_CLUSTER);
     }
-    if (hosts > 1 && (name.equals("kill") || name.equals("rejoin")) && kfactor != 1) {
+    if (hosts > 1 && (name.equals("kill") || name.equals("rejoin") || name.equals("isolate")) && kfactor != 1) {
       throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1, not " + kfactor
           + ": "
           + (kfactor == 0 ? "with K=0 a killed host's partitions have no other copy to fail over to"
@@ -45,6 +46,20 @@ final class Nemeses {
     if (NETWORK.contains(name) && hosts < 3) {
       throw new IllegalArgumentException("nemesis '" + name + "' cuts hosts apart: it needs a cluster of 3 hosts "
           + "or more (--hosts 3), not " + hosts + "; on one host: kill, kill-all, pause, power-loss");
+    }
+  }
+
+  /**
+   * Throws an IllegalArgumentException when {@code nemeses} cannot run
+   * together: isolate next to kill without rejoin (a killed host stays
+   * dead, and with K = 1 cutting another host off then would leave
+   * partitions without a copy).
+   */
+  static void checkTogether(List<String> nemeses) {
+    if (nemeses.contains("isolate") && nemeses.contains("kill") && !nemeses.contains("rejoin")) {
+      throw new IllegalArgumentException("nemeses 'isolate' and 'kill' need 'rejoin' too: without it a killed host "
+          + "stays dead, and with K=1 isolating another host past the heartbeat timeout would leave the partitions "
+          + "they shared without a copy");
     }
   }
 
@@ -74,6 +89,7 @@ final class Nemeses {
       case "partition-leader" -> new PartitionNemesis(true);
       case "flood-minority" -> new FloodNemesis();
       case "rejoin" -> new RejoinNemesis();
+      case "isolate" -> new IsolateNemesis();
       default -> throw new IllegalArgumentException("nemesis '" + name + "' is not available");
     };
   }

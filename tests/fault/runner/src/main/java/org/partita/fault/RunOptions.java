@@ -75,6 +75,7 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
     for (String n : nemeses) {
       Nemeses.check(n, hosts, kfactor);
     }
+    Nemeses.checkTogether(nemeses);
     return new RunOptions(workload, nemeses, seconds, seed, hosts, kfactor, sites, processes, commandLog, root,
         results, checker);
   }
