@@ -160,16 +160,23 @@ final class ClusterHosts implements Hosts {
     synchronized (this) {
       dead.remove(host);
     }
-    final String last = awaitCopies();
+    final String last = awaitCopies(host);
     if (last != null) {
       throw new IllegalStateException("host " + host + " restarted but its copies did not come back within "
           + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
     }
   }
 
-  /** Waits until every partition has K+1 copies; null then, else what a survivor said last. */
-  private String awaitCopies() throws InterruptedException {
-    return awaitSurvivor(survivors().get(0), REJOIN_TIMEOUT_SECONDS, client -> {
+  /**
+   * Waits until every partition has K+1 copies in the map of a surviving
+   * host other than {@code returning} (whose own map may be stale: a host
+   * cut off still shows the map from before it was declared dead); null
+   * then, else what that host said last.
+   */
+  private String awaitCopies(int returning) throws InterruptedException {
+    final int other = survivors().stream().filter(h -> h != returning).findFirst().orElseThrow(() ->
+        new IllegalStateException("no host other than " + returning + " to ask"));
+    return awaitSurvivor(other, REJOIN_TIMEOUT_SECONDS, client -> {
       final List<Integer> copies = copyCounts(client);
       return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
     });
@@ -196,10 +203,10 @@ final class ClusterHosts implements Hosts {
 
   /** After a host declared dead was let back (the isolate nemesis): waits until it rejoined by itself. */
   @Override
-  public void awaitAllCopies() throws InterruptedException {
-    final String last = awaitCopies();
+  public void awaitRejoined(int host) throws InterruptedException {
+    final String last = awaitCopies(host);
     if (last != null) {
-      throw new IllegalStateException("the copies of a host declared dead did not come back within "
+      throw new IllegalStateException("the copies of host " + host + ", declared dead, did not come back within "
           + REJOIN_TIMEOUT_SECONDS + " s of healing (" + last + ")");
     }
   }

@@ -100,11 +100,12 @@ interface Hosts extends AutoCloseable {
   }
 
   /**
-   * On a cluster with K ≥ 1: returns once a surviving host's map shows every
-   * partition with its K+1 copies (a host declared dead has rejoined);
-   * throws when that does not happen in time. Not on one host.
+   * On a cluster with K ≥ 1: returns once the map of a surviving host other
+   * than {@code host} shows every partition with its K+1 copies ({@code
+   * host}, declared dead, has rejoined); throws when that does not happen in
+   * time. Not on one host.
    */
-  default void awaitAllCopies() throws InterruptedException {
+  default void awaitRejoined(int host) throws InterruptedException {
     throw new IllegalStateException("one host has no copies to wait for: isolate needs a cluster");
   }
 

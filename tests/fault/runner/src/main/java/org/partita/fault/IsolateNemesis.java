@@ -46,7 +46,9 @@ final class IsolateNemesis implements Nemesis {
   public void heal(Hosts hosts, List<Integer> targets) throws IOException, InterruptedException {
     final long healed = System.nanoTime();
     hosts.healNetwork();
-    hosts.awaitAllCopies();
+    for (int h : targets) {
+      hosts.awaitRejoined(h);
+    }
     detail += "; healed, then it rejoined by itself and every partition had its copies again "
         + (System.nanoTime() - healed) / 1_000_000 + " ms after healing";
   }

@@ -96,7 +96,7 @@ class IsolationTest {
 
         hosts.healNetwork();
         final long healed = System.nanoTime();
-        hosts.awaitAllCopies();
+        hosts.awaitRejoined(victim);
         System.out.printf("isolation: healed; host %d rejoined and every partition had two copies again "
             + "%.1f s later%n", victim, (System.nanoTime() - healed) / 1e9);
         for (CompletableFuture<ClientResponse> call : stale) {
