@@ -31,12 +31,16 @@ import org.partita.client.ResultTable;
  * which stops what is left there when it exits) or {@code RUN/cluster}.
  * The schema is the workload's plus {@code workloads/flood.sql} (the
  * flood-minority nemesis's table). Kill, pause and resume are the script's;
- * a killed host cannot come back until rejoin exists, so {@link #restart}
- * and {@link #dropUnsyncedWrites} refuse with the reason, and {@link
- * #recover} waits for the survivors to take over its partitions (K = 1).
- * The hosts' heartbeat timeout is {@code PARTITA_HEARTBEAT_TIMEOUT} when
- * the environment sets it, else {@link #HEARTBEAT_TIMEOUT}: longer than any
- * pause or cut the schedule holds, so only a kill makes a host fail over.
+ * a killed host comes back only by rejoin, so {@link #restart} (rejoin)
+ * needs a run with the rejoin nemesis and {@link #dropUnsyncedWrites}
+ * refuses with the reason, and {@link #recover} waits for the survivors to
+ * take over its partitions (K = 1). A host cut off past the heartbeat
+ * timeout (the isolate nemesis) is waited for until declared dead ({@link
+ * #awaitDeclaredDead}) and, after healing, until it rejoined by itself
+ * ({@link #awaitRejoined}). The hosts' heartbeat timeout is {@code
+ * PARTITA_HEARTBEAT_TIMEOUT} when the environment sets it, else {@link
+ * #HEARTBEAT_TIMEOUT}: longer than any pause or partition cut the schedule
+ * holds, so only a kill and isolate make a host fail over.
  * The metadata leader is read from the hosts' logs ({@link
  * #metadataLeader}). Network cuts go
  * through the run's {@link Firewall}; when a cgroup v2 hierarchy is mounted
@@ -56,9 +60,9 @@ final class ClusterHosts implements Hosts {
   /**
    * The heartbeat timeout a run gives its hosts unless the environment
    * says otherwise: above {@link Schedule#FAULT_MAX_MILLIS}, so a pause or
-   * a cut is healed before its host is declared dead (a host declared dead
-   * never serves again until rejoin exists), and short enough that a kill
-   * fails over within a short run.
+   * a partition cut is healed before its host is declared dead (only
+   * isolate holds its cut past it), and short enough that a kill fails over
+   * within a short run.
    */
   static final String HEARTBEAT_TIMEOUT = "8s";
   /** How long {@link #recover} waits for the survivors to lead a killed host's partitions. */
