@@ -40,7 +40,10 @@ import org.partita.proto.ErrorCode;
  * afterwards; the copies still paired agree by {@code @Statistics CHECKSUM}.
  * A host paused (SIGSTOP) past the timeout and resumed stops serving: the
  * write it was sent while paused is not acknowledged and is not on the new
- * leader, and its calls are answered NOT_LEADER. A replica whose write
+ * leader; it then reads that it was declared dead, starts again in its
+ * process as a new incarnation (rejoin) on the same client port, gets both
+ * its copies back, and answers NOT_LEADER for every partition (it leads
+ * none). A replica whose write
  * hash differs (a procedure writing the clock) is dropped by a new epoch, so
  * the held answer leaves. The victim is never the
  * metadata leader (its loss would add a Raft election, about 1–2 s, to the
@@ -140,11 +143,53 @@ class FailoverTest {
     final ClientResponse missing = callUntilAnswered(all, "Get", probe + "-stale");
     assertTrue(missing.ok(), missing.message());
     assertFalse(missing.results().get(0).advanceRow(), "the deposed host's write reached the new leader");
-    final ClientResponse write = attempt(victimOnly, "Put", probe + "-after", value(probe));
+    // Declared dead, it rejoins by itself: a new incarnation in the same process, on the same client port.
+    assertEquals(2, awaitRejoined(victim).size(), () -> "the resumed host's two copies came back:\n"
+        + resumed.output());
+    assertTrue(resumed.output().contains("partita: rejoining: the metadata group declared this host's incarnation"),
+        resumed.output());
+    final PartitaClient again = client(false, addresses.get(victim));
+    final ClientResponse write = attempt(again, "Put", probe + "-after", value(probe));
     assertEquals(ErrorCode.ERROR_CODE_NOT_LEADER, write.errorCode(), write.message());
-    final ClientResponse read = attempt(victimOnly, "Get", probe);
+    final ClientResponse read = attempt(again, "Get", probe);
     assertEquals(ErrorCode.ERROR_CODE_NOT_LEADER, read.errorCode(), read.message());
     assertArrayEquals(value(probe), row(callUntilAnswered(all, "Get", probe)));
+    assertEveryPairAgrees();
+  }
+
+  /**
+   * Waits (at most 120 s) until the survivors of {@code victim} logged that it rejoined both the partitions it
+   * held; returns what they logged ("partition P: T ms, longest chunk pause U us").
+   */
+  private List<String> awaitRejoined(int victim) throws InterruptedException {
+    final Pattern rejoined = Pattern.compile("rejoin: partition (\\d+): host " + victim + " rejoined in (\\d+) ms"
+        + "[^\\n]*longest pause of this partition for a chunk (\\d+) us");
+    final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    List<String> done = List.of();
+    while (System.nanoTime() < deadline) {
+      done = new ArrayList<>();
+      for (int h : survivors(victim)) {
+        final Matcher m = rejoined.matcher(hosts.get(h).output());
+        while (m.find()) {
+          done.add("partition " + m.group(1) + ": " + m.group(2) + " ms, longest chunk pause " + m.group(3) + " us");
+        }
+      }
+      if (done.size() == 2) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    return done;
+  }
+
+  /** Every partition's two copies (on all three hosts) have equal checksums. */
+  private void assertEveryPairAgrees() {
+    final Map<Integer, List<Long>> checksums = checksums(List.of(0, 1, 2));
+    assertEquals(3, checksums.size(), "every partition has copies: " + checksums);
+    for (Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
+      assertEquals(2, copies.getValue().size(), "partition " + copies.getKey() + ": " + checksums);
+      assertEquals(copies.getValue().get(0), copies.getValue().get(1), "partition " + copies.getKey());
+    }
   }
 
   /**
@@ -202,23 +247,7 @@ class FailoverTest {
     final long restarted = System.nanoTime();
     final ServerProcess back = cluster.rejoin(victim);
     // The victim held two copies (it led one partition and was a replica of another): both come back.
-    final Pattern rejoined = Pattern.compile("rejoin: partition (\\d+): host " + victim + " rejoined in (\\d+) ms"
-        + "[^\\n]*longest pause of this partition for a chunk (\\d+) us");
-    final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    List<String> done = List.of();
-    while (System.nanoTime() < deadline) {
-      done = new ArrayList<>();
-      for (int h : survivors(victim)) {
-        final Matcher m = rejoined.matcher(hosts.get(h).output());
-        while (m.find()) {
-          done.add("partition " + m.group(1) + ": " + m.group(2) + " ms, longest chunk pause " + m.group(3) + " us");
-        }
-      }
-      if (done.size() == 2) {
-        break;
-      }
-      Thread.sleep(100);
-    }
+    final List<String> done = awaitRejoined(victim);
     assertEquals(2, done.size(), () -> "the victim's two copies came back: " + hosts.get(survivors(victim).get(0))
         .output() + "\n" + hosts.get(survivors(victim).get(1)).output() + "\n" + back.output());
     System.out.printf("rejoin: host %d restarted; its copies back %.2f s after the restart: %s%n", victim,

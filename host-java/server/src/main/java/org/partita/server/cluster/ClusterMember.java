@@ -491,6 +491,19 @@ public final class ClusterMember implements AutoCloseable {
         .build());
   }
 
+  /**
+   * Asks the metadata group to declare this host's own incarnation dead
+   * ({@code MarkDead}, compare-and-set on the incarnation): a host that
+   * stopped serving while cut off from the voters, and reaches them again
+   * before the metadata leader declared it dead, hands its partitions to
+   * their other copies this way, and then returns by rejoin (docs/cluster.md,
+   * "Network partitions"). Blocks on Ratis.
+   */
+  public MetadataReply declareSelfDead() throws IOException {
+    return client.send(MetadataCommand.newBuilder().setMarkDead(org.partita.proto.cluster.MarkDead.newBuilder()
+        .setHostId(config.hostId()).setIncarnation(incarnation)).build());
+  }
+
   /** The voters this host has an open internal connection to now (its own included when it is one). */
   public int connectedVoters() {
     return links == null ? 0 : links.connectedVoters();

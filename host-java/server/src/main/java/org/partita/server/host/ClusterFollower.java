@@ -28,9 +28,16 @@ import org.partita.server.topology.PartitionMap;
  * leader that keeps leading with fewer replicas moves to a new pipeline, and
  * a replica that keeps its leader enters the new epoch after the old one. A host the metadata declares
  * dead, or one cut off from a majority of the metadata voters for the
- * heartbeat timeout, stops serving altogether (self-stop) and stays stopped:
- * it comes back only by rejoin, as a new incarnation ({@link ClusterRejoin}
- * makes the changes of the map a rejoin brings).
+ * heartbeat timeout, stops serving altogether (self-stop) and never serves
+ * again in that incarnation: it comes back only by rejoin, as a new
+ * incarnation ({@link ClusterRejoin} makes the changes of the map a rejoin
+ * brings). Once it reaches the metadata group again and reads its own
+ * incarnation declared dead, it tells {@link #whenDeclaredDead}'s hook
+ * (the server restarts itself in the process with {@code --rejoin}); a host
+ * that stopped while cut off but finds itself still up when it reaches a
+ * majority of the voters again asks the group to declare it dead first, so
+ * its partitions move to their other copies and it then rejoins the same
+ * way (docs/cluster.md, "Network partitions").
  *
  * <p>Owns one daemon thread on which every change is made, in the order the
  * metadata came; the watch's threads only hand the metadata over.
@@ -58,7 +65,15 @@ final class ClusterFollower implements AutoCloseable {
   private PartitionMap current;
   private long appliedIndex;
   private long votersLostSince = -1;
+  /** The control plane was lost (not a declaration read): this host asks for its own MarkDead on reconnection. */
+  private boolean stoppedCutOff;
+  private long lastSelfDeclareNanos;
+  /** The metadata showed this incarnation dead or replaced: nothing more to ask for. */
+  private boolean gone;
+  private boolean declaredDeadTold;
   private volatile String stopped;
+  /** Told once, with the reason, when this host reads its own incarnation declared dead; or null. */
+  private volatile java.util.function.Consumer<String> declaredDead;
   /** Rejoin's hook for the partitions whose epoch moved (docs/cluster.md, "Rejoin"), or null. */
   private volatile ClusterRejoin rejoin;
 
@@ -80,6 +95,16 @@ final class ClusterFollower implements AutoCloseable {
     rejoin = hook;
   }
 
+  /**
+   * From now on {@code hook} is told, once and on the follower's thread, when
+   * this host reads its own incarnation declared dead in the metadata (it
+   * reached the metadata group again): it must not block (before {@link
+   * #start}).
+   */
+  void whenDeclaredDead(java.util.function.Consumer<String> hook) {
+    declaredDead = hook;
+  }
+
   void start() {
     member.followMetadata(state -> thread.execute(() -> follow(state)));
     thread.execute(() -> follow(member.metadata()));
@@ -99,9 +124,15 @@ final class ClusterFollower implements AutoCloseable {
       }
       appliedIndex = state.getAppliedIndex();
       final HostRecord self = hostRecord(state, member.hostId());
-      if (self != null && (self.getIncarnation() != member.incarnation()
-          || self.getState() == HostState.HOST_STATE_DEAD)) {
-        selfStop("the metadata group declared this host's incarnation " + member.incarnation() + " dead");
+      if (self != null && self.getIncarnation() != member.incarnation()) {
+        gone = true;
+        selfStop("the metadata group registered incarnation " + self.getIncarnation() + " of this host id, not "
+            + "this process's " + member.incarnation() + " (another process started with this --host-id)");
+      } else if (self != null && self.getState() == HostState.HOST_STATE_DEAD) {
+        final String why = "the metadata group declared this host's incarnation " + member.incarnation() + " dead";
+        gone = true;
+        selfStop(why);
+        tellDeclaredDead(why);
       }
       if (!state.hasMap()) {
         return;
@@ -263,23 +294,54 @@ final class ClusterFollower implements AutoCloseable {
     return null;
   }
 
-  /** Self-stop when a majority of the voters has been unreachable for the heartbeat timeout. */
+  /**
+   * Self-stop when a majority of the voters has been unreachable for the
+   * heartbeat timeout; once they are reachable again after such a stop,
+   * asks for this incarnation's own {@code MarkDead} (at most once a second)
+   * until the metadata shows it dead.
+   */
   private void checkControlPlane() {
-    if (stopped != null) {
-      return;
-    }
     final int majority = member.config().voterCount() / 2 + 1;
     final long now = System.nanoTime();
-    if (member.connectedVoters() >= majority) {
+    final boolean reached = member.connectedVoters() >= majority;
+    if (stopped != null) {
+      if (stoppedCutOff && reached && !gone && now - lastSelfDeclareNanos > 1_000_000_000L) {
+        lastSelfDeclareNanos = now;
+        declareSelfDead();
+      }
+      return;
+    }
+    if (reached) {
       votersLostSince = -1;
       return;
     }
     if (votersLostSince < 0) {
       votersLostSince = now;
     } else if (now - votersLostSince > timeoutNanos) {
+      stoppedCutOff = true;
       selfStop("this host reached fewer than " + majority + " of the " + member.config().voterCount()
           + " metadata voters for the heartbeat timeout (" + timeoutNanos / 1_000_000 + " ms)");
     }
+  }
+
+  private void declareSelfDead() {
+    try {
+      final org.partita.proto.cluster.MetadataReply reply = member.declareSelfDead();
+      LOG.warning("cluster: this host (" + member.hostId() + ") reaches the metadata voters again after stopping "
+          + "while cut off; asked the group to declare its incarnation " + member.incarnation() + " dead so it can "
+          + "rejoin: " + (reply.getApplied() ? "done" : "refused: " + reply.getRefusal()));
+    } catch (java.io.IOException | RuntimeException e) {
+      LOG.warning("cluster: could not ask the metadata group to declare this host dead: " + e.getMessage());
+    }
+  }
+
+  private void tellDeclaredDead(String why) {
+    final java.util.function.Consumer<String> hook = declaredDead;
+    if (declaredDeadTold || hook == null) {
+      return;
+    }
+    declaredDeadTold = true;
+    hook.accept(why);
   }
 
   private void selfStop(String why) {
@@ -288,8 +350,8 @@ final class ClusterFollower implements AutoCloseable {
     }
     stopped = why;
     LOG.severe("cluster: this host (" + member.hostId() + ") stops serving: " + why + ". Its held answers fail as "
-        + "OUTCOME_UNKNOWN and its partitions' calls are answered NOT_LEADER; it returns only by rejoin "
-        + "(docs/cluster.md, milestone 5)");
+        + "OUTCOME_UNKNOWN and its partitions' calls are answered NOT_LEADER; it returns only by rejoin, as a "
+        + "new incarnation (docs/cluster.md, \"Network partitions\")");
     replication.leaveAll(why);
   }
 

@@ -46,6 +46,11 @@ public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPer
     this(hosts, hostId, kFactor, sitesPerHost, joinTimeout, heartbeatTimeout, rejoin, false);
   }
 
+  /** The same options with {@code --rejoin}: the host returns as a new incarnation. */
+  public ClusterOptions forRejoin() {
+    return new ClusterOptions(hosts, hostId, kFactor, sitesPerHost, joinTimeout, heartbeatTimeout, true);
+  }
+
   /** A host forming the cluster (not a rejoin). */
   public ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout,
       Duration heartbeatTimeout) {

@@ -38,10 +38,13 @@ import org.partita.client.ResultTable;
  * under the power-cut shim of a power-loss run, lost what it had not
  * synced: {@link #dropUnsyncedWrites}), {@link #restartAll} restarts the
  * whole cluster from the hosts' logs ({@code scripts/cluster start
- * --recover}).
+ * --recover}). A host cut off past the heartbeat timeout (the isolate
+ * nemesis) is waited for until declared dead ({@link #awaitDeclaredDead})
+ * and, after healing, until it rejoined by itself ({@link #awaitRejoined}).
  * The hosts' heartbeat timeout is {@code PARTITA_HEARTBEAT_TIMEOUT} when
  * the environment sets it, else {@link #HEARTBEAT_TIMEOUT}: longer than any
- * pause or cut the schedule holds, so only a kill makes a host fail over.
+ * pause or partition cut the schedule holds, so only a kill and isolate
+ * make a host fail over.
  * The metadata leader is read from the hosts' logs ({@link
  * #metadataLeader}). Network cuts go
  * through the run's {@link Firewall}; when a cgroup v2 hierarchy is mounted
@@ -61,9 +64,9 @@ final class ClusterHosts implements Hosts {
   /**
    * The heartbeat timeout a run gives its hosts unless the environment
    * says otherwise: above {@link Schedule#FAULT_MAX_MILLIS}, so a pause or
-   * a cut is healed before its host is declared dead (a host declared dead
-   * never serves again until rejoin exists), and short enough that a kill
-   * fails over within a short run.
+   * a partition cut is healed before its host is declared dead (only
+   * isolate holds its cut past it), and short enough that a kill fails over
+   * within a short run.
    */
   static final String HEARTBEAT_TIMEOUT = "8s";
   /** How long {@link #recover} waits for the survivors to lead a killed host's partitions. */
@@ -173,10 +176,7 @@ final class ClusterHosts implements Hosts {
         return;
       }
     }
-    final String last = awaitSurvivor(survivors().get(0), REJOIN_TIMEOUT_SECONDS, client -> {
-      final List<Integer> copies = copyCounts(client);
-      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
-    });
+    final String last = awaitCopies(host);
     if (last != null) {
       throw new IllegalStateException("host " + host + " restarted but its copies did not come back within "
           + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
@@ -217,6 +217,65 @@ final class ClusterHosts implements Hosts {
   @Override
   public int kfactor() {
     return options.kfactor();
+  }
+
+   * Waits until every partition has K+1 copies in the map of a surviving
+   * host other than {@code returning} (whose own map may be stale: a host
+   * cut off still shows the map from before it was declared dead); null
+   * then, else what that host said last.
+   */
+  private String awaitCopies(int returning) throws InterruptedException {
+    final int other = survivors().stream().filter(h -> h != returning).findFirst().orElseThrow(() ->
+        new IllegalStateException("no host other than " + returning + " to ask"));
+    return awaitSurvivor(other, REJOIN_TIMEOUT_SECONDS, client -> {
+      final List<Integer> copies = copyCounts(client);
+      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
+    });
+  }
+
+  /**
+   * A host cut off past the heartbeat timeout (the isolate nemesis): waits
+   * until a host other than {@code host} shows no partition with a copy on
+   * it.
+   */
+  @Override
+  public void awaitDeclaredDead(int host) throws InterruptedException {
+    final int other = survivors().stream().filter(h -> h != host).findFirst().orElseThrow(() ->
+        new IllegalStateException("no host other than " + host + " to ask"));
+    final String last = awaitSurvivor(other, FAILOVER_TIMEOUT_SECONDS, client -> {
+      final List<List<Integer>> copies = copyHosts(client);
+      return copies.stream().anyMatch(c -> c.contains(host)) ? "copies on hosts " + copies : null;
+    });
+    if (last != null) {
+      throw new IllegalStateException("host " + host + " was cut off and not declared dead within "
+          + FAILOVER_TIMEOUT_SECONDS + " s (host " + other + " says: " + last + ")");
+    }
+  }
+
+  /** After a host declared dead was let back (the isolate nemesis): waits until it rejoined by itself. */
+  @Override
+  public void awaitRejoined(int host) throws InterruptedException {
+    final String last = awaitCopies(host);
+    if (last != null) {
+      throw new IllegalStateException("the copies of host " + host + ", declared dead, did not come back within "
+          + REJOIN_TIMEOUT_SECONDS + " s of healing (" + last + ")");
+    }
+  }
+
+  /** The hosts holding each partition's copies (by partition id) in {@code @SystemCatalog PARTITIONS}. */
+  private static List<List<Integer>> copyHosts(PartitaClient client) {
+    final ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
+    final int partition = table.columnIndex("PARTITION_ID");
+    final int replicas = table.columnIndex("REPLICA_HOST_IDS");
+    final java.util.TreeMap<Integer, List<Integer>> byPartition = new java.util.TreeMap<>();
+    while (table.advanceRow()) {
+      final List<Integer> hostIds = new ArrayList<>();
+      for (String id : table.getString(replicas).split(",")) {
+        hostIds.add(Integer.parseInt(id.trim()));
+      }
+      byPartition.put((int) table.getLong(partition), hostIds);
+    }
+    return List.copyOf(byPartition.values());
   }
 
   @Override

@@ -106,6 +106,25 @@ interface Hosts extends AutoCloseable {
     return false;
   }
 
+  /**
+   * On a cluster with K ≥ 1: returns once a surviving host's map shows
+   * {@code host} declared dead (no partition keeps a copy on it); throws
+   * when that does not happen in time. Not on one host.
+   */
+  default void awaitDeclaredDead(int host) throws InterruptedException {
+    throw new IllegalStateException("no host is declared dead on one host: isolate needs a cluster");
+  }
+
+  /**
+   * On a cluster with K ≥ 1: returns once the map of a surviving host other
+   * than {@code host} shows every partition with its K+1 copies ({@code
+   * host}, declared dead, has rejoined); throws when that does not happen in
+   * time. Not on one host.
+   */
+  default void awaitRejoined(int host) throws InterruptedException {
+    throw new IllegalStateException("one host has no copies to wait for: isolate needs a cluster");
+  }
+
   /** Cuts the network between hosts as {@code grudge} says, replacing any cut in force. */
   void cut(Grudge grudge) throws IOException, InterruptedException;
 

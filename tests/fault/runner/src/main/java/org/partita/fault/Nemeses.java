@@ -6,9 +6,9 @@ import java.util.List;
 final class Nemeses {
   /** Every nemesis of the issue, single-host ones first. */
   static final List<String> NAMES = List.of("kill", "kill-all", "pause", "power-loss", "partition",
-      "partition-leader", "flood-minority", "rejoin");
+      "partition-leader", "flood-minority", "rejoin", "isolate");
   /** Those that cut hosts apart: a cluster of 3 hosts or more (a minority and a majority). */
-  static final List<String> NETWORK = List.of("partition", "partition-leader", "flood-minority");
+  static final List<String> NETWORK = List.of("partition", "partition-leader", "flood-minority", "isolate");
   /**
    * Those that restart hosts on their own files: on a cluster every host at
    * once (a whole-cluster restart from the hosts' command logs), which needs
@@ -16,8 +16,8 @@ final class Nemeses {
    */
   static final List<String> RESTARTING = List.of("kill-all", "power-loss");
   /** What runs on a cluster today. */
-  static final String ON_A_CLUSTER = "kill (K>=1), rejoin (K>=1), pause, partition, partition-leader, flood-minority,"
-      + " kill-all and power-loss (with --command-log sync or async)";
+  static final String ON_A_CLUSTER = "kill (K>=1), rejoin (K>=1), isolate (K=1), pause, partition, partition-leader,"
+      + " flood-minority, kill-all and power-loss (with --command-log sync or async)";
 
   private Nemeses() {
   }
@@ -44,6 +44,10 @@ final class Nemeses {
       throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1 or more, not 0: "
           + "with K=0 a killed host's partitions have no other copy to fail over to");
     }
+    if (hosts > 1 && name.equals("isolate") && kfactor != 1) {
+      throw new IllegalArgumentException("nemesis 'isolate' on a cluster needs --kfactor 1, not " + kfactor
+          + ": a host declared dead rejoins by itself only with K=1 (docs/cluster.md, \"Network partitions\")");
+    }
     if (hosts == 1 && name.equals("rejoin")) {
       throw new IllegalArgumentException("nemesis 'rejoin' needs a cluster (--hosts 3 or more): a single host "
           + "restarts from its command log (nemesis kill)");
@@ -51,6 +55,20 @@ final class Nemeses {
     if (NETWORK.contains(name) && hosts < 3) {
       throw new IllegalArgumentException("nemesis '" + name + "' cuts hosts apart: it needs a cluster of 3 hosts "
           + "or more (--hosts 3), not " + hosts + "; on one host: kill, kill-all, pause, power-loss");
+    }
+  }
+
+  /**
+   * Throws an IllegalArgumentException when {@code nemeses} cannot run
+   * together: isolate next to kill without rejoin (a killed host stays
+   * dead, and with K = 1 cutting another host off then would leave
+   * partitions without a copy).
+   */
+  static void checkTogether(List<String> nemeses) {
+    if (nemeses.contains("isolate") && nemeses.contains("kill") && !nemeses.contains("rejoin")) {
+      throw new IllegalArgumentException("nemeses 'isolate' and 'kill' need 'rejoin' too: without it a killed host "
+          + "stays dead, and with K=1 isolating another host past the heartbeat timeout would leave the partitions "
+          + "they shared without a copy");
     }
   }
 
@@ -80,6 +98,7 @@ final class Nemeses {
       case "partition-leader" -> new PartitionNemesis(true);
       case "flood-minority" -> new FloodNemesis();
       case "rejoin" -> new RejoinNemesis();
+      case "isolate" -> new IsolateNemesis();
       default -> throw new IllegalArgumentException("nemesis '" + name + "' is not available");
     };
   }

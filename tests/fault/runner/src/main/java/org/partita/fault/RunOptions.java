@@ -97,6 +97,7 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
       Nemeses.check(n, hosts, kfactor, commandLog);
     }
     sites = hosts > 1 ? clusterSites(sites, hosts, kfactor) : sites == 0 ? 2 : sites;
+    Nemeses.checkTogether(nemeses);
     return new RunOptions(workload, nemeses, seconds, seed, hosts, kfactor, sites, processes, commandLog, root,
         results, checker);
   }

@@ -88,4 +88,20 @@ class RunOptionsTest {
     assertEquals(Integer.MAX_VALUE, Nemeses.killLimit(3, java.util.List.of("kill", "rejoin")),
         "every killed host rejoins: kills may strike again");
   }
+
+  @Test
+  void shouldIsolateAHostOnlyWhereItCanBeDeclaredDeadAndRejoin() {
+    assertTrue(error("--workload", "set", "--hosts", "3", "--nemesis", "isolate")
+        .contains("nemesis 'isolate' on a cluster needs --kfactor 1, not 0"));
+    assertTrue(error("--workload", "set", "--hosts", "5", "--kfactor", "2", "--nemesis", "isolate")
+        .contains("need repair among the survivors"));
+    assertTrue(error("--workload", "set", "--hosts", "3", "--kfactor", "1", "--nemesis", "kill,isolate")
+        .contains("nemeses 'isolate' and 'kill' need 'rejoin' too"));
+    for (String nemeses : new String[] {"isolate", "kill,rejoin,isolate", "pause,partition,isolate"}) {
+      final RunOptions o = RunOptions.parse(new String[] {"--workload", "bank", "--hosts", "3", "--kfactor", "1",
+          "--nemesis", nemeses}, ROOT);
+      assertTrue(o.nemeses().contains("isolate"), nemeses);
+    }
+    assertTrue(Schedule.longHold("isolate"), "a cut is held past the workers' call timeout");
+  }
 }
