@@ -219,6 +219,7 @@ final class ClusterHosts implements Hosts {
     return options.kfactor();
   }
 
+  /**
    * Waits until every partition has K+1 copies in the map of a surviving
    * host other than {@code returning} (whose own map may be stale: a host
    * cut off still shows the map from before it was declared dead); null
