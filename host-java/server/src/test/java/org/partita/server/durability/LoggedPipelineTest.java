@@ -68,17 +68,30 @@ class LoggedPipelineTest {
   }
 
   /** A partition's part of a multi-partition transaction, as LocalParticipant releases it. */
-  private static final SequencedItem PART = new SequencedItem() {
-    @Override
-    public WorkItem toProto(TxnHeader header) {
-      return WorkItem.newBuilder().setHeader(header.toProto()).build();
-    }
+  private static final SequencedItem PART = item(true, false);
 
-    @Override
-    public boolean multiPartitionPart() {
-      return true;
-    }
-  };
+  /**
+   * An item that is a multi-partition part or not, and that commits the part
+   * prepared before it or not (a decision).
+   */
+  private static SequencedItem item(boolean part, boolean commitsPreparedPart) {
+    return new SequencedItem() {
+      @Override
+      public WorkItem toProto(TxnHeader header) {
+        return WorkItem.newBuilder().setHeader(header.toProto()).build();
+      }
+
+      @Override
+      public boolean multiPartitionPart() {
+        return part;
+      }
+
+      @Override
+      public boolean commitsPreparedPart() {
+        return commitsPreparedPart;
+      }
+    };
+  }
 
   @Test
   void shouldLogACommittedPartThatWroteAsARecordOfItsOwnBeforeItsAnswer() {
@@ -101,21 +114,6 @@ class LoggedPipelineTest {
     assertEquals(true, pipeline.replicatesWork(), "parts are recorded even without replicas: the log keeps them");
   }
 
-  /** The decision that commits (or rolls back) the part prepared before it. */
-  private static SequencedItem decision(boolean commit) {
-    return new SequencedItem() {
-      @Override
-      public WorkItem toProto(TxnHeader header) {
-        return WorkItem.newBuilder().setHeader(header.toProto()).build();
-      }
-
-      @Override
-      public boolean commitsPreparedPart() {
-        return commit;
-      }
-    };
-  }
-
   @Test
   void shouldLogAPreparedPartWhenItsDecisionCommitsItAndNotWhenItRollsItBack() {
     final List<String> events = new ArrayList<>();
@@ -124,10 +122,10 @@ class LoggedPipelineTest {
     pipeline.sequenced(header(1), ITEM);
     pipeline.prepare(header(1), PART, 42, () -> { }, r -> { });
     assertEquals(List.of("log sequenced 1"), events, "a prepared part waits for its decision");
-    pipeline.decide(header(2), decision(true), 42, () -> { });
+    pipeline.decide(header(2), item(false, true), 42, () -> { });
     pipeline.sequenced(header(3), ITEM);
     pipeline.prepare(header(3), PART, 42, () -> { }, r -> { });
-    pipeline.decide(header(4), decision(false), 0, () -> { });
+    pipeline.decide(header(4), item(false, false), 0, () -> { });
     assertEquals(List.of("log sequenced 1", "log sequenced 1", "log sequenced 3"), events,
         "the committed part is logged under its own header when its decision comes; the rolled-back one is not");
   }
