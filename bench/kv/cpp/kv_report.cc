@@ -23,7 +23,7 @@ std::string KvReport::Text() const {
                   o.mode + (o.async() ? "" : ", " + std::to_string(o.threads) + " threads") + ", " + o.keys +
                   " keys, " + Fixed(o.get_ratio * 100, 0) + "% gets, " + Grouped(o.value_size) + "-byte values)\n";
   s += "kv: latency ms: avg " + Fixed(l.avg_ms, 3) + ", p50 " + Fixed(l.p50_ms, 3) + ", p95 " + Fixed(l.p95_ms, 3) +
-       ", p99 " + Fixed(l.p99_ms, 3) + ", p99.9 " + Fixed(l.p999_ms, 3) + ", p99.99 " + Fixed(l.p9999_ms, 3) + ", max " + Fixed(l.max_ms, 3) + "\n";
+       ", p99 " + Fixed(l.p99_ms, 3) + ", p99.9 " + Fixed(l.p999_ms, 3) + ", max " + Fixed(l.max_ms, 3) + "\n";
   s += "kv: gets " + Count(window.gets) + " (found nothing: " + Count(window.misses) + "), puts " + Count(window.puts) +
        ", failed " + Count(window.failed) + "\n";
   if (!first_failure.empty()) s += "kv: first failure: " + first_failure + "\n";

@@ -10,8 +10,7 @@ std::string VoterReport::Text() const {
   s += "  throughput  " + GroupedFixed(Tps(), 0) + " TPS (" + Grouped(static_cast<int64_t>(measured.answered())) +
        " answered)\n";
   s += "  latency ms  avg " + Fixed(l.avg_ms, 3) + "  p50 " + Fixed(l.p50_ms, 3) + "  p95 " + Fixed(l.p95_ms, 3) +
-       "  p99 " + Fixed(l.p99_ms, 3) + "  p99.9 " + Fixed(l.p999_ms, 3) +
-       "  p99.99 " + Fixed(l.p9999_ms, 3) + "  max " + Fixed(l.max_ms, 3) + "\n";
+       "  p99 " + Fixed(l.p99_ms, 3) + "  p99.9 " + Fixed(l.p999_ms, 3) + "  max " + Fixed(l.max_ms, 3) + "\n";
   s += "  outcomes    accepted " + Grouped(static_cast<int64_t>(measured.accepted)) + "  rejected over the limit " +
        Grouped(static_cast<int64_t>(measured.over_limit)) + "  rejected invalid contestant " +
        Grouped(static_cast<int64_t>(measured.invalid)) + "  failed " + Grouped(static_cast<int64_t>(measured.failed)) +
