@@ -94,7 +94,7 @@ class RunOptionsTest {
     assertTrue(error("--workload", "set", "--hosts", "3", "--nemesis", "isolate")
         .contains("nemesis 'isolate' on a cluster needs --kfactor 1, not 0"));
     assertTrue(error("--workload", "set", "--hosts", "5", "--kfactor", "2", "--nemesis", "isolate")
-        .contains("need repair among the survivors"));
+        .contains("rejoins by itself only with K=1"));
     assertTrue(error("--workload", "set", "--hosts", "3", "--kfactor", "1", "--nemesis", "kill,isolate")
         .contains("nemeses 'isolate' and 'kill' need 'rejoin' too"));
     for (String nemeses : new String[] {"isolate", "kill,rejoin,isolate", "pause,partition,isolate"}) {
