@@ -11,7 +11,9 @@ import java.util.TreeMap;
  * compare ({@code n/a}); after a kill a partition may be left with one
  * copy, which is counted, not compared; with K ≥ 1 the copies' checksums come from the
  * cluster, and while it exposes none the verdict is {@code unknown} and the
- * run does not pass. Never {@code yes} unless copies were compared.
+ * run does not pass. Given the final map ({@link Copies}), only the copies
+ * it lists are copies: one reported beyond them, or one missing, is a
+ * {@code no}. Never {@code yes} unless copies were compared.
  * Immutable.
  *
  * @param text what follows "replicas identical: "
