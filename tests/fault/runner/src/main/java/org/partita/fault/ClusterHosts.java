@@ -274,18 +274,7 @@ final class ClusterHosts implements Hosts {
 
   /** The hosts holding each partition's copies (by partition id) in {@code @SystemCatalog PARTITIONS}. */
   private static List<List<Integer>> copyHosts(PartitaClient client) {
-    final ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
-    final int partition = table.columnIndex("PARTITION_ID");
-    final int replicas = table.columnIndex("REPLICA_HOST_IDS");
-    final java.util.TreeMap<Integer, List<Integer>> byPartition = new java.util.TreeMap<>();
-    while (table.advanceRow()) {
-      final List<Integer> hostIds = new ArrayList<>();
-      for (String id : table.getString(replicas).split(",")) {
-        hostIds.add(Integer.parseInt(id.trim()));
-      }
-      byPartition.put((int) table.getLong(partition), hostIds);
-    }
-    return List.copyOf(byPartition.values());
+    return List.copyOf(CopyChecksums.members(client.call("@SystemCatalog", "PARTITIONS").results().get(0)).values());
   }
 
   @Override
@@ -295,14 +284,7 @@ final class ClusterHosts implements Hosts {
 
   /** How many copies each partition has (by partition id) in {@code @SystemCatalog PARTITIONS}. */
   private static List<Integer> copyCounts(PartitaClient client) {
-    final ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
-    final int partition = table.columnIndex("PARTITION_ID");
-    final int replicas = table.columnIndex("REPLICA_HOST_IDS");
-    final java.util.TreeMap<Integer, Integer> byPartition = new java.util.TreeMap<>();
-    while (table.advanceRow()) {
-      byPartition.put((int) table.getLong(partition), table.getString(replicas).split(",").length);
-    }
-    return List.copyOf(byPartition.values());
+    return copyHosts(client).stream().map(List::size).toList();
   }
 
   /**
@@ -411,8 +393,16 @@ final class ClusterHosts implements Hosts {
 
   /** A client of the host at {@code address} alone (its answers are that host's). */
   private static PartitaClient alone(String address) {
-    final PartitaClient client = new PartitaClient(ClientConfig.builder().clientName("fault-nemesis")
-        .discoverHosts(false).connectTimeout(Duration.ofSeconds(5)).callTimeout(Duration.ofSeconds(5)).build());
+    return alone(address, ClientConfig.builder().clientName("fault-nemesis").callTimeout(Duration.ofSeconds(5)));
+  }
+
+  /**
+   * A client of the host at {@code address} alone, as {@code config} says
+   * (host discovery off, so its answers are that host's).
+   */
+  static PartitaClient alone(String address, ClientConfig.Builder config) {
+    final PartitaClient client = new PartitaClient(config.discoverHosts(false).connectTimeout(Duration.ofSeconds(5))
+        .build());
     try {
       client.connect(address);
     } catch (RuntimeException e) {
