@@ -55,16 +55,12 @@ std::string JoinServers(const std::vector<std::string>& servers) {
   return s;
 }
 
-// The number of partitions (@Statistics PARTITION: one row per partition, then -1), or 0 when unknown.
+// The number of partitions of the database, on one server or a cluster (@SystemCatalog PARTITIONS: a row per
+// partition of the map), or 0 when unknown. (@Statistics PARTITION would count only the asked host's copies.)
 int64_t PartitionCount(client::Client& client) {
-  const client::Result<client::Response> r = client.Call("@Statistics", {"PARTITION", 0});
+  const client::Result<client::Response> r = client.Call("@SystemCatalog", {"PARTITIONS"});
   if (!r.ok() || !r->ok() || r->results.empty()) return 0;
-  const client::ResultTable& t = r->results[0];
-  const int column = t.ColumnIndex("PARTITION_ID");
-  if (column < 0) return 0;
-  int64_t n = 0;
-  for (size_t row = 0; row < t.row_count(); ++row) n += t.GetInt64(row, column) >= 0 ? 1 : 0;
-  return n;
+  return static_cast<int64_t>(r->results[0].row_count());
 }
 
 Clock::duration Seconds(double s) { return std::chrono::nanoseconds(static_cast<int64_t>(s * 1e9)); }

@@ -78,13 +78,12 @@ async def prepare(options: VoterOptions) -> tuple[Standings, int]:
 
 
 async def partition_count(client: partita.aio.AsyncClient) -> int:
-    """@Statistics PARTITION: one row per partition (PARTITION_ID >= 0), or 0 when unknown."""
+    """The database's partitions, on one server or a cluster (@SystemCatalog PARTITIONS: a row per partition of
+    the map), or 0 when unknown. (@Statistics PARTITION would count only the asked host's copies.)"""
     try:
-        table = (await client.call("@Statistics", ["PARTITION", 0])).results[0]
-        column = table.column_index("PARTITION_ID")
-    except (partita.PartitaError, IndexError, KeyError):
+        return len((await client.call("@SystemCatalog", ["PARTITIONS"])).results[0].rows)
+    except (partita.PartitaError, IndexError):
         return 0
-    return sum(1 for row in table.rows if row[column] is not None and row[column] >= 0)
 
 
 async def final_standings(options: VoterOptions) -> Standings:
