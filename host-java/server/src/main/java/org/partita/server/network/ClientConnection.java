@@ -39,6 +39,7 @@ import org.partita.server.security.PeerAddress;
 import org.partita.server.security.Principal;
 import org.partita.server.security.ScramServerExchange;
 import org.partita.server.stats.ConnectionSnapshot;
+import org.partita.server.txn.ClientSessions;
 import org.partita.server.txn.Invocation;
 
 /**
@@ -103,6 +104,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private boolean refusing;
   // Who the calls of this connection run as: set at login.
   private Principal principal = Principal.UNCHECKED;
+  // The session the login named (0: none); its calls carry it once the login succeeds.
+  private long clientSession;
 
   /**
    * One call from its arrival to its answer, one object all the way: it
@@ -236,6 +239,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
     final LoginRequest request = message.getLogin();
     clientName = request.getClientName();
+    clientSession = request.getClientSession();
     final LoginResponse answer;
     if (request.getProtocolVersion() != ProtocolVersion.PROTOCOL_VERSION_1_VALUE) {
       answer = refusal(LoginStatus.LOGIN_STATUS_BAD_VERSION, "protocol version " + request.getProtocolVersion()
@@ -269,6 +273,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     loggedIn = true;
+    if (clientSession != 0) {
+      decoder.clientId(ClientSessions.id(principal.user(), clientSession));
+    }
     channel.writeAndFlush(out);
     LOG.info("connection " + id + " from " + remote + " logged in" + (clientName.isEmpty() ? "" : " as " + clientName)
         + (principal.unchecked() ? "" : " (user " + principal.user() + ")"));

@@ -22,12 +22,18 @@ import org.partita.server.txn.MalformedInvocationException;
 final class InvocationDecoder {
   private static final int LENGTH_DELIMITED = 2;
 
-  private final long connectionId;
+  /** The client id calls carry: the connection's id, or its session's once the login named one. */
+  private long clientId;
   private byte[] lastNameBytes = new byte[0];
   private String lastName = "";
 
   InvocationDecoder(long connectionId) {
-    this.connectionId = connectionId;
+    this.clientId = connectionId;
+  }
+
+  /** From now on calls carry {@code id} as their client id (a client session, txn.ClientSessions). */
+  void clientId(long id) {
+    clientId = id;
   }
 
   /** True iff {@code frame} is a ClientMessage holding an invocation (field 2); does not move the reader. */
@@ -53,7 +59,7 @@ final class InvocationDecoder {
     in.readBytes(message);
     try {
       final InvocationCodec.Envelope envelope = InvocationCodec.scan(message);
-      return Invocation.received(message, envelope, name(message, envelope), connectionId);
+      return Invocation.received(message, envelope, name(message, envelope), clientId);
     } catch (MalformedInvocationException e) {
       throw new ProtocolException(e.getMessage());
     }
