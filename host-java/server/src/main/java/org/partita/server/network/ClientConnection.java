@@ -106,6 +106,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private Principal principal = Principal.UNCHECKED;
   // The session the login named (0: none); its calls carry it once the login succeeds.
   private long clientSession;
+  // Set at login: the client reads topology pushes (event loop; read by any thread).
+  private volatile boolean acceptsTopologyPush;
 
   /**
    * One call from its arrival to its answer, one object all the way: it
@@ -240,6 +242,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     final LoginRequest request = message.getLogin();
     clientName = request.getClientName();
     clientSession = request.getClientSession();
+    acceptsTopologyPush = request.getAcceptsTopologyPush();
     final LoginResponse answer;
     if (request.getProtocolVersion() != ProtocolVersion.PROTOCOL_VERSION_1_VALUE) {
       answer = refusal(LoginStatus.LOGIN_STATUS_BAD_VERSION, "protocol version " + request.getProtocolVersion()
@@ -475,6 +478,25 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
    * answers it has received but the client has not read yet. Event loop.
    */
   /** {@link #closeGracefully} on this connection's event loop. Any thread. */
+  /**
+   * Sends {@code push} (a new topology) on this connection if the client
+   * asked for pushes at login; returns whether it was queued. Any thread.
+   */
+  boolean pushTopology(ServerMessage push) {
+    if (!acceptsTopologyPush || channel == null) {
+      return false;
+    }
+    channel.eventLoop().execute(() -> {
+      if (loggedIn && !draining && channel.isActive()) {
+        final ByteBuf out = channel.alloc().buffer();
+        ResponseWriter.writeMessage(out, push);
+        bytesWritten.addAndGet(out.readableBytes());
+        channel.writeAndFlush(out, channel.voidPromise());
+      }
+    });
+    return true;
+  }
+
   void closeGracefullyLater(long timeoutMillis) {
     channel.eventLoop().execute(() -> closeGracefully(timeoutMillis));
   }
