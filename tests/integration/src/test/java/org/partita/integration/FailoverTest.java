@@ -28,6 +28,9 @@ import org.partita.client.ClientConfig;
 import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClient;
 import org.partita.client.ResultTable;
+import org.partita.client.proto.LoginRequest;
+import org.partita.client.proto.ServerMessage;
+import org.partita.client.proto.Topology;
 import org.partita.proto.ErrorCode;
 
 /**
@@ -192,6 +195,122 @@ class FailoverTest {
         "a replica logged that its copy stopped");
     assertTrue(hosts.stream().anyMatch(h -> h.output().contains("asked the metadata group to drop replica host")),
         "the leader asked for an epoch without it");
+  }
+
+  /**
+   * A write whose leader host dies after the write ran on both copies but
+   * before its answer left (the replica paused so the answer is held; the
+   * leader killed once its copy shows the write) is sent again by the
+   * client with the same session and handle, follows the partition to its
+   * survivor, and is answered there from the survivor's de-duplication
+   * table: it ran once (one row; the table has no key, so a second run
+   * would add a second row). docs/cluster.md, "Client de-duplication".
+   */
+  @Test
+  void shouldRunAWriteSentAgainAfterItsLeaderHostWasKilledExactlyOnce() throws Exception {
+    final Path ddl = dir.resolve("entries.sql");
+    java.nio.file.Files.writeString(ddl, """
+        CREATE TABLE entries (k BIGINT NOT NULL, note VARCHAR(32));
+        PARTITION TABLE entries ON COLUMN k;
+        CREATE PROCEDURE AddEntry PARTITION ON TABLE entries COLUMN k PARAMETER 0
+          AS INSERT INTO entries (k, note) VALUES (?, ?);
+        CREATE PROCEDURE CountEntries PARTITION ON TABLE entries COLUMN k PARAMETER 0
+          AS SELECT COUNT(*) FROM entries WHERE k = ?;
+        """);
+    startCluster(ddl);
+    final int leader = victimHost();
+    // Formation's placement (docs/cluster.md, "What K >= 1 does today"): the partition host h leads has its
+    // other copy on host h + 1 (mod 3); the metadata leader is neither of them.
+    final int replica = (leader + 1) % 3;
+    final PartitaClient leaderOnly = client(false, addresses.get(leader));
+    long key = -1;
+    for (long k = 1; k < 1000 && key < 0; k++) {
+      if (attempt(leaderOnly, "CountEntries", k).ok()) {
+        key = k;
+      }
+    }
+    assertTrue(key > 0, "host " + leader + " leads some key");
+    final int partition = ledPartition(leaderOnly);
+    final long before = checksumOn(leaderOnly, partition);
+    final PartitaClient writer = new PartitaClient(ClientConfig.builder().clientName("retry-test")
+        .callTimeout(Duration.ofSeconds(60)).build());
+    clients.add(writer);
+    writer.connect(addresses.get(leader));
+    final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (writer.connectedServers().size() < 3 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(3, writer.connectedServers().size(), "the writer discovered every host");
+
+    // Idle connections to the host that survives untouched: a raw one asking for topology pushes, and a client.
+    final int bystander = (leader + 2) % 3;
+    final String[] hostPort = addresses.get(bystander).split(":");
+    final RawConnection pushed = new RawConnection(hostPort[0], Integer.parseInt(hostPort[1]));
+    final long formationVersion = pushed.login(LoginRequest.newBuilder().setProtocolVersion(1)
+        .setClientName("push-test").setAcceptsTopologyPush(true).build()).getTopology().getTopologyVersion();
+    final PartitaClient idle = client(false, addresses.get(bystander));
+    assertEquals(formationVersion, idle.topologyVersion());
+
+    signal(hosts.get(replica), "STOP");
+    final CompletableFuture<ClientResponse> write = writer.callAsync("AddEntry", key, "once");
+    // The leader ran it (its copy changed); its answer waits for the paused replica's acknowledgement.
+    while (checksumOn(leaderOnly, partition) == before) {
+      assertTrue(System.nanoTime() < deadline, "the leader did not run the write");
+      Thread.sleep(20);
+    }
+    assertFalse(write.isDone(), "answered without the replica's acknowledgement");
+    hosts.get(leader).kill();
+    signal(hosts.get(replica), "CONT");
+
+    final ClientResponse answer = write.join();
+    assertTrue(answer.ok(), "the write sent again was answered: " + answer.errorCode() + " " + answer.message());
+    final ClientResponse rows = callUntilAnswered(writer, "CountEntries", key);
+    assertTrue(rows.ok(), rows.message());
+    assertEquals(1, rows.firstLong(), "the write ran exactly once");
+
+    // The failover's map reached the idle connections unasked (docs/wire-protocol.md, "Topology push").
+    try (pushed) {
+      pushed.setReadTimeoutMillis(60_000);
+      final ServerMessage push = pushed.read();
+      assertEquals(ServerMessage.KindCase.TOPOLOGY_PUSH, push.getKindCase(), push.toString());
+      final Topology topology = push.getTopologyPush().getTopology();
+      assertTrue(topology.getTopologyVersion() > formationVersion, topology.toString());
+      assertTrue(topology.getPartitionLeadersList().stream().noneMatch(h -> h == leader),
+          "the killed host leads nothing in the pushed map: " + topology);
+    }
+    final long idleDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (idle.topologyVersion() == formationVersion && System.nanoTime() < idleDeadline) {
+      Thread.sleep(10);
+    }
+    assertTrue(idle.topologyVersion() > formationVersion, "the idle client followed the pushed map");
+  }
+
+  /** The partition the host {@code only} reaches leads (each host leads one in this placement). */
+  private static int ledPartition(PartitaClient only) {
+    final ClientResponse answer = only.callAsync("@Statistics", "CHECKSUM").join();
+    assertTrue(answer.ok(), answer.message());
+    final ResultTable table = answer.results().get(0);
+    int led = -1;
+    while (table.advanceRow()) {
+      if (table.getLong(1) == 1) {
+        led = (int) table.getLong(0);
+      }
+    }
+    assertTrue(led >= 0, "the host leads a partition");
+    return led;
+  }
+
+  /** The checksum of partition {@code partition}'s copy on the host {@code only} reaches. */
+  private static long checksumOn(PartitaClient only, int partition) {
+    final ClientResponse answer = only.callAsync("@Statistics", "CHECKSUM").join();
+    assertTrue(answer.ok(), answer.message());
+    final ResultTable table = answer.results().get(0);
+    while (table.advanceRow()) {
+      if (table.getLong(0) == partition) {
+        return table.getLong(4);
+      }
+    }
+    throw new AssertionError("no copy of partition " + partition);
   }
 
   private void startCluster() throws IOException, InterruptedException {
