@@ -1,8 +1,10 @@
 // Client: the public face of @partita/client. Connects to one or more
-// servers (one Connection each), routes each call to the leader of its
+// servers (one Connection each) and, by default, to every other host of
+// their cluster that a login lists; routes each call to the leader of its
 // partition (Router), settles every call's promise exactly once, refreshes
-// routes when the catalog changes, and reopens dropped connections with
-// exponential backoff and jitter.
+// routes when the catalog changes, follows the new leaders when a failover
+// changes the topology, sends a NOT_LEADER call again (resend.ts), and
+// reopens dropped connections with exponential backoff and jitter.
 //
 //   const client = await connect({ servers: ['127.0.0.1:21212'] });
 //   const r = await client.call('Vote', [6175551234n, 3, 2n]);
@@ -11,7 +13,9 @@
 //
 // Events (EventEmitter): 'connectionLost' {server, reason}, 'reconnecting'
 // {server, attempt, delayMs}, 'reconnected' {server}, 'reconnectFailed'
-// {server, attempt, error}. No 'error' event is ever emitted.
+// {server, attempt, error}, 'hostDiscovered' {server, hostId},
+// 'hostUnreachable' {server, hostId, error} (a host of the topology the
+// client could not connect to; it is left). No 'error' event is ever emitted.
 // Thread model: JavaScript's single thread.
 
 import { EventEmitter } from 'node:events';
@@ -23,7 +27,9 @@ import {
 } from './errors.js';
 import { partita } from './gen/proto.js';
 import { PendingCall } from './pending-call.js';
+import { resendAfter } from './resend.js';
 import type { Response } from './response.js';
+import type { ResultTable } from './result-table.js';
 import { Router, type TopologyView } from './router.js';
 import { toParameter, type ParamValue, type ParameterMessage } from './values.js';
 
@@ -55,6 +61,14 @@ export interface ClientOptions {
   maxInFlight?: number;
   /** How long a call waits for a slot before failing with BackpressureError. Default 10,000 ms. */
   backpressureTimeoutMs?: number;
+  /**
+   * After each login, connect in the background to every host of the
+   * cluster the login lists that the client has no connection to (by host
+   * id and address), so one address of a cluster is enough; a host that
+   * cannot be reached emits 'hostUnreachable' and is left. Default true;
+   * false keeps the client to the servers given.
+   */
+  discoverHosts?: boolean;
   /** Reopen dropped connections in the background. Default true. */
   reconnect?: boolean;
   /** First and longest wait between reconnection attempts (doubling, with jitter). Default 100 and 5,000 ms. */
@@ -78,6 +92,10 @@ interface Server {
   connection: Connection | undefined;
   attempt: number;
   timer: NodeJS.Timeout | undefined;
+}
+
+function serverName(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /** Parses 'host', 'host:port', '[v6]' or '[v6]:port'; throws TypeError naming what is wrong. */
@@ -120,6 +138,7 @@ export class Client extends EventEmitter {
   private readonly settings: ConnectionSettings;
   private readonly callTimeoutMs: number;
   private readonly reconnect: boolean;
+  private readonly discoverHosts: boolean;
   private readonly reconnectInitialMs: number;
   private readonly reconnectMaxMs: number;
   private readonly router = new Router();
@@ -129,6 +148,10 @@ export class Client extends EventEmitter {
   private outstanding = 0;
   private drainWaiters: (() => void)[] = [];
   private refreshingVersion = 0;
+  // The newest topology version asked for, and the read of it (settles either way).
+  private topologyAsked = 0;
+  private topologyFollowed: Promise<void> = Promise.resolve();
+  private notLeaderResends = 0;
   private closed = false;
   private readonly settled = () => {
     if (--this.outstanding === 0 && this.drainWaiters.length > 0) {
@@ -145,7 +168,7 @@ export class Client extends EventEmitter {
     if (list.length === 0) throw new TypeError('option servers needs at least one host[:port]');
     this.servers = list.map((s) => {
       const { host, port } = parseServer(s);
-      return { name: host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`, host, port, connection: undefined, attempt: 0, timer: undefined };
+      return { name: serverName(host, port), host, port, connection: undefined, attempt: 0, timer: undefined };
     });
     this.settings = {
       clientName: options.clientName ?? 'partita-node',
@@ -158,11 +181,17 @@ export class Client extends EventEmitter {
     };
     this.callTimeoutMs = positive('callTimeoutMs', options.callTimeoutMs, 120_000);
     this.reconnect = options.reconnect ?? true;
+    this.discoverHosts = options.discoverHosts ?? true;
     this.reconnectInitialMs = positive('reconnectInitialMs', options.reconnectInitialMs, 100);
     this.reconnectMaxMs = Math.max(this.reconnectInitialMs, positive('reconnectMaxMs', options.reconnectMaxMs, 5_000));
     this.hooks = {
       onLost: (c, reason) => this.onLost(c, reason),
-      onVersions: (catalogVersion) => this.onCatalogVersion(catalogVersion),
+      onVersions: (catalogVersion, topologyVersion, connection) => {
+        this.onCatalogVersion(catalogVersion);
+        if (topologyVersion > this.router.topologyVersion) void this.followTopology(topologyVersion, connection);
+      },
+      onNotLeader: (call, errorCode, topologyVersion, connection) =>
+        this.onNotLeader(call, errorCode, topologyVersion, connection),
     };
   }
 
@@ -218,7 +247,7 @@ export class Client extends EventEmitter {
     const throwOnFailure = options?.throwOnFailure ?? true;
     this.outstanding++;
     return new Promise<Response>((resolve, reject) => {
-      connection.submit(new PendingCall(handle, procedure, frame, timeoutMs, throwOnFailure,
+      connection.submit(new PendingCall(handle, procedure, frame, timeoutMs, throwOnFailure, partition,
         (r) => { this.settled(); resolve(r); },
         (e) => { this.settled(); reject(e); }));
     });
@@ -269,7 +298,12 @@ export class Client extends EventEmitter {
     return this.outstanding;
   }
 
-  /** The servers whose connection is up now. */
+  /** Calls sent again after a NOT_LEADER answer since the client started. */
+  get resends(): number {
+    return this.notLeaderResends;
+  }
+
+  /** The servers whose connection is up now (given and discovered). */
   get connectedServers(): string[] {
     return this.servers.filter((s) => s.connection?.up).map((s) => s.name);
   }
@@ -289,6 +323,29 @@ export class Client extends EventEmitter {
     server.attempt = 0;
     this.router.loggedIn(connection.login);
     this.publish();
+    if (this.discoverHosts) this.discover(connection.login);
+  }
+
+  // Connects in the background to each host `login` lists that the client
+  // has no connection to (by host id) nor server for (by address).
+  private discover(login: partita.client.ILoginResponse): void {
+    for (const h of login.topology?.hosts ?? []) {
+      const hostId = h.hostId ?? 0;
+      if (!h.address || !h.clientPort || this.closed) continue;
+      const name = serverName(h.address, h.clientPort);
+      if (this.servers.some((s) => s.name === name || s.connection?.hostId === hostId)) continue;
+      const server: Server = { name, host: h.address, port: h.clientPort, connection: undefined, attempt: 0,
+        timer: undefined };
+      this.servers.push(server);
+      this.open(server).then(
+        () => this.emit('hostDiscovered', { server: name, hostId }),
+        (error: Error) => {
+          // Left: a later login that lists it tries again.
+          const i = this.servers.indexOf(server);
+          if (i >= 0 && server.connection === undefined) this.servers.splice(i, 1);
+          this.emit('hostUnreachable', { server: name, hostId, error });
+        });
+    }
   }
 
   private publish(): void {
@@ -321,6 +378,81 @@ export class Client extends EventEmitter {
     }, delayMs);
   }
 
+  // A call answered NOT_LEADER: sent again (resend.ts) once the newest
+  // topology asked for was read, routed anew; else its caller sees the answer.
+  private onNotLeader(call: PendingCall, errorCode: number, topologyVersion: number, from: Connection): boolean {
+    if (this.closed || !call.resendable || !resendAfter(errorCode, call.resends)) return false;
+    call.resends++;
+    this.notLeaderResends++;
+    void this.followTopology(topologyVersion, from).then(() => {
+      if (this.closed) {
+        call.reject(new PartitaError(`call to ${call.procedure} not sent again after NOT_LEADER: the client is closed`));
+        return;
+      }
+      const connection = this.router.connectionFor(call.partition);
+      if (connection === undefined) call.reject(new NoConnectionsError(call.procedure));
+      else connection.submit(call);
+    });
+    return true;
+  }
+
+  // An answer on `from` came from a host knowing a newer topology (a
+  // failover moved leaders): read @SystemCatalog PARTITIONS from that host
+  // once per version and route by its LEADER_HOST_ID. Resolves when the
+  // latest read asked for ended; one that did not bring `version` lets the
+  // next answer carrying it ask again.
+  private followTopology(version: number, from: Connection): Promise<void> {
+    if (version <= this.topologyAsked || this.closed) return this.topologyFollowed;
+    const asked = this.topologyAsked;
+    this.topologyAsked = version;
+    const connection = from.up ? from : this.router.connectionFor(-1);
+    if (connection === undefined) {
+      this.topologyAsked = asked;
+      return this.topologyFollowed;
+    }
+    const handle = ++this.handles;
+    const frame = this.encode({
+      invocation: { clientHandle: handle, procedure: '@SystemCatalog', parameters: [{ text: 'PARTITIONS' }] },
+    });
+    this.topologyFollowed = new Promise<void>((done) => {
+      const read = new PendingCall(handle, '@SystemCatalog', frame, this.callTimeoutMs, true, -1,
+        (r) => {
+          try {
+            if (r.tables.length > 0) this.followLeaders(r.tables[0]);
+          } catch {
+            // A malformed table: the old leaders stay.
+          }
+          if (this.router.topologyVersion < version && this.topologyAsked === version) this.topologyAsked = asked;
+          done();
+        },
+        () => {
+          if (this.topologyAsked === version) this.topologyAsked = asked;  // asked again on the next newer answer
+          done();
+        });
+      read.resendable = false;
+      connection.submit(read);
+    });
+    return this.topologyFollowed;
+  }
+
+  // Routes by a @SystemCatalog PARTITIONS table (PARTITION_ID, LEADER_HOST_ID, TOPOLOGY_VERSION).
+  private followLeaders(table: ResultTable): void {
+    const id = table.columnIndex('PARTITION_ID');
+    const leader = table.columnIndex('LEADER_HOST_ID');
+    const versionColumn = table.columnIndex('TOPOLOGY_VERSION');
+    if (id < 0 || leader < 0 || versionColumn < 0) return;
+    const leaders: number[] = new Array(table.rowCount).fill(-1);
+    let version = 0;
+    for (let r = 0; r < table.rowCount; r++) {
+      const p = Number(table.get(r, id));
+      if (!Number.isInteger(p) || p < 0 || p >= leaders.length) return;
+      leaders[p] = Number(table.get(r, leader));
+      version = Math.max(version, Number(table.get(r, versionColumn)));
+    }
+    if (leaders.includes(-1)) return;
+    this.router.followLeaders(leaders, version);
+  }
+
   // An answer ran against a newer catalog: read the new routes once per version.
   private onCatalogVersion(version: number): void {
     if (version <= this.router.catalogVersion || version <= this.refreshingVersion || this.closed) return;
@@ -331,7 +463,7 @@ export class Client extends EventEmitter {
     const frame = this.encode({
       invocation: { clientHandle: handle, procedure: '@SystemCatalog', parameters: [{ text: 'PROCEDURES' }] },
     });
-    connection.submit(new PendingCall(handle, '@SystemCatalog', frame, this.callTimeoutMs, true,
+    const read = new PendingCall(handle, '@SystemCatalog', frame, this.callTimeoutMs, true, -1,
       (r) => {
         try {
           if (r.tables.length > 0) this.router.updateRoutes(Math.max(version, r.catalogVersion), r.tables[0]);
@@ -339,7 +471,9 @@ export class Client extends EventEmitter {
           // A malformed table: the old routes stay.
         }
       },
-      () => { /* the old routes stay; calls still run (the server routes them) */ }));
+      () => { /* the old routes stay; calls still run (the server routes them) */ });
+    read.resendable = false;
+    connection.submit(read);
   }
 }
 

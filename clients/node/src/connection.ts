@@ -20,6 +20,7 @@ import {
   BackpressureError, CallTimeoutError, ConnectionError, ConnectionLostError, LoginRefusedError, ProcedureError,
   ProtocolError,
 } from './errors.js';
+import { errorCodeOf } from './error-codes.js';
 import { FrameReader } from './frame-reader.js';
 import { PendingCall } from './pending-call.js';
 import { Response } from './response.js';
@@ -58,8 +59,14 @@ export interface ConnectionSettings {
 export interface ConnectionHooks {
   /** The connection dropped (not by close()); every call on it has been failed. */
   onLost(connection: Connection, reason: string): void;
-  /** An answer arrived carrying these versions (before its promise settles). */
-  onVersions(catalogVersion: number, topologyVersion: number): void;
+  /** An answer arrived on `connection` carrying these versions (before its promise settles). */
+  onVersions(catalogVersion: number, topologyVersion: number, connection: Connection): void;
+  /**
+   * `call` was answered NOT_LEADER (not run) by a host knowing topology
+   * `topologyVersion`; returns true when the client takes the call back to
+   * send it again (resend.ts), false to let its caller see the answer.
+   */
+  onNotLeader(call: PendingCall, errorCode: number, topologyVersion: number, connection: Connection): boolean;
 }
 
 export class Connection {
@@ -276,12 +283,16 @@ export class Connection {
     if (r === undefined) throw new ProtocolError('a frame that is not a call\'s answer');
     const handle = r.clientHandle;
     const call = this.inFlight.get(handle);
-    this.hooks.onVersions(r.catalogVersion, r.topologyVersion);
+    this.hooks.onVersions(r.catalogVersion, r.topologyVersion, this);
     if (call === undefined) {
       this.lateResponses++;
       return;
     }
     this.inFlight.delete(handle);
+    if (r.status !== 1 && this.hooks.onNotLeader(call, r.errorCode || errorCodeOf(r.errorName), r.topologyVersion, this)) {
+      this.admitWaiting();
+      return;
+    }
     const response = new Response(r, r.serverNanos, r.catalogVersion);
     if (!response.ok && call.throwOnFailure) {
       call.reject(new ProcedureError(call.procedure, response));

@@ -4,6 +4,7 @@ export { Response, type CallStatusName } from './response.js';
 export { ResultTable, formatDecimal, type Column, type SqlValue } from './result-table.js';
 export { Decimal, Timestamp, ValueType, typeName, type ParamValue, type ValueTypeName } from './values.js';
 export { ErrorCode, errorCodeOf, errorNameOf } from './error-codes.js';
+export { MAX_NOT_LEADER_RESENDS } from './resend.js';
 export { bucketOfBytes, bucketOfInteger, hashHex, HASH_ALGORITHM, BUCKET_BITS } from './partition-hash.js';
 export type { TopologyView } from './router.js';
 export {

@@ -1,5 +1,6 @@
 // PendingCall: one call between call() and its answer: the encoded frame,
-// how to settle its promise, and its clock. Settled exactly once.
+// how to settle its promise, its clock, its partition and how many times
+// it was sent again. Settled exactly once.
 // Thread model: JavaScript's single thread.
 
 import type { Response } from './response.js';
@@ -9,6 +10,10 @@ export class PendingCall {
   startedAt = 0;
   /** performance.now() when it was queued to wait for a free slot. */
   queuedAt = 0;
+  /** Times the call was sent again after a NOT_LEADER answer (resend.ts). */
+  resends = 0;
+  /** False for the client's own calls (topology and route reads): never sent again. */
+  resendable = true;
   private settled = false;
 
   constructor(
@@ -18,6 +23,8 @@ export class PendingCall {
     readonly frame: Uint8Array,
     readonly timeoutMs: number,
     readonly throwOnFailure: boolean,
+    /** The partition the call was routed to (-1: not routed), to route it again when it is sent again. */
+    readonly partition: number,
     private readonly onResolve: (r: Response) => void,
     private readonly onReject: (e: Error) => void,
   ) {}

@@ -4,6 +4,8 @@
 // hashes the partitioning parameter (partition-hash.ts) and picks the
 // connection to the partition's leader. Everything else, and a call whose
 // leader has no connection up, goes round-robin over the connections up.
+// After a failover the leaders come from @SystemCatalog PARTITIONS
+// (followLeaders); an older topology never replaces a newer one.
 //
 // Servers before protocol v2 send no bucket table: then the partition is the
 // bucket mod the partition count, which is what they compute.
@@ -56,13 +58,17 @@ export class Router {
     this.hashKnown = hash.algorithm === HASH_ALGORITHM && hash.bucketBits === BUCKET_BITS;
     this.partitionCount = topology.partitionCount ?? 0;
     const leaders = topology.partitionLeaders ?? [];
-    this.leaders = leaders.length === this.partitionCount ? [...leaders] : [];
     const table = topology.bucketPartitions ?? [];
     this.buckets = table.length === 1 << BUCKET_BITS && table.every((p) => p < this.partitionCount)
       ? Uint32Array.from(table) : null;
     this.hashKnown &&= table.length === 0 || this.buckets !== null;
-    this.hosts = (topology.hosts ?? []).map((h) => ({ hostId: h.hostId ?? 0, address: h.address ?? '', clientPort: h.clientPort ?? 0 }));
-    this.topologyVersion = Math.max(this.topologyVersion, Number(topology.topologyVersion ?? 0));
+    const topologyVersion = Number(topology.topologyVersion ?? 0);
+    if (topologyVersion >= this.topologyVersion || leaders.length !== this.leaders.length) {
+      // An older topology (a host that has not followed a failover yet) never replaces a newer one.
+      this.leaders = leaders.length === this.partitionCount ? [...leaders] : [];
+      this.hosts = (topology.hosts ?? []).map((h) => ({ hostId: h.hostId ?? 0, address: h.address ?? '', clientPort: h.clientPort ?? 0 }));
+      this.topologyVersion = topologyVersion;
+    }
     const version = Number(login.catalogVersion ?? 0);
     if (version >= this.catalogVersion) {
       this.catalogVersion = version;
@@ -95,6 +101,19 @@ export class Router {
     }
     this.routes = routes;
     this.catalogVersion = version;
+    return true;
+  }
+
+  /**
+   * Routes by `leaders` (partition -> leader host id, from @SystemCatalog
+   * PARTITIONS) from now on if `version` is newer than the topology routed
+   * by and names the same partitions (a failover moved leaders; the bucket
+   * table stays). Returns true when they were taken.
+   */
+  followLeaders(leaders: readonly number[], version: number): boolean {
+    if (version <= this.topologyVersion || leaders.length !== this.leaders.length) return false;
+    this.leaders = [...leaders];
+    this.topologyVersion = version;
     return true;
   }
 

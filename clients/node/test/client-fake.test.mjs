@@ -9,25 +9,10 @@ import {
   BackpressureError, CallTimeoutError, ConnectionLostError, ErrorCode, FrameTooLargeError, LoginRefusedError,
   NoConnectionsError, PartitaError, ProcedureError, bucketOfInteger, connect,
 } from '@partita/client';
-import { FakeServer, VOTE_ROUTES, table } from './fake-server.mjs';
+import { VOTE_ROUTES, closeAll, startFake, table, until } from './fake-server.mjs';
 
-const servers = [];
-async function fake(login) {
-  const s = await new FakeServer(login).listen();
-  servers.push(s);
-  return s;
-}
-after(async () => {
-  for (const s of servers) await s.close();
-});
-
-const until = async (predicate, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
+const fake = startFake;
+after(closeAll);
 
 test('answers in any order settle the calls they belong to', async () => {
   const s = await fake();

@@ -41,6 +41,26 @@ export function table(columns, rows) {
   return Buffer.concat([u32(t.length), t]);
 }
 
+/** Waits until `predicate()` holds, checking every 5 ms; throws after `ms`. */
+export async function until(predicate, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** FakeServers started by a test file, closed by closeAll() (its after hook). */
+const started = [];
+export async function startFake(login) {
+  const s = await new FakeServer(login).listen();
+  started.push(s);
+  return s;
+}
+export async function closeAll() {
+  for (const s of started.splice(0)) await s.close();
+}
+
 export const VOTE_ROUTES = [{ name: 'Vote', singlePartition: true, partitionParameter: 0, partitionType: 5 }];
 
 export class FakeServer {

@@ -27,6 +27,7 @@ import generate_proto  # noqa: E402
 if not generate_proto.is_current():
     generate_proto.generate()
 
+from cluster_process import LocalCluster  # noqa: E402
 from server_process import ServerProcess, missing_build  # noqa: E402
 
 
@@ -59,3 +60,15 @@ def server() -> Iterator[ServerProcess]:
 def own_server() -> Iterator[ServerProcess]:
     """A Voter server of the test's own (it may kill it)."""
     yield from _running_server()
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[LocalCluster]:
+    """A three-host K = 1 KV cluster shared by the tests of one module (they may kill hosts)."""
+    _need_build()
+    local = LocalCluster()
+    try:
+        local.start()
+        yield local
+    finally:
+        local.stop()

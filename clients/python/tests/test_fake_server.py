@@ -2,7 +2,7 @@
 out-of-order answers, timeouts and late answers, connection loss and
 reconnection, backpressure, refused logins, oversized calls, malformed
 frames, routing across two hosts through the bucket table, and refreshes of
-routes (catalog version) and topology (topology version)."""
+routes (catalog version); the topology (topology version) is test_cluster_fake.py's."""
 
 from __future__ import annotations
 
@@ -305,26 +305,6 @@ def test_should_refresh_routes_when_an_answer_has_a_newer_catalog_version() -> N
             assert client.router.route("NewProc") is not None
             asked = [i for i in server.connections[0].invocations if i.procedure == "@SystemCatalog"]
             assert len(asked) == 1  # once per version
-        await server.stop()
-
-    run(scenario())
-
-
-def test_should_log_in_again_when_an_answer_has_a_newer_topology_version() -> None:
-    versions = iter([1, 5])
-
-    async def newer(connection: FakeConnection, invocation: Any) -> None:
-        connection.answer(invocation, topology_version=5)
-
-    async def scenario() -> None:
-        server = FakeServer(newer, login=lambda: login_answer(0, 2, [0, 0], topology_version=next(versions)))
-        address = await server.start()
-        async with await partita.aio.connect(address) as client:
-            assert client.topology is not None and client.topology.topology_version == 1
-            await client.call("Anything", [])
-            while client.topology.topology_version < 5:
-                await asyncio.sleep(0.01)
-            assert server.logins == 2
         await server.stop()
 
     run(scenario())

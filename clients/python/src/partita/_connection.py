@@ -41,17 +41,26 @@ _LENGTH = struct.Struct(">I")
 class PendingCall:
     """A call sent (or queued) on a connection, waiting for its answer."""
 
-    __slots__ = ("handle", "procedure", "future", "timeout", "deadline", "timer", "internal")
+    __slots__ = ("handle", "procedure", "future", "timeout", "deadline", "timer", "internal", "payload", "partition",
+                 "own_timeout", "resends")
 
     def __init__(self, handle: int, procedure: str, future: asyncio.Future[Response], timeout: float,
-                 deadline: float, internal: bool) -> None:
+                 deadline: float, internal: bool, payload: bytes, partition: int | None,
+                 own_timeout: float | None) -> None:
         self.handle = handle
         self.procedure = procedure
         self.future = future
         self.timeout = timeout
         self.deadline = deadline
         self.timer: asyncio.TimerHandle | None = None
+        #: The client's own call (a route or topology read): never sent again.
         self.internal = internal
+        #: What was sent, where it was routed and its own timeout: to send it again (resend.py).
+        self.payload = payload
+        self.partition = partition
+        self.own_timeout = own_timeout
+        #: Times it was sent again after a NOT_LEADER answer.
+        self.resends = 0
 
 
 class Connection(asyncio.Protocol):
@@ -236,8 +245,10 @@ class Connection(asyncio.Protocol):
             self.client._finished(call, None, e)
             return
         response = Response.from_proto(message, results)
-        self.client._finished(call, response, None)
         self.client._versions_seen(self, response)
+        if response.status != "SUCCESS" and self.client._not_leader(call, response, self):
+            return
+        self.client._finished(call, response, None)
 
     def _wake_room_waiters(self) -> None:
         if self._room_waiters and self.has_room():

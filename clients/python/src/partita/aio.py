@@ -5,13 +5,16 @@
         response = await client.call("Vote", [6175551234, 3, 2])
         rows = await client.query("SELECT COUNT(*) FROM votes WHERE state = ?", ["MA"])
 
-One connection per server; many calls in flight on each; the frames of one
-event-loop turn leave in one write; each single-partition call goes to the
-connection of its partition's leader (routing.py); a dropped connection
-fails its calls with ConnectionLostError and is reopened with exponential
-backoff; routes are refreshed when an answer carries a newer catalog
-version (``@SystemCatalog PROCEDURES``) and the topology when it carries a
-newer topology version (a fresh login to that host). README.md has the
+One connection per server, and by default per host of the cluster a login
+lists (``discover_hosts``: one address of a cluster is enough); many calls
+in flight on each; the frames of one event-loop turn leave in one write;
+each single-partition call goes to the connection of its partition's leader
+(routing.py); a dropped connection fails its calls with ConnectionLostError
+and is reopened with exponential backoff; routes are refreshed when an
+answer carries a newer catalog version (``@SystemCatalog PROCEDURES``) and
+the partition leaders when it carries a newer topology version
+(``@SystemCatalog PARTITIONS``, after a failover); a call answered
+``NOT_LEADER`` is sent again after that read (resend.py). README.md has the
 whole story.
 
 Thread model: an AsyncClient belongs to the event loop it was connected on;
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import random
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -39,6 +43,7 @@ from .errors import (
     PartitaError,
     procedure_error,
 )
+from .resend import resend_after
 from .response import Response
 from .result_table import ResultTable
 from .routing import Router, Topology
@@ -47,6 +52,7 @@ from .values import check_parameters
 
 SYSTEM_CATALOG = "@SystemCatalog"
 AD_HOC = "@AdHoc"
+_LOG = logging.getLogger("partita")
 
 
 @dataclass
@@ -55,7 +61,10 @@ class ClientStatistics:
     ``successes``/``failures``: answered SUCCESS / anything else;
     ``timeouts``, ``connection_lost``: client-side endings;
     ``late_responses``: answers that matched no call (most often of calls
-    that timed out). Internal calls (route refreshes) count too."""
+    that timed out); ``not_leader_resends``: calls sent again after a
+    NOT_LEADER answer; ``hosts_unreachable``: hosts of the topology the
+    client could not connect to. Internal calls (route refreshes) count
+    too."""
 
     calls: int = 0
     successes: int = 0
@@ -63,6 +72,8 @@ class ClientStatistics:
     timeouts: int = 0
     connection_lost: int = 0
     late_responses: int = 0
+    not_leader_resends: int = 0
+    hosts_unreachable: int = 0
 
 
 class _Server:
@@ -96,6 +107,7 @@ class AsyncClient:
         self._closed = False
         self._routes_asked = -1
         self._topology_asked = -1
+        self._topology_followed: asyncio.Future[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # ---- connecting ----
@@ -110,12 +122,13 @@ class AsyncClient:
         """
         self._check_open()
         self._bind_loop()
-        for address in servers:
-            server = self._servers.get(address) or _Server(address)
+        given = [self._servers.get(address) or _Server(address) for address in servers]
+        for server in given:  # known before the first login, so that discovery leaves them to this loop
+            self._servers.setdefault(server.address, server)
+        for server in given:
             if server.connection is not None and not server.connection.closed:
                 continue
             server.connection = await self._open(server.address, server.host, server.port)
-            self._servers[address] = server
             self._register(server.connection)
 
     def _bind_loop(self) -> None:
@@ -156,10 +169,47 @@ class AsyncClient:
         self.router.install_login(login)
         return connection
 
+    def _discover(self, login: Any) -> None:
+        """Connects in the background to each host ``login`` lists that the
+        client has no connection to (by host id) nor server for (by address)."""
+        for host in login.topology.hosts:
+            if not host.address or not host.client_port or self._closed:
+                continue
+            address = (f"[{host.address}]:{host.client_port}" if ":" in host.address
+                       else f"{host.address}:{host.client_port}")
+            if address in self._servers or host.host_id in self._by_host:
+                continue
+            server = _Server(address)
+            self._servers[address] = server
+            self._spawn(self._connect_discovered(server, host.host_id))
+
+    async def _connect_discovered(self, server: _Server, host_id: int) -> None:
+        try:
+            connection = await self._open(server.address, server.host, server.port)
+        except PartitaError as e:
+            # Left: a later login that lists it tries again.
+            if self._servers.get(server.address) is server:
+                del self._servers[server.address]
+            self.stats.hosts_unreachable += 1
+            _LOG.warning("could not connect to %s (host %d of the cluster's topology): %s",
+                         server.address, host_id, e)
+            return
+        self._adopt(server, connection)
+
+    def _adopt(self, server: _Server, connection: Connection) -> None:
+        """A connection opened in the background becomes ``server``'s (closed if the client closed meanwhile)."""
+        if self._closed:
+            connection.close("client closed")
+            return
+        server.connection = connection
+        self._register(connection)
+
     def _register(self, connection: Connection) -> None:
         connection.on_lost = self._connection_lost
         self._up.append(connection)
         self._by_host[connection.host_id] = connection
+        if self.config.discover_hosts:
+            self._discover(connection.login_answer.result())
 
     def _connection_lost(self, connection: Connection, reason: str) -> None:
         if connection in self._up:
@@ -185,11 +235,7 @@ class AsyncClient:
                 except PartitaError:
                     backoff = min(backoff * 2, self.config.reconnect_max_backoff)
                     continue
-                if self._closed:
-                    connection.close("client closed")
-                    return
-                server.connection = connection
-                self._register(connection)
+                self._adopt(server, connection)
                 return
         finally:
             server.reconnecting = None
@@ -254,8 +300,8 @@ class AsyncClient:
         at once when the chosen connection is full."""
         return self._start(procedure, params, timeout, internal=False)
 
-    def _start(self, procedure: str, params: Sequence[Any], timeout: float | None, internal: bool
-               ) -> asyncio.Future[Response]:
+    def _start(self, procedure: str, params: Sequence[Any], timeout: float | None, internal: bool,
+               connection: Connection | None = None) -> asyncio.Future[Response]:
         self._check_open()
         if not isinstance(procedure, str) or not procedure:
             raise ValueError(f"the procedure name must be a non-empty str, got {procedure!r}")
@@ -264,7 +310,10 @@ class AsyncClient:
             raise TypeError(f"params must be a list or tuple of parameters, got {type(params).__name__}")
         if timeout is not None and not timeout > 0:
             raise ValueError(f"timeout must be more than 0 seconds, got {timeout!r}")
-        connection, routed = self._choose(procedure, params)
+        if connection is None:
+            connection, routed = self._choose(procedure, params)
+        else:
+            routed = 0
         if not connection.has_room():
             raise BackpressureError(f"call to {procedure}: {self.config.max_in_flight} calls in flight on "
                                     f"{connection.address}")
@@ -278,7 +327,8 @@ class AsyncClient:
         loop = connection.loop
         future: asyncio.Future[Response] = loop.create_future()
         limit = timeout if timeout is not None else self.config.call_timeout
-        connection.send(PendingCall(handle, procedure, future, limit, loop.time() + limit, internal), payload, timeout)
+        connection.send(PendingCall(handle, procedure, future, limit, loop.time() + limit, internal, payload,
+                                    None if routed == 0 else routed - 1, timeout), payload, timeout)
         self.stats.calls += 1
         if self._in_flight == 0 and self._idle is not None:
             self._idle.clear()
@@ -287,19 +337,23 @@ class AsyncClient:
 
     def _choose(self, procedure: str, params: Sequence[Any]) -> tuple[Connection, int]:
         """The connection for a call and its routed_partition_plus_one."""
+        partition = self.router.partition(procedure, params) if self._up else None
+        return self._connection_for(partition, procedure), (partition + 1 if partition is not None else 0)
+
+    def _connection_for(self, partition: int | None, procedure: str) -> Connection:
+        """The connection to ``partition``'s leader, else the next one up."""
         up = self._up
         if not up:
             raise NoConnectionsError(f"call to {procedure}: no connection is up "
                                      f"({'reconnecting' if self._servers else 'never connected'})")
-        partition = self.router.partition(procedure, params)
         if partition is not None:
             topology = self.router.topology
             leader = topology.leader(partition) if topology is not None else None
             connection = self._by_host.get(leader) if leader is not None else None
             if connection is not None and not connection.closed:
-                return connection, partition + 1
+                return connection
         self._next += 1
-        return up[self._next % len(up)], (partition + 1 if partition is not None else 0)
+        return up[self._next % len(up)]
 
     def _finished(self, call: PendingCall, response: Response | None, error: Exception | None) -> None:
         """A call ended (on the loop): completes its future exactly once."""
@@ -340,10 +394,60 @@ class AsyncClient:
             self._routes_asked = response.catalog_version
             self._spawn(self._refresh_routes(response.catalog_version))
         topology = self.router.topology
-        if (topology is not None and response.topology_version > topology.topology_version
-                and response.topology_version > self._topology_asked):
-            self._topology_asked = response.topology_version
-            self._spawn(self._refresh_topology(connection.address))
+        if topology is not None and response.topology_version > topology.topology_version:
+            self._follow_topology(response.topology_version, connection)
+
+    def _not_leader(self, call: PendingCall, response: Response, connection: Connection) -> bool:
+        """``call`` was answered with a failure: True when it is taken back to
+        be sent again (resend.py) once the newest topology was read."""
+        if self._closed or call.internal or not resend_after(response.error_name, call.resends):
+            return False
+        call.resends += 1
+        self.stats.not_leader_resends += 1
+        self._spawn(self._resend(call, self._follow_topology(response.topology_version, connection)))
+        return True
+
+    async def _resend(self, call: PendingCall, followed: asyncio.Future[None] | None) -> None:
+        try:
+            if followed is not None:
+                await asyncio.shield(followed)
+        except asyncio.CancelledError:
+            self._finished(call, None, ClientClosedError(
+                f"call to {call.procedure} not sent again after NOT_LEADER: the client is closed"))
+            raise
+        try:
+            if self._closed:
+                raise ClientClosedError(f"call to {call.procedure} not sent again after NOT_LEADER: the client is closed")
+            connection = self._connection_for(call.partition, call.procedure)
+        except PartitaError as e:
+            self._finished(call, None, e)
+            return
+        call.deadline = connection.loop.time() + call.timeout
+        connection.send(call, call.payload, call.own_timeout)
+
+    def _follow_topology(self, version: int, connection: Connection) -> asyncio.Future[None] | None:
+        """An answer on ``connection`` came from a host knowing topology
+        ``version`` (a failover moved leaders): reads ``@SystemCatalog
+        PARTITIONS`` from that host once per version and routes by its
+        LEADER_HOST_ID. Returns the latest read asked for (done either way)."""
+        if version > self._topology_asked and not self._closed:
+            asked = self._topology_asked
+            self._topology_asked = version
+            self._topology_followed = self._spawn(self._read_leaders(version, asked, connection))
+        return self._topology_followed
+
+    async def _read_leaders(self, version: int, asked: int, connection: Connection) -> None:
+        try:
+            future = self._start(SYSTEM_CATALOG, ["PARTITIONS"], None, internal=True,
+                                 connection=None if connection.closed else connection)
+            response = await future
+            if response.status == "SUCCESS" and response.results:
+                self.router.follow_leaders_table(response.results[0])
+        except (PartitaError, KeyError, TypeError, ValueError):
+            pass  # the old leaders stay
+        topology = self.router.topology
+        if (topology is None or topology.topology_version < version) and self._topology_asked == version:
+            self._topology_asked = asked  # the next answer carrying it asks again
 
     async def _refresh_routes(self, version: int) -> None:
         try:
@@ -358,18 +462,6 @@ class AsyncClient:
             self.router.install_routes_table(response.results[0], version)
         except (KeyError, TypeError, ValueError):
             pass  # the old routes stay; the server routes every call itself
-
-    async def _refresh_topology(self, address: str) -> None:
-        """Logs in once more to ``address`` for its current topology."""
-        server = self._servers.get(address)
-        if server is None or self._closed:
-            return
-        try:
-            connection = await self._open(server.address, server.host, server.port)
-        except PartitaError:
-            self._topology_asked = -1
-            return
-        connection.close("topology read")
 
     # ---- state and closing ----
 

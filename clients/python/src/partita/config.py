@@ -29,6 +29,12 @@ class ClientConfig:
     backpressure_timeout: float = 10.0
     #: Reopen a connection that dropped, after a backoff.
     reconnect: bool = True
+    #: After each login, connect in the background to every host of the
+    #: cluster the login lists that the client has no connection to (by host
+    #: id and address), so one address of a cluster is enough; a host that
+    #: cannot be reached is logged (logger ``partita``) and left. False keeps
+    #: the client to the servers given.
+    discover_hosts: bool = True
     #: First wait before reconnecting; doubles after each failure up to ``reconnect_max_backoff``.
     reconnect_initial_backoff: float = 0.1
     reconnect_max_backoff: float = 5.0

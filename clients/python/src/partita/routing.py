@@ -1,6 +1,7 @@
 """Router: where a call goes. Holds the cluster's topology (partition count,
 the bucket -> partition table, each partition's leader host) and the route of
-every procedure, from the login answer, a later login (topology refresh) or
+every procedure, from the login answers (an older topology never replaces a
+newer one), ``@SystemCatalog PARTITIONS`` (the leaders after a failover) and
 ``@SystemCatalog PROCEDURES`` (catalog refresh).
 
 A single-partition call's partitioning parameter is converted to the
@@ -17,6 +18,7 @@ Thread model: confined to the client's event loop.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import decimal
 import math
@@ -152,6 +154,35 @@ class Router:
         if login.catalog_version >= self.catalog_version:
             self._install({p.name: ProcedureRoute(p.name, p.single_partition, p.partition_parameter, p.partition_type)
                            for p in login.procedures}, login.catalog_version)
+
+    def follow_leaders_table(self, table: ResultTable) -> bool:
+        """Routes by the leaders of a ``@SystemCatalog PARTITIONS`` table
+        (columns PARTITION_ID, LEADER_HOST_ID, TOPOLOGY_VERSION) if its
+        version is newer than the topology routed by and it names the same
+        partitions (a failover moved leaders; the bucket table stays).
+        Returns True when they were taken.
+
+        Raises KeyError when a column is missing, TypeError/ValueError for
+        values of the wrong kind; the old leaders then stay.
+        """
+        topology = self.topology
+        partition = table.column_index("PARTITION_ID")
+        leader = table.column_index("LEADER_HOST_ID")
+        version_column = table.column_index("TOPOLOGY_VERSION")
+        leaders: list[int | None] = [None] * len(table.rows)
+        version = 0
+        for row in table.rows:
+            p = int(row[partition])
+            if not 0 <= p < len(leaders):
+                raise ValueError(f"partition {p} in a table of {len(leaders)} partitions")
+            leaders[p] = int(row[leader])
+            version = max(version, int(row[version_column]))
+        if (topology is None or version <= topology.topology_version or None in leaders
+                or len(leaders) != len(topology.partition_leaders)):
+            return False
+        self.topology = dataclasses.replace(topology, partition_leaders=tuple(leaders),  # type: ignore[arg-type]
+                                            topology_version=version)
+        return True
 
     def install_routes_table(self, table: ResultTable, catalog_version: int) -> None:
         """Takes the routes of a ``@SystemCatalog PROCEDURES`` table (columns

@@ -80,6 +80,10 @@ public final class PartitaClient implements AutoCloseable {
   private volatile CompletableFuture<Void> topologyFollowed = CompletableFuture.completedFuture(null);
   /** Times a call answered NOT_LEADER is sent again at most. */
   static final int MAX_NOT_LEADER_RESENDS = 2;
+  /** Reads of a topology made again, at most, when the host asked had not followed it yet. */
+  static final int STALE_TOPOLOGY_READS = 20;
+  /** The pause before reading a topology again from a host that had not followed it yet. */
+  static final long STALE_TOPOLOGY_READ_PAUSE_MILLIS = 50;
   private final Map<String, Connection> connections = new ConcurrentHashMap<>();
   private final Object connectLock = new Object();
   private final long defaultTimeoutNanos;
@@ -460,37 +464,60 @@ public final class PartitaClient implements AutoCloseable {
    * go to the new leaders. On failure the old leaders stay.
    */
   private CompletableFuture<Void> refreshTopology(long version) {
+    return refreshTopology(version, STALE_TOPOLOGY_READS);
+  }
+
+  /**
+   * As {@link #refreshTopology(long)}. The host the read reaches may not
+   * have followed the new map yet (hosts follow it independently, some
+   * milliseconds apart): its table is then older than {@code version}, and
+   * the read is made again after {@link #STALE_TOPOLOGY_READ_PAUSE_MILLIS},
+   * at most {@code readsLeft} more times, before the calls waiting for it
+   * go on; the version is not counted as read until a table of it came.
+   */
+  private CompletableFuture<Void> refreshTopology(long version, int readsLeft) {
     final long asked = refreshedTopology.get();
     if (version <= asked || closed || !refreshedTopology.compareAndSet(asked, version)) {
       return topologyFollowed;
     }
     final CompletableFuture<Void> followed = new CompletableFuture<>();
     topologyFollowed = followed;
-    readLeaders(followed, () -> refreshedTopology.compareAndSet(version, asked));
+    readLeaders(followed, version, readsLeft, () -> refreshedTopology.compareAndSet(version, asked));
     return followed;
   }
 
   /**
    * Reads {@code @SystemCatalog PARTITIONS} and routes by its leaders;
-   * {@code failed} runs when the read fails, and {@code followed} completes
-   * either way.
+   * {@code notRead} runs when the read fails or its table is older than
+   * {@code version} (then it is read again through
+   * {@link #refreshTopology(long, int)} while {@code readsLeft} allows), and
+   * {@code followed} completes either way.
    */
-  private void readLeaders(CompletableFuture<Void> followed, Runnable failed) {
+  private void readLeaders(CompletableFuture<Void> followed, long version, int readsLeft, Runnable notRead) {
     final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
     final PendingCall call = new PendingCall(handles.incrementAndGet(), SYSTEM_CATALOG, new Object[] {"PARTITIONS"},
         defaultTimeoutNanos, 0, null, tracker, answer, null);
     answer.whenComplete((response, failure) -> {
+      boolean readAgain = false;
       try {
         if (failure != null || !response.ok() || response.results().isEmpty()) {
-          failed.run();
+          notRead.run();
           return;
         }
-        followLeaders(response.results().get(0));
+        if (followLeaders(response.results().get(0)) < version) {
+          notRead.run();
+          readAgain = readsLeft > 0 && !closed;
+        }
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "keeping the old partition leaders: the " + SYSTEM_CATALOG + " PARTITIONS table is "
             + "unreadable", e);
       } finally {
-        followed.complete(null);
+        if (readAgain) {
+          CompletableFuture.delayedExecutor(STALE_TOPOLOGY_READ_PAUSE_MILLIS, TimeUnit.MILLISECONDS).execute(
+              () -> refreshTopology(version, readsLeft - 1).whenComplete((ignored, again) -> followed.complete(null)));
+        } else {
+          followed.complete(null);
+        }
       }
     });
     start(call, true);
@@ -508,12 +535,15 @@ public final class PartitaClient implements AutoCloseable {
       return earlier;
     }
     followed.whenComplete((ignored, failure) -> leadersAsked.compareAndSet(followed, null));
-    readLeaders(followed, () -> { });
+    readLeaders(followed, 0, 0, () -> { });
     return followed;
   }
 
-  /** Routes by the leaders of a {@code @SystemCatalog PARTITIONS} table (PARTITION_ID, LEADER_HOST_ID, ...). */
-  private void followLeaders(ResultTable partitions) {
+  /**
+   * Routes by the leaders of a {@code @SystemCatalog PARTITIONS} table (PARTITION_ID, LEADER_HOST_ID, ...,
+   * TOPOLOGY_VERSION last); returns the table's topology version.
+   */
+  private long followLeaders(ResultTable partitions) {
     final List<int[]> rows = new ArrayList<>();
     long version = 0;
     final int versionColumn = partitions.columnCount() - 1;
@@ -529,6 +559,7 @@ public final class PartitaClient implements AutoCloseable {
       leaders[row[0]] = row[1];
     }
     router.followLeaders(leaders, version);
+    return version;
   }
 
   private boolean connectedToHost(int hostId) {

@@ -32,6 +32,8 @@ import java.util.Map;
  */
 public final class ResultTable {
   private static final int DECIMAL_SCALE = 12;
+  /** VARCHAR values up to this many bytes are decoded from direct memory through the table's scratch array. */
+  private static final int SCRATCH_BYTES = 64;
   private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
   private static final DateTimeFormatter TIMESTAMP_TEXT =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS").withZone(ZoneOffset.UTC);
@@ -68,6 +70,8 @@ public final class ResultTable {
   private int row = -1;
   private boolean lastWasNull;
   private Map<String, Integer> columnsByName;
+  // getString's room for short values read from memory without an array of its own; made on first use.
+  private byte[] scratch;
 
   private ResultTable(ByteBuffer buf, int start, int end, ValueType[] types, int[] nameOffsets, int rowCount,
       int firstRow, int[] rowOffsets) {
@@ -266,6 +270,17 @@ public final class ResultTable {
     return view.slice(start, end - start).order(ByteOrder.LITTLE_ENDIAN);
   }
 
+  /**
+   * Copies {@link #bytes()} into {@code dst} at {@code index}, without a
+   * view and without moving either buffer's position or this table's cursor
+   * (the server's answer path: no object per table).
+   *
+   * @throws IndexOutOfBoundsException unless {@link #byteSize()} bytes fit in {@code dst} at {@code index}
+   */
+  public void copyTo(ByteBuffer dst, int index) {
+    dst.put(index, buf, start, end - start);
+  }
+
   /** The size in bytes of {@link #bytes()}. */
   public int byteSize() {
     return end - start;
@@ -410,6 +425,13 @@ public final class ResultTable {
     final int length = buf.getInt(at);
     if (buf.hasArray()) {
       return new String(buf.array(), buf.arrayOffset() + at + 4, length, StandardCharsets.UTF_8);
+    }
+    if (length <= SCRATCH_BYTES) {  // a short value out of direct or read-only memory: no temporary array
+      if (scratch == null) {
+        scratch = new byte[SCRATCH_BYTES];
+      }
+      buf.get(at + 4, scratch, 0, length);
+      return new String(scratch, 0, length, StandardCharsets.UTF_8);
     }
     return new String(copy(at + 4, length), StandardCharsets.UTF_8);
   }

@@ -2,6 +2,7 @@ package org.partita.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.partita.client.ClientTestSupport.closeQuietly;
 import static org.partita.client.ClientTestSupport.eventually;
 import static org.partita.client.ClientTestSupport.route;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -185,6 +187,35 @@ class PartitaClientRoutingTest {
     assertEquals(1, client.topology().catalogVersion());
     client.call("Vote", 42L);
     assertEquals(2, hosts[0].next().invocation().getRoutedPartitionPlusOne());
+  }
+
+  @Test
+  @Timeout(10)
+  void shouldReadANewerTopologyAgainWhenTheHostAskedHadNotFollowedItYet() throws Exception {
+    // Hosts follow a new map some milliseconds apart: the host asked for topology 2 may still answer with 1.
+    final AtomicInteger reads = new AtomicInteger();
+    hosts[0] = new FakeServer(FakeServer.loginResponse(0, 4, List.of(0, 0, 0, 0), List.of()));
+    hosts[0].onInvocation = (s, inv) -> {
+      final var response = FakeServer.success(inv.getClientHandle()).setTopologyVersion(2);
+      if (inv.getProcedure().equals("@SystemCatalog")) {
+        final boolean followed = reads.incrementAndGet() > 2;
+        final List<Integer> leaders = followed ? List.of(0, 0, 0, 1) : List.of(0, 0, 0, 0);
+        final ResultTableBuilder table = new ResultTableBuilder().column("PARTITION_ID", ValueType.BIGINT)
+            .column("LEADER_HOST_ID", ValueType.BIGINT).column("TOPOLOGY_VERSION", ValueType.BIGINT);
+        for (int p = 0; p < 4; p++) {
+          table.row((long) p, (long) leaders.get(p), followed ? 2L : 1L);
+        }
+        response.addResults(ByteString.copyFrom(table.build().bytes()));
+      }
+      s.respond(response);
+    };
+    hosts[0].start(0);
+    client = new PartitaClient(testConfig().build());
+    client.connect(hosts[0].address());
+
+    client.call("Anything", 1L);
+    eventually("the leaders of topology 2", () -> client.topology().partitionLeaders().equals(List.of(0, 0, 0, 1)));
+    assertTrue(reads.get() >= 3, "two stale tables, then the one of topology 2: " + reads.get() + " reads");
   }
 
   /** Answers at catalog version 2; @SystemCatalog PROCEDURES with NewProc's route, or refused. */

@@ -187,4 +187,36 @@ class ResultTableBuilderTest {
     assertFalse(again.advanceRow());
     assertEquals(t.byteSize(), again.byteSize());
   }
+
+  @Test
+  void shouldCopyItsBytesAtAnIndexLeavingPositionsAndCursorAlone() {
+    final ResultTable t = new ResultTableBuilder().column("A", ValueType.BIGINT).row(3L).row(4L).build();
+    t.advanceRow();
+    final ByteBuffer dst = ByteBuffer.allocate(t.byteSize() + 3);
+    dst.position(1);
+    t.copyTo(dst, 2);
+    assertEquals(1, dst.position());
+    final byte[] copied = new byte[t.byteSize()];
+    dst.get(2, copied);
+    final byte[] expected = new byte[t.byteSize()];
+    t.bytes().get(expected);
+    assertArrayEquals(expected, copied);
+    assertEquals(3L, t.getLong(0));
+    assertThrows(IndexOutOfBoundsException.class, () -> t.copyTo(dst, 4));
+  }
+
+  @Test
+  void shouldReadShortAndLongStringsFromDirectMemory() {
+    final String longer = "é".repeat(40);  // 80 bytes: past the scratch array
+    final ResultTable built = new ResultTableBuilder().column("S", ValueType.VARCHAR).row("MA").row(longer).row("")
+        .row((Object) null).row("TX").build();
+    final ByteBuffer direct = ByteBuffer.allocateDirect(built.byteSize());
+    built.copyTo(direct, 0);
+    final ResultTable t = ResultTable.read(direct);
+    final java.util.List<String> read = new java.util.ArrayList<>();
+    while (t.advanceRow()) {
+      read.add(t.getString(0));
+    }
+    assertEquals(java.util.Arrays.asList("MA", longer, "", null, "TX"), read);
+  }
 }

@@ -146,7 +146,8 @@ class ClusterLauncherTest {
     assertTrue(paused.output().contains("host 2: paused (SIGSTOP), pid "), paused.output());
     assertEquals(0, cluster("resume", "2").exitCode());
     assertTrue(cluster("status").output().contains("host 2: running, pid "));
-    assertEquals(2, cluster("restart", "2").exitCode(), "restart is rejoin, not built yet");
+    assertEquals(2, cluster("restart", "2").exitCode(), "a host that still runs is not restarted");
+    assertEquals(2, cluster("restart", "x").exitCode(), "restart needs a host id");
 
     final Run kill = cluster("kill", "1");
     assertEquals(0, kill.exitCode(), kill.output());
@@ -155,6 +156,10 @@ class ClusterLauncherTest {
     assertTrue(afterKill.output().contains("host 1: not running"), afterKill.output());
     assertTrue(afterKill.output().contains("cluster: 2 of 3 host(s) running"), afterKill.output());
     assertEquals(2, cluster("kill", "1").exitCode(), "killing a host that is not running is a usage error");
+    final Run noRejoin = cluster("restart", "1");
+    assertEquals(2, noRejoin.exitCode(), noRejoin.output());
+    assertTrue(noRejoin.output().contains("the cluster runs with K = 0: no host is declared dead, so none rejoins"),
+        noRejoin.output());
     assertEquals(2, cluster("kill", "7").exitCode(), "no such host");
 
     // A paused host still stops: stop resumes it after its SIGTERM.

@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,7 +36,6 @@ import org.partita.proto.ErrorCode;
  */
 @Timeout(300)
 class ClusterMultiPartitionTest {
-  private static final Pattern READY = Pattern.compile("partita: ready: client port ([0-9.]+):(\\d+)");
   private static final int ACCOUNTS = 30;
   private static final long OPENING = 1_000;
   private static final int TRANSFERS = 300;
@@ -69,8 +66,16 @@ class ClusterMultiPartitionTest {
   }
 
   private List<String> startBankCluster() throws Exception {
-    final Path schema = Path.of(getClass().getResource("/bank.sql").toURI());
-    final Path transfer = Path.of(getClass().getResource("/bank-transfer.sql").toURI());
+    return startBankCluster(dir, hosts);
+  }
+
+  /**
+   * Starts three hosts of the bank schema with its transfer (K = 1, two sites each, host i on 127.0.0.(i+1),
+   * logs and data under {@code dir}) into {@code hosts}; returns their client addresses once every one is ready.
+   */
+  static List<String> startBankCluster(Path dir, List<ServerProcess> hosts) throws Exception {
+    final Path schema = Path.of(ClusterMultiPartitionTest.class.getResource("/bank.sql").toURI());
+    final Path transfer = Path.of(ClusterMultiPartitionTest.class.getResource("/bank-transfer.sql").toURI());
     final Path classes = Path.of(org.partita.integration.procs.Transfer.class.getProtectionDomain().getCodeSource()
         .getLocation().toURI());
     final String cluster = ClusterTest.clusterList(3, ClusterTest.freeClusterPort(3));
@@ -83,9 +88,7 @@ class ClusterMultiPartitionTest {
     final List<String> addresses = new ArrayList<>();
     for (ServerProcess host : hosts) {
       assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
-      final Matcher ready = READY.matcher(host.output());
-      assertTrue(ready.find());
-      addresses.add(ready.group(1) + ":" + ready.group(2));
+      addresses.add(host.address());
     }
     return addresses;
   }

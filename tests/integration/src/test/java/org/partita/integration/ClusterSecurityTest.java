@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +39,6 @@ import org.partita.client.ResultTable;
 @Timeout(300)
 class ClusterSecurityTest {
   private static final Path KV_DDL = ServerProcess.ROOT.resolve("bench/kv/ddl.sql");
-  private static final Pattern READY = Pattern.compile("partita: ready: client port ([0-9.]+):(\\d+)");
 
   @TempDir
   Path dir;
@@ -117,9 +114,7 @@ class ClusterSecurityTest {
     final List<String> addresses = new ArrayList<>();
     for (ServerProcess host : hosts) {
       assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
-      final Matcher ready = READY.matcher(host.output());
-      assertTrue(ready.find());
-      addresses.add(ready.group(1) + ":" + ready.group(2));
+      addresses.add(host.address());
       assertTrue(host.output().contains("cluster admission: mutual TLS"), host.output());
     }
 

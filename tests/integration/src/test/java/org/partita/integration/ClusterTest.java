@@ -13,8 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,7 +36,6 @@ import org.partita.proto.ErrorCode;
 @Timeout(300)
 class ClusterTest {
   private static final Path KV_DDL = ServerProcess.ROOT.resolve("bench/kv/ddl.sql");
-  private static final Pattern READY = Pattern.compile("partita: ready: client port ([0-9.]+):(\\d+)");
 
   @TempDir
   Path dir;
@@ -122,11 +119,10 @@ class ClusterTest {
       final ServerProcess host = hosts.get(i);
       assertTrue(host.awaitReadyLine(), () -> "host " + hosts.indexOf(host) + " did not print its ready line:\n"
           + host.output());
-      final Matcher ready = READY.matcher(host.output());
-      assertTrue(ready.find());
-      assertEquals("127.0.0." + (i + 1), ready.group(1), "host " + i + " serves clients on its own address");
+      assertTrue(host.address().startsWith("127.0.0." + (i + 1) + ":"),
+          "host " + i + " serves clients on its own address, not " + host.address());
       assertTrue(host.output().contains("cluster host " + i + " of 3, every host serving"), host.output());
-      addresses.add(ready.group(1) + ":" + ready.group(2));
+      addresses.add(host.address());
     }
 
     // A client of every host routes each call to its partition's leader.
@@ -193,9 +189,7 @@ class ClusterTest {
     final List<String> addresses = new ArrayList<>();
     for (ServerProcess host : hosts) {
       assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
-      final Matcher ready = READY.matcher(host.output());
-      assertTrue(ready.find());
-      addresses.add(ready.group(1) + ":" + ready.group(2));
+      addresses.add(host.address());
     }
     final PartitaClient all = client(addresses.toArray(new String[0]));
     assertEquals(3, all.topology().partitionCount());

@@ -53,7 +53,6 @@ import org.partita.proto.ErrorCode;
 @Timeout(300)
 class FailoverTest {
   private static final Path KV_DDL = ServerProcess.ROOT.resolve("bench/kv/ddl.sql");
-  private static final Pattern READY = Pattern.compile("partita: ready: client port ([0-9.]+):(\\d+)");
   private static final String METADATA_LEADER = "failure detection: this voter leads the metadata group";
   // The partition must serve again; how fast (the 5 s target) is a benchmark figure (bench/cluster/RESULTS.md),
   // not asserted here: on a loaded 2-core machine failure detection alone can take longer.
@@ -63,6 +62,8 @@ class FailoverTest {
   Path dir;
 
   private final List<ServerProcess> hosts = new ArrayList<>();
+  /** Each host's command-line arguments, for a restart (rejoin). */
+  private final List<List<String>> arguments = new ArrayList<>();
   private final List<String> addresses = new ArrayList<>();
   private final List<PartitaClient> clients = new ArrayList<>();
 
@@ -103,27 +104,10 @@ class FailoverTest {
       assertTrue(answer != null && answer.ok(), "call " + i + " after the failover: "
           + (answer == null ? "no answer" : answer.errorCode() + " " + answer.message()));
     }
-    Thread.sleep(1000);
-    load.stop();
-    assertTrue(load.acknowledgedAfter(killed) > 0, "writes were acknowledged after the failover");
-
     // Every acknowledged write is on the survivors.
-    for (String key : load.acknowledged) {
-      final ClientResponse answer = callUntilAnswered(all, "Get", key);
-      assertTrue(answer.ok(), key + ": " + answer.message());
-      assertArrayEquals(value(key), row(answer), key);
-    }
+    stopAndReadBack(load, all, killed);
     // The partition that kept both copies (the one without the victim) has equal checksums on both.
-    final Map<Integer, List<Long>> checksums = checksums(survivors(victim));
-    assertEquals(3, checksums.size(), "every partition still has a copy: " + checksums);
-    int paired = 0;
-    for (Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
-      if (copies.getValue().size() == 2) {
-        paired++;
-        assertEquals(copies.getValue().get(0), copies.getValue().get(1), "partition " + copies.getKey());
-      }
-    }
-    assertEquals(1, paired, "one partition kept both its copies: " + checksums);
+    assertOnePairAgrees(survivors(victim));
     assertTrue(hosts.get((victim + 1) % 3).output().contains("failover: this host")
         || hosts.get((victim + 2) % 3).output().contains("failover: this host"), "a survivor logged the failover");
   }
@@ -313,6 +297,118 @@ class FailoverTest {
     throw new AssertionError("no copy of partition " + partition);
   }
 
+  /**
+   * Rejoin (docs/cluster.md, "Rejoin"): a leader's host killed under the
+   * firehose fails over, is started again with {@code --rejoin} and gets a
+   * copy of each partition it held back from their leaders (snapshot, then
+   * the items after it) while the writes go on; then another host is killed:
+   * the partitions it held are served by their copies, the rejoined ones
+   * among them, every acknowledged write is read back and the partition that
+   * kept both copies (one on the rejoined host) has equal checksums.
+   */
+  @Test
+  void shouldRejoinAKilledHostUnderLoadAndThenSurviveTheLossOfAnother() throws Exception {
+    startCluster();
+    final int victim = victimHost();
+    final PartitaClient all = client(true, addresses.toArray(new String[0]));
+    final String probe = keyLedBy(victim);
+    final Firehose load = new Firehose(all);
+    load.start();
+    Thread.sleep(2000);
+    final long killed = System.nanoTime();
+    hosts.get(victim).kill();
+    firstSuccess(all, probe, killed);
+
+    final long restarted = System.nanoTime();
+    // Back on its client port, as a host restarted in place is: the clients reconnect to it and find it there.
+    final List<String> again = new ArrayList<>(arguments.get(victim));
+    again.set(again.indexOf("--port") + 1, addresses.get(victim).substring(addresses.get(victim).indexOf(':') + 1));
+    again.add("--rejoin");
+    final ServerProcess back = ServerProcess.launch(again, dir.resolve("host" + victim + "-rejoined.log"));
+    hosts.set(victim, back);
+    assertTrue(back.awaitReadyLine(), () -> "the rejoining host did not print its ready line:\n" + back.output());
+    addresses.set(victim, back.address());
+    // The victim held two copies (it led one partition and was a replica of another): both come back.
+    final Pattern rejoined = Pattern.compile("rejoin: partition (\\d+): host " + victim + " rejoined in (\\d+) ms"
+        + "[^\\n]*longest pause of this partition for a chunk (\\d+) us");
+    final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    List<String> done = List.of();
+    while (System.nanoTime() < deadline) {
+      done = new ArrayList<>();
+      for (int h : survivors(victim)) {
+        final Matcher m = rejoined.matcher(hosts.get(h).output());
+        while (m.find()) {
+          done.add("partition " + m.group(1) + ": " + m.group(2) + " ms, longest chunk pause " + m.group(3) + " us");
+        }
+      }
+      if (done.size() == 2) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    assertEquals(2, done.size(), () -> "the victim's two copies came back: " + hosts.get(survivors(victim).get(0))
+        .output() + "\n" + hosts.get(survivors(victim).get(1)).output() + "\n" + back.output());
+    System.out.printf("rejoin: host %d restarted; its copies back %.2f s after the restart: %s%n", victim,
+        (System.nanoTime() - restarted) / 1e9, done);
+    final long rejoinedAt = System.nanoTime();
+    Thread.sleep(1000);
+    assertTrue(load.acknowledgedAfter(rejoinedAt) > 0, "writes were acknowledged with the rejoined copies required");
+
+    // Another host dies: the partitions it held fail over to their other copies, the rejoined ones among them.
+    final int second = survivors(victim).get(0) == metadataLeader() ? survivors(victim).get(1)
+        : survivors(victim).get(0);
+    final String secondProbe = keyLedBy(second);
+    final long secondKilled = System.nanoTime();
+    hosts.get(second).kill();
+    firstSuccess(all, secondProbe, secondKilled);
+    firstSuccess(all, probe, secondKilled);
+    stopAndReadBack(load, all, secondKilled);
+    // The partition without a copy on the second victim kept both, one of them rejoined: they agree.
+    assertOnePairAgrees(survivors(second));
+  }
+
+  /**
+   * Lets the firehose run one more second, stops it, checks that writes were acknowledged after
+   * {@code killed}, and reads every acknowledged write back through {@code client}.
+   */
+  private static void stopAndReadBack(Firehose load, PartitaClient client, long killed) throws InterruptedException {
+    Thread.sleep(1000);
+    load.stop();
+    assertTrue(load.acknowledgedAfter(killed) > 0, "writes were acknowledged after the failover");
+    for (String key : load.acknowledged) {
+      final ClientResponse answer = callUntilAnswered(client, "Get", key);
+      assertTrue(answer.ok(), key + ": " + answer.message());
+      assertArrayEquals(value(key), row(answer), key);
+    }
+  }
+
+  /**
+   * On {@code hostIds} (two of the three) every partition has a copy, and the one partition with a copy on both
+   * has equal checksums.
+   */
+  private void assertOnePairAgrees(List<Integer> hostIds) {
+    final Map<Integer, List<Long>> checksums = checksums(hostIds);
+    assertEquals(3, checksums.size(), "every partition still has a copy: " + checksums);
+    int paired = 0;
+    for (Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
+      if (copies.getValue().size() == 2) {
+        paired++;
+        assertEquals(copies.getValue().get(0), copies.getValue().get(1), "partition " + copies.getKey());
+      }
+    }
+    assertEquals(1, paired, "one partition kept both its copies: " + checksums);
+  }
+
+  /** The host that logged that it leads the metadata group (-1: none yet). */
+  private int metadataLeader() {
+    for (int i = 0; i < hosts.size(); i++) {
+      if (hosts.get(i).isAlive() && hosts.get(i).output().contains(METADATA_LEADER)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   private void startCluster() throws IOException, InterruptedException {
     startCluster(KV_DDL);
   }
@@ -325,13 +421,12 @@ class FailoverTest {
           "--data-dir", dir.resolve("host" + i).toString(), "--sites-per-host", "2", "--kfactor", "1",
           "--join-timeout", "120s"));
       args.addAll(List.of(extra));
+      arguments.add(args);
       hosts.add(ServerProcess.launch(args, dir.resolve("host" + i + ".log")));
     }
     for (ServerProcess host : hosts) {
       assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
-      final Matcher ready = READY.matcher(host.output());
-      assertTrue(ready.find());
-      addresses.add(ready.group(1) + ":" + ready.group(2));
+      addresses.add(host.address());
     }
   }
 

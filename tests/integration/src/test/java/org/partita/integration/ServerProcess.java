@@ -20,13 +20,14 @@ final class ServerProcess implements AutoCloseable {
   static final Path VOTER_DDL = ROOT.resolve("bench/voter/ddl.sql");
   static final Path VOTER_CLASSES = ROOT.resolve("bench/voter/target/classes");
   private static final Pattern READY = Pattern.compile(
-      "partita: ready: client port [^:]+:(\\d+)(?:, HTTP port [^:]+:(\\d+))?");
+      "partita: ready: client port ([^:]+):(\\d+)(?:, HTTP port [^:]+:(\\d+))?");
   private static final long START_TIMEOUT_SECONDS = 90;
 
   private final Process process;
   /** The process's stdout and stderr go to this file, not a pipe: a pipe's reader can lose the last lines. */
   private final Path log;
   private volatile String finalOutput;
+  private volatile String clientHost = "127.0.0.1";
   private volatile int clientPort = -1;
   private volatile int httpPort = -1;
 
@@ -105,11 +106,18 @@ final class ServerProcess implements AutoCloseable {
    * {@code log}, without waiting; {@link #awaitReadyLine} waits.
    */
   static ServerProcess launch(List<String> args, Path log) throws IOException {
+    return launch(args, log, java.util.Map.of());
+  }
+
+  /** As {@link #launch(List, Path)}, with {@code environment} added to the process's environment. */
+  static ServerProcess launch(List<String> args, Path log, java.util.Map<String, String> environment)
+      throws IOException {
     final List<String> command = new ArrayList<>(partitaCommand());
     command.add("start");
     command.addAll(args);
-    return new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-        .start(), log);
+    final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    return new ServerProcess(builder.start(), log);
   }
 
   /** Waits for the ready line of a {@link #launch}ed process; false if it ended or the time ran out. */
@@ -131,8 +139,9 @@ final class ServerProcess implements AutoCloseable {
     while (System.nanoTime() < deadline) {
       final Matcher m = READY.matcher(output());
       if (m.find()) {
-        clientPort = Integer.parseInt(m.group(1));
-        httpPort = m.group(2) == null ? -1 : Integer.parseInt(m.group(2));
+        clientHost = m.group(1);
+        clientPort = Integer.parseInt(m.group(2));
+        httpPort = m.group(3) == null ? -1 : Integer.parseInt(m.group(3));
         return true;
       }
       if (!process.isAlive()) {
@@ -165,8 +174,9 @@ final class ServerProcess implements AutoCloseable {
     return httpPort;
   }
 
+  /** The client address the ready line names (a cluster host's own 127.0.0.N); REQUIRES: the ready line was seen. */
   String address() {
-    return "127.0.0.1:" + clientPort;
+    return clientHost + ":" + clientPort;
   }
 
   /** Everything the process printed so far (stdout and stderr). */

@@ -59,7 +59,7 @@ final class StartCommand implements Callable<Integer> {
 
   @Option(names = "--command-log", paramLabel = "MODE", description = "sync: no answer before its record is on "
       + "disk; async: records written every --log-interval; off: nothing written, every row lost at stop "
-      + "(default: sync with --data-dir, else off; docs/durability.md)")
+      + "(default: sync with --data-dir, else off; off on a cluster host unless given; docs/durability.md)")
   private String commandLog;
 
   @Option(names = "--log-interval", paramLabel = "MS", description = "async command log: how often records are "
@@ -143,12 +143,18 @@ final class StartCommand implements Callable<Integer> {
       + "partitions to their other copies (default: 3s)")
   private String heartbeatTimeout;
 
+  @Option(names = "--rejoin", description = "with --cluster and K >= 1: this host returns to the running cluster "
+      + "that declared it dead; it receives a copy of each partition it is given from that partition's leader "
+      + "(docs/cluster.md, \"Rejoin\")")
+  private boolean rejoin;
+
   /** The cluster options, or null for a single host; IllegalArgumentException on options that need --cluster. */
   private ClusterOptions clusterOptions() {
     if (cluster == null) {
-      if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null || heartbeatTimeout != null) {
-        throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host, --join-timeout and "
-            + "--heartbeat-timeout need --cluster");
+      if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null || heartbeatTimeout != null
+          || rejoin) {
+        throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host, --join-timeout, "
+            + "--heartbeat-timeout and --rejoin need --cluster");
       }
       return null;
     }
@@ -159,11 +165,11 @@ final class StartCommand implements Callable<Integer> {
         joinTimeout == null ? ClusterOptions.DEFAULT_JOIN_TIMEOUT
             : java.time.Duration.ofMillis(Sizes.millis("--join-timeout", joinTimeout)),
         heartbeatTimeout == null ? ClusterOptions.DEFAULT_HEARTBEAT_TIMEOUT
-            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)));
+            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)), rejoin);
   }
 
   private CommandLogOptions commandLogOptions() {
-    // A cluster host has no command log yet: off unless asked for (and then refused with the reason).
+    // A cluster host logs only when asked (it cannot restart from its log yet: docs/durability.md, "On a cluster").
     final CommandLogMode mode = commandLog != null ? CommandLogMode.parse(commandLog)
         : dataDir != null && cluster == null ? CommandLogMode.SYNC : CommandLogMode.OFF;
     return new CommandLogOptions(mode, logInterval, logMaxLag, (long) logSegmentMb << 20, snapshotLogMb << 20);

@@ -2,8 +2,6 @@ package org.partita.server.cluster;
 
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -56,7 +54,7 @@ public final class ClusterMember implements AutoCloseable {
   private final long incarnation;
   private final Duration timeout;
   private final MetadataGroup group;
-  private final EventLoopGroup loop = new NioEventLoopGroup(1, new DefaultThreadFactory("partita-internal", true));
+  private final EventLoopGroup loop = InternalTransport.eventLoop("partita-internal");
   private final HeartbeatTable heartbeats = new HeartbeatTable();
   private final MetadataView view = new MetadataView();
   /** Mutual TLS on the internal and metadata ports, or null on a trusted network (docs/security.md). */
@@ -70,6 +68,8 @@ public final class ClusterMember implements AutoCloseable {
   private FailureDetection detection;
   /** Closed first when this member closes (the data plane riding on the internal port). */
   private volatile AutoCloseable dependent;
+  /** This host returns to a running cluster (docs/cluster.md, "Rejoin"). */
+  private boolean rejoin;
 
   private ClusterMember(ClusterConfig config, Duration timeout, ClusterTls tls) {
     this.config = config;
@@ -110,8 +110,19 @@ public final class ClusterMember implements AutoCloseable {
    */
   public static ClusterMember join(ClusterConfig config, Path dataDir, int schemaFingerprint, Duration timeout,
       ClusterTlsFiles tlsFiles) throws ClusterException, InterruptedException {
+    return join(config, dataDir, schemaFingerprint, timeout, tlsFiles, false);
+  }
+
+  /**
+   * {@link #join(ClusterConfig, Path, int, Duration, ClusterTlsFiles)}, or with {@code rejoin} a return to a
+   * running cluster after this host was declared dead (docs/cluster.md, "Rejoin"): it registers as rejoining, a
+   * voter restarts on its Raft log from its earlier run, and {@link #serving} waits for no other host.
+   */
+  public static ClusterMember join(ClusterConfig config, Path dataDir, int schemaFingerprint, Duration timeout,
+      ClusterTlsFiles tlsFiles, boolean rejoin) throws ClusterException, InterruptedException {
     final ClusterTls tls = tlsFiles == null ? null : ClusterTls.open(tlsFiles, config.self().getAddress());
     final ClusterMember member = new ClusterMember(config, timeout, tls);
+    member.rejoin = rejoin;
     try {
       member.startServices(dataDir);
       member.register(schemaFingerprint);
@@ -126,7 +137,11 @@ public final class ClusterMember implements AutoCloseable {
   private void startServices(Path dataDir) throws ClusterException, InterruptedException {
     if (config.isVoter()) {
       final Path metadataDir = dataDir.resolve("metadata");
-      refuseEarlierMetadata(metadataDir);
+      if (rejoin) {
+        requireEarlierMetadata(metadataDir);
+      } else {
+        refuseEarlierMetadata(metadataDir);
+      }
       try {
         voter = MetadataServer.start(group, Integer.toString(config.hostId()), metadataDir.toFile(), tls);
       } catch (IOException | RuntimeException e) {
@@ -168,8 +183,20 @@ public final class ClusterMember implements AutoCloseable {
     try (Stream<Path> entries = Files.list(metadataDir)) {
       if (entries.findAny().isPresent()) {
         throw new ClusterException(metadataDir + " holds the metadata of an earlier cluster; a host returns to a "
-            + "running cluster only by rejoin, which is not built yet (docs/cluster.md, milestone 5): start every "
-            + "host on an empty --data-dir", null);
+            + "running cluster with --rejoin (docs/cluster.md, \"Rejoin\"); a new cluster starts every host on an "
+            + "empty --data-dir", null);
+      }
+    } catch (IOException e) {
+      throw new ClusterException("cannot read " + metadataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A voter rejoins on its own Raft log: a voter that lost it must not vote again as if it had none. */
+  private static void requireEarlierMetadata(Path metadataDir) throws ClusterException {
+    try (Stream<Path> entries = Files.isDirectory(metadataDir) ? Files.list(metadataDir) : Stream.empty()) {
+      if (entries.findAny().isEmpty()) {
+        throw new ClusterException("--rejoin on a metadata voter needs its Raft log from its earlier run in "
+            + metadataDir + ", which is empty or missing: start the host on the --data-dir it ran with", null);
       }
     } catch (IOException e) {
       throw new ClusterException("cannot read " + metadataDir + ": " + e.getMessage(), e);
@@ -181,7 +208,7 @@ public final class ClusterMember implements AutoCloseable {
         .setHost(HostRecord.newBuilder().setHostId(config.hostId()).setIncarnation(incarnation)
             .setInternalAddress(address(config.self())))
         .setSchemaFingerprint(schemaFingerprint).setConfiguration(config.canonical())
-        .setHostCount(config.hostCount());
+        .setHostCount(config.hostCount()).setRejoin(rejoin);
     final MetadataReply reply = send(MetadataCommand.newBuilder().setRegisterHost(register).build(),
         "register this host");
     if (!reply.getApplied()) {
@@ -278,6 +305,9 @@ public final class ClusterMember implements AutoCloseable {
           + reply.getRefusal(), null);
     }
     view.offer(reply.getState());
+    if (rejoin) {
+      return;
+    }
     final MetadataSnapshot state = view.await(s -> upHosts(s, HostRecord::getServing) == config.hostCount(),
         timeout.toMillis());
     if (upHosts(state, HostRecord::getServing) != config.hostCount()) {
@@ -373,6 +403,18 @@ public final class ClusterMember implements AutoCloseable {
     return client.send(MetadataCommand.newBuilder().setChangeLeader(org.partita.proto.cluster.ChangeLeader
         .newBuilder().setPartition(partition).setExpectedEpoch(expectedEpoch).setLeaderHostId(leader)
         .addAllReplicaHostIds(replicas)).build());
+  }
+
+  /**
+   * Asks the metadata group to add {@code host} (its {@code incarnation}) as a
+   * copy of {@code partition} in epoch {@code expectedEpoch} + 1: a rejoined
+   * host caught up (docs/cluster.md, "Rejoin").
+   */
+  public MetadataReply addReplica(int partition, long expectedEpoch, int host, long hostIncarnation)
+      throws IOException {
+    return client.send(MetadataCommand.newBuilder().setAddReplica(org.partita.proto.cluster.AddReplica.newBuilder()
+        .setPartition(partition).setExpectedEpoch(expectedEpoch).setHostId(host).setIncarnation(hostIncarnation))
+        .build());
   }
 
   /** The voters this host has an open internal connection to now (its own included when it is one). */

@@ -14,7 +14,10 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * when its current incarnation has not been heard for longer than the
  * heartbeat timeout, counting from this voter's election at the earliest (a
  * new metadata leader has no heartbeat history, so every host's silence
- * starts with its election). The detector's own host is never due.
+ * starts with its election), and from when this detector first saw that
+ * incarnation registered (a host back by rejoin registers a new
+ * incarnation, whose first heartbeat may reach this voter after the
+ * registration). The detector's own host is never due.
  *
  * <p>{@link FailureDetection} runs it on every voter of a cluster with
  * K ≥ 1; only the metadata leader's finds anything due.
@@ -28,6 +31,10 @@ final class FailureDetector {
   private final LongSupplier clock;
   /** When this voter became the metadata leader (clock nanos), or -1 while it does not lead. */
   private long leaderSince = -1;
+  /** Host id -> {incarnation, when this detector first saw it UP (clock nanos)}. */
+  private final java.util.Map<Integer, long[]> firstSeen = new java.util.HashMap<>();
+  /** False until the first {@link #due} since the election: the incarnations it finds count from the election. */
+  private boolean primed;
 
   /**
    * @param clock monotonic nanoseconds, the clock the heartbeat table was filled with
@@ -42,6 +49,8 @@ final class FailureDetector {
   /** This voter leads the metadata group from now on. */
   void becameLeader() {
     leaderSince = clock.getAsLong();
+    firstSeen.clear();
+    primed = false;
   }
 
   /** This voter no longer leads: it declares nothing until it leads again. */
@@ -55,6 +64,8 @@ final class FailureDetector {
       return List.of();
     }
     final long now = clock.getAsLong();
+    final long seenNow = primed ? now : leaderSince;
+    primed = true;
     final List<MarkDead> out = new ArrayList<>();
     for (HostRecord host : state.getHostsList()) {
       if (host.getState() != HostState.HOST_STATE_UP || host.getHostId() == selfHost) {
@@ -62,11 +73,21 @@ final class FailureDetector {
       }
       final HeartbeatTable.Heard heard = heartbeats.lastHeard(host.getHostId());
       final long since = heard != null && heard.incarnation() == host.getIncarnation()
-          ? Math.max(heard.atNanos(), leaderSince) : leaderSince;
+          ? Math.max(heard.atNanos(), leaderSince) : Math.max(leaderSince, firstSeen(host, seenNow));
       if (now - since > timeoutNanos) {
         out.add(MarkDead.newBuilder().setHostId(host.getHostId()).setIncarnation(host.getIncarnation()).build());
       }
     }
     return out;
+  }
+
+  /** When this detector first saw {@code host}'s current incarnation UP ({@code now} the first time). */
+  private long firstSeen(HostRecord host, long now) {
+    final long[] seen = firstSeen.get(host.getHostId());
+    if (seen != null && seen[0] == host.getIncarnation()) {
+      return seen[1];
+    }
+    firstSeen.put(host.getHostId(), new long[] {host.getIncarnation(), now});
+    return now;
   }
 }

@@ -8,7 +8,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.function.Supplier;
@@ -42,7 +41,7 @@ public final class InternalFrames {
    */
   public static ChannelFuture connect(EventLoopGroup group, InetSocketAddress to, InetAddress from, ClusterTls tls,
       Supplier<ChannelHandler> handler) {
-    return new Bootstrap().group(group).channel(NioSocketChannel.class)
+    return new Bootstrap().group(group).channel(InternalTransport.socketChannel(group))
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
         .option(ChannelOption.TCP_NODELAY, true)
         .handler(new ChannelInitializer<SocketChannel>() {

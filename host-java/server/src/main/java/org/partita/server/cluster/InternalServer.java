@@ -10,7 +10,6 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.function.Supplier;
@@ -64,7 +63,7 @@ final class InternalServer implements AutoCloseable {
 
   /** Binds {@code address} (port 0: any free port) on {@code group}; returns the port bound. */
   int start(InetSocketAddress address, EventLoopGroup group) throws InterruptedException {
-    listener = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+    listener = new ServerBootstrap().group(group).channel(InternalTransport.serverChannel(group))
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel channel) {
@@ -104,7 +103,8 @@ final class InternalServer implements AutoCloseable {
         case HEARTBEAT -> heartbeats.record(frame.getHeartbeat().getHostId(), frame.getHeartbeat().getIncarnation(),
             System.nanoTime());
         case WATCH -> watch(context.channel(), frame.getWatch().getHostId());
-        case REPLICATION_BATCH, REPLICATION_ACK, FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER ->
+        case REPLICATION_BATCH, REPLICATION_ACK, FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER,
+            REJOIN_START, REJOIN_CHUNK, REJOIN_ITEMS, REJOIN_PROGRESS ->
             replicate(context, frame);
         default -> refuse(context.channel(), "an unexpected internal frame (" + frame.getFrameCase() + ")");
       }

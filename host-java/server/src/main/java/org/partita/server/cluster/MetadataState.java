@@ -80,6 +80,7 @@ final class MetadataState {
       case REGISTER_HOST -> register(command.getRegisterHost());
       case MARK_DEAD -> markDead(command.getMarkDead());
       case HOST_SERVING -> serving(command.getHostServing());
+      case ADD_REPLICA -> addReplica(command.getAddReplica());
       case COMMAND_NOT_SET -> refused("empty metadata command at log index " + logIndex);
     };
     return applied(logIndex, reply);
@@ -158,9 +159,18 @@ final class MetadataState {
           + existing.getIncarnation() + ", internal address " + existing.getInternalAddress()
           + "): two processes were started with --host-id " + host.getHostId());
     }
-    if (existing != null) {
-      return refused(who + ": the host was declared dead; a host rejoins a running cluster only once rejoin "
-          + "exists (docs/cluster.md, milestone 5)");
+    if (existing != null && !command.getRejoin()) {
+      return refused(who + ": the host was declared dead (incarnation " + existing.getIncarnation() + "); it "
+          + "returns to the running cluster only by rejoin (partita start --rejoin, scripts/cluster restart)");
+    }
+    if (existing == null && command.getRejoin()) {
+      return refused(who + ": a rejoin, but the cluster has never registered host " + host.getHostId()
+          + ": start it without --rejoin to form the cluster");
+    }
+    final List<Integer> lost = existing == null ? List.of() : onlyCopiesOn(host.getHostId());
+    if (!lost.isEmpty()) {
+      return refused(who + ": the host held the only copy of partition(s) " + lost + " when it died, so their data "
+          + "is lost and no host can give it back by rejoin");
     }
     if (configuration.isEmpty()) {
       configuration = command.getConfiguration();
@@ -237,6 +247,59 @@ final class MetadataState {
         .setHttpAddress(command.getHttpAddress()).build());
     hosts = Map.copyOf(next);
     return withMap(MetadataReply.newBuilder().setApplied(true));
+  }
+
+  /**
+   * A rejoined host joins partition {@code add.partition} as a copy in the
+   * next epoch (docs/cluster.md, "Rejoin"); the leader stays. The rules: the
+   * epoch is the current one, the host is UP in that incarnation and holds
+   * no copy of it yet, and the set stays within the cluster's hosts.
+   */
+  private MetadataReply addReplica(org.partita.proto.cluster.AddReplica add) {
+    final PartitionMap current = map;
+    final String who = "AddReplica of host " + add.getHostId() + " to partition " + add.getPartition();
+    if (current == null) {
+      return refused(who + ": no partition map installed");
+    }
+    if (add.getPartition() >= current.partitionCount()) {
+      return refused(who + ": the partition does not exist (the map has " + current.partitionCount() + ")");
+    }
+    final PartitionMap.Replicas old = current.replicas(add.getPartition());
+    if (add.getExpectedEpoch() != old.epoch()) {
+      return refused(who + " expected epoch " + add.getExpectedEpoch() + ", current is " + old.epoch());
+    }
+    final HostRecord host = hosts.get(add.getHostId());
+    if (host == null || host.getIncarnation() != add.getIncarnation()
+        || host.getState() != HostState.HOST_STATE_UP) {
+      return refused(who + ": incarnation " + add.getIncarnation() + " of the host is not registered and up");
+    }
+    if (old.replicaHosts().contains(add.getHostId())) {
+      return refused(who + ": the host already holds a copy (hosts " + old.replicaHosts() + ")");
+    }
+    if (old.replicaHosts().size() >= hostCount) {
+      return refused(who + ": the partition already has a copy on each of the " + hostCount + " hosts");
+    }
+    final List<Integer> replicas = new ArrayList<>(old.replicaHosts());
+    replicas.add(add.getHostId());
+    final List<PartitionMap.Replicas> partitions = new ArrayList<>(current.partitionCount());
+    for (int p = 0; p < current.partitionCount(); p++) {
+      partitions.add(p == add.getPartition()
+          ? new PartitionMap.Replicas(p, old.leaderHost(), replicas, old.epoch() + 1) : current.replicas(p));
+    }
+    map = PartitionMap.of(current.version() + 1, bucketTable(current), partitions);
+    return withMap(MetadataReply.newBuilder().setApplied(true));
+  }
+
+  /** The partitions whose only copy in the current map is on {@code host}. */
+  private List<Integer> onlyCopiesOn(int host) {
+    final PartitionMap current = map;
+    final List<Integer> out = new ArrayList<>();
+    for (int p = 0; current != null && p < current.partitionCount(); p++) {
+      if (current.replicas(p).replicaHosts().equals(List.of(host))) {
+        out.add(p);
+      }
+    }
+    return out;
   }
 
   private static String hex(int fingerprint) {

@@ -33,6 +33,7 @@ import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.ReplicaExecutor;
+import org.partita.server.txn.TxnHeader;
 import org.partita.server.txn.TxnId;
 
 /**
@@ -86,8 +87,18 @@ public final class Database implements AutoCloseable {
   private volatile ForwardedCalls forwarded;
   /** On a connected cluster host of several: serves the coordinator's steps for the partitions it leads. */
   private volatile FragmentServer fragments;
+  /** On a connected cluster host of several: the other hosts, followed through failovers ({@link #followMap}). */
+  private volatile LeaderFollowingTransport hosts;
   /** The query bounds a cluster host opened with (its coordinator's, once connected). */
   private QueryLimits hostLimits;
+  /** A cluster host's site queue capacity (for the copies a rejoin opens later). */
+  private int hostQueueCapacity = Site.DEFAULT_QUEUE_CAPACITY;
+  /**
+   * Cluster hosts: what each replica copy hands the items it ran to (the host's command log; set once at
+   * open, before any site runs). The copies' own initiators stay immediate: a replayed item's answer is
+   * the copy's own business.
+   */
+  private CommitPipeline replicaLog = ImmediateCommitPipeline.INSTANCE;
   // Published by the coordinator after every partition took it; read by any caller.
   private volatile CatalogSnapshot catalog;
 
@@ -198,11 +209,25 @@ public final class Database implements AutoCloseable {
    */
   public static Database openHost(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
       IntFunction<CommitPipeline> pipelines, QueryLimits limits) throws InterruptedException {
+    return openHost(catalog, map, hostId, siteQueueCapacity, pipelines, ImmediateCommitPipeline.INSTANCE, limits);
+  }
+
+  /**
+   * As {@link #openHost(CompiledCatalog, PartitionMap, int, int, IntFunction, QueryLimits)}, every replica copy
+   * passing what it runs through {@code replicaPipeline} (the host's command log, docs/durability.md, "On a
+   * cluster"): each item its leader sent is handed to it, under the leader's header, once it ran here, and the
+   * copy's acknowledgement waits for its release (in sync mode: until the item is on this host's disk).
+   */
+  public static Database openHost(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
+      IntFunction<CommitPipeline> pipelines, CommitPipeline replicaPipeline, QueryLimits limits)
+      throws InterruptedException {
     if (siteQueueCapacity < 2) {
       throw new IllegalArgumentException("the site queue capacity must be at least 2, got " + siteQueueCapacity);
     }
     final Database db = new Database(catalog, map, hostId);
     db.hostLimits = limits;
+    db.hostQueueCapacity = siteQueueCapacity;
+    db.replicaLog = replicaPipeline;
     db.openCopies(siteQueueCapacity, pipelines, limits);
     if (db.sites.isEmpty() && db.replicaSiteCount() == 0) {
       db.close();
@@ -217,6 +242,79 @@ public final class Database implements AutoCloseable {
         + db.replicaPartitions() + " replicated of " + map.partitionCount() + " on host " + hostId + ", "
         + catalog.schema().tables().size() + " table(s), " + catalog.procedures().size() + " procedure(s)");
     return db;
+  }
+
+  /**
+   * A cluster host back by rejoin (docs/cluster.md, "Rejoin"): no copy yet
+   * ({@code map} gives it none); each comes later through
+   * {@link #openRejoinCopy}. Calls are answered NOT_LEADER until then.
+   */
+  public static Database openJoining(CompiledCatalog catalog, PartitionMap map, int hostId, int siteQueueCapacity,
+      CommitPipeline replicaPipeline, QueryLimits limits) {
+    final Database db = new Database(catalog, map, hostId);
+    db.hostLimits = limits;
+    db.hostQueueCapacity = siteQueueCapacity;
+    db.replicaLog = replicaPipeline;
+    LOG.info("database open: no copy yet on rejoining host " + hostId + " of " + map.partitionCount()
+        + " partition(s)");
+    return db;
+  }
+
+  /**
+   * Rejoin, the leader's side: fixes a copy-on-write snapshot of partition
+   * {@code partition}, which this host leads, between two of its items,
+   * streamed to {@code sink} between the next ones; {@code cut} hears where
+   * (docs/cluster.md, "Rejoin"). Waits for room on a full queue.
+   */
+  public void beginRejoinSnapshot(int partition, SnapshotSink sink, RejoinCut cut) {
+    final Site site = sitesByPartition[partition];
+    if (site == null) {
+      cut.refused("host " + hostId + " does not lead partition " + partition);
+      return;
+    }
+    site.submit(new RejoinBegin(sink, cut));
+  }
+
+  /**
+   * Rejoin, the joining host's side: opens an empty replica copy of
+   * {@code partition} in {@code epoch} (stopping this host's earlier one) and
+   * loads the snapshot {@code source} delivers into it, then takes
+   * {@code cut} as its last item; {@code chunkLoaded} hears each chunk and
+   * {@code done} the end. The leader's items after the cut follow through
+   * {@link #offerReplicated}. REQUIRES: an earlier copy's source was closed
+   * (its load ended), since stopping it waits for its site. Not on a site
+   * thread or the event loop.
+   */
+  public void openRejoinCopy(int partition, long epoch, SnapshotSource source, TxnHeader cut, Runnable chunkLoaded,
+      CompletableFuture<Long> done) throws InterruptedException {
+    final Site old = replicaSites[partition];
+    if (old != null) {
+      replicaSites[partition] = null;
+      old.stop();
+    }
+    final Site site = new Site(partition, map, catalog, adHocPlans, hostQueueCapacity,
+        ImmediateCommitPipeline.INSTANCE, hostLimits, epoch);
+    site.start();
+    site.submit(new RejoinLoad(source, cut, chunkLoaded, done));
+    replicaSites[partition] = site;
+  }
+
+  /**
+   * Completes, on {@code partition}'s site thread, once every item queued on
+   * this host's copy of it before this call ran (its dependents run there,
+   * before the next item). Waits for room on a full queue.
+   */
+  public CompletableFuture<Void> barrier(int partition) {
+    final Site led = sitesByPartition[partition];
+    final Site site = led != null ? led : replicaSites[partition];
+    final CompletableFuture<Void> passed = new CompletableFuture<>();
+    if (site == null) {
+      passed.completeExceptionally(new IllegalArgumentException("host " + hostId + " holds no copy of partition "
+          + partition));
+      return passed;
+    }
+    site.submit(new QueueBarrier(passed));
+    return passed;
   }
 
   /**
@@ -235,17 +333,89 @@ public final class Database implements AutoCloseable {
     if (coordinator != null || fragments != null) {
       return;
     }
+    hosts = new LeaderFollowingTransport(transport, map);
     fragments = new FragmentServer(hostId, p -> sitesByPartition[p]);
     final int coordinatorHost = map.leaderOf(0);
     if (coordinatorHost == hostId) {
-      coordinator = new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(sites), map, catalog, adHocPlans,
-          next -> catalog = next, hostLimits, map.replicas(0).epoch(),
-          new MpCoordinator.AcrossHosts(hostId, transport, BatchRequestWriter.detached()));
+      coordinator = clusterCoordinator(map.replicas(0).epoch());
     } else {
-      forwarded = new ForwardedCalls(hostId, coordinatorHost, transport, DEFAULT_COORDINATOR_CAPACITY);
+      forwarded = new ForwardedCalls(hostId, () -> map.leaderOf(0), hosts, DEFAULT_COORDINATOR_CAPACITY);
     }
     LOG.info("multi-partition coordinator: " + (coordinatorHost == hostId ? "this host (" + hostId + ")"
         : "host " + coordinatorHost + " (calls that need every partition are forwarded there)"));
+  }
+
+  /**
+   * The coordinator of a cluster host leading partition 0 in {@code epoch}:
+   * each transaction joins the partitions this host leads then on their
+   * sites and the others on their leaders in the map it follows then.
+   */
+  private MpCoordinator clusterCoordinator(long epoch) {
+    return new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(sites), map, catalog, adHocPlans,
+        next -> catalog = next, hostLimits, epoch, new MpCoordinator.AcrossHosts(hostId, hosts,
+            BatchRequestWriter.detached(), () -> map, p -> sitesByPartition[p]));
+  }
+
+  /**
+   * Partition 0, and so the cluster's coordinator, moved from {@code old}'s
+   * leader to {@code next}'s (docs/cluster.md, "Coordinator failover"):
+   * the parts this host serves for the old coordinator are finished
+   * ({@link FragmentServer#coordinatorMoved}); a host that now leads
+   * partition 0 becomes the coordinator (its merge engine loaded with the
+   * replicated tables of its copy of partition 0) and stops forwarding; a
+   * host that lost partition 0 forwards from now on. Calls reaching this
+   * host while it switches are forwarded to the new coordinator, which
+   * answers NOT_LEADER (not run) until it is ready.
+   */
+  private synchronized void coordinatorMoved(PartitionMap old, PartitionMap next) {
+    fragments.coordinatorMoved(next);
+    final int to = next.leaderOf(0);
+    LOG.warning("multi-partition coordinator: partition 0 moved from host " + old.leaderOf(0) + " to host " + to
+        + " in epoch " + next.replicas(0).epoch() + "; " + (to == hostId ? "this host coordinates from now on"
+        : "calls that need every partition are forwarded there"));
+    if (to == hostId && coordinator == null && sitesByPartition[0] == null) {
+      LOG.severe("multi-partition coordinator: this host leads partition 0 in the map but has no site leading it"
+          + " (a failover that keeps several copies waits for repair); multi-partition calls are not coordinated");
+    } else if (to == hostId && coordinator == null) {
+      final MpCoordinator made = clusterCoordinator(next.replicas(0).epoch());
+      final CompletableFuture<List<byte[]>> chunks = new CompletableFuture<>();
+      sitesByPartition[0].submit(new ReplicatedTablesCopy(replicatedTables(), chunks));
+      final List<byte[]> replicated;
+      try {
+        replicated = chunks.get(1, java.util.concurrent.TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        closeQuietly(made);
+        return;
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        LOG.severe("multi-partition coordinator: copying the replicated tables from partition 0 failed (" + e
+            + "); multi-partition calls reaching this host are refused");
+        closeQuietly(made);
+        return;
+      }
+      made.submit(new MpCoordinator.LoadReplicated(List.copyOf(replicated), response -> {
+        if (!response.ok()) {
+          LOG.severe("multi-partition coordinator: loading the replicated tables failed: " + response.message());
+        }
+      }));
+      coordinator = made;
+      forwarded = null;
+    } else if (to != hostId && coordinator != null) {
+      final MpCoordinator deposed = coordinator;
+      forwarded = new ForwardedCalls(hostId, () -> map.leaderOf(0), hosts, DEFAULT_COORDINATOR_CAPACITY);
+      coordinator = null;
+      final Thread closer = new Thread(() -> closeQuietly(deposed), "partita-coordinator-close");
+      closer.setDaemon(true);
+      closer.start();
+    }
+  }
+
+  private static void closeQuietly(MpCoordinator deposed) {
+    try {
+      deposed.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
@@ -378,6 +548,11 @@ public final class Database implements AutoCloseable {
    *
    * @throws IllegalArgumentException when this host holds no replica of p
    */
+  /** Where this host's replica copies hand each item they ran (its command log, or an immediate pipeline). */
+  CommitPipeline replicaLog() {
+    return replicaLog;
+  }
+
   public boolean offerReplicated(org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done) {
     final int partition = item.getHeader().getPartition();
     final Site site = partition < replicaSites.length ? replicaSites[partition] : null;
@@ -424,7 +599,15 @@ public final class Database implements AutoCloseable {
       throw new IllegalArgumentException("a map of " + next.partitionCount() + " partitions for a database of "
           + map.partitionCount());
     }
+    final PartitionMap old = map;
     map = next;
+    final LeaderFollowingTransport following = hosts;
+    if (following != null) {
+      following.follow(next);
+      if (next.leaderOf(0) != old.leaderOf(0)) {
+        coordinatorMoved(old, next);
+      }
+    }
   }
 
   /** One copy of a partition on this host: its role, the last transaction it ran (null: none) and its checksum. */
@@ -561,7 +744,7 @@ public final class Database implements AutoCloseable {
       return true;
     }
     final CatalogSnapshot snapshot = catalog;
-    final CompiledProcedure procedure = snapshot.catalog().procedure(invocation.procedure()).orElse(null);
+    final CompiledProcedure procedure = snapshot.catalog().procedures().get(invocation.procedure()); // no Optional
     if (procedure == null) {
       done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_PROCEDURE_NOT_FOUND,
           "procedure " + invocation.procedure() + " does not exist"));
@@ -661,11 +844,14 @@ public final class Database implements AutoCloseable {
       throw ServerException.badParameter("procedure " + procedure.name() + " is partitioned on parameter "
           + (index + 1) + " but " + invocation.parameterCount() + " were given");
     }
-    final Object value = invocation.parameter(index);
     final ValueType type = procedure.partition().columnType();
-    if (value instanceof Long l && ParameterConverter.longIsCanonical(type)) {
-      return map.partitionOfLong(l); // no conversion, so no subject string per call
+    if (ParameterConverter.longIsCanonical(type)) {
+      final int at = invocation.integerParameterAt(index);
+      if (at >= 0) {
+        return map.partitionOfLong(invocation.integerAt(at)); // no box, no conversion, no subject string per call
+      }
     }
+    final Object value = invocation.parameter(index);
     final Object key = ParameterConverter.partitionValue(value, type, "procedure " + procedure.name(), index + 1);
     return map.partitionOf(key);
   }

@@ -29,12 +29,14 @@ import org.partita.server.txn.Invocation;
  */
 final class ForwardedCalls {
   private final int selfHost;
-  private final int coordinatorHost;
+  /** The coordinator's host now: the leader of partition 0 in the map this host follows. */
+  private final java.util.function.IntSupplier coordinatorHost;
   private final HostTransport transport;
   private final int capacity;
   private final AtomicInteger inFlight = new AtomicInteger();
 
-  ForwardedCalls(int selfHost, int coordinatorHost, HostTransport transport, int capacity) {
+  ForwardedCalls(int selfHost, java.util.function.IntSupplier coordinatorHost, HostTransport transport,
+      int capacity) {
     this.selfHost = selfHost;
     this.coordinatorHost = coordinatorHost;
     this.transport = transport;
@@ -42,7 +44,7 @@ final class ForwardedCalls {
   }
 
   int coordinatorHost() {
-    return coordinatorHost;
+    return coordinatorHost.getAsInt();
   }
 
   /** Forwards {@code invocation}; false iff {@link #capacity} calls are already out (nothing sent, no answer). */
@@ -53,13 +55,34 @@ final class ForwardedCalls {
     }
     final ForwardedCall call = ForwardedCall.newBuilder().setFromHostId(selfHost)
         .setInvocation(invocation.toProto()).build();
-    transport.forward(coordinatorHost, call).whenComplete((answer, failure) -> {
+    final int to = coordinatorHost.getAsInt();
+    if (to == selfHost) {
+      // Partition 0 just moved here; the database switches to coordinating (docs/cluster.md, "When a host dies
+      // mid-transaction").
       inFlight.decrementAndGet();
-      done.accept(failure != null ? ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL, "forwarding the call to the"
-          + " coordinator's host " + coordinatorHost + " failed: " + Failures.unwrap(failure).getMessage())
-          : decode(answer, coordinatorHost));
+      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "host " + selfHost + " leads partition 0"
+          + " now and is becoming the multi-partition coordinator; the call was not run"));
+      return true;
+    }
+    transport.forward(to, call).whenComplete((answer, failure) -> {
+      inFlight.decrementAndGet();
+      done.accept(failure != null ? failed(to, Failures.unwrap(failure)) : decode(answer, to));
     });
     return true;
+  }
+
+  /**
+   * The response to a forwarded call whose answer did not come: the
+   * transport's own error when it has a code (OUTCOME_UNKNOWN when the
+   * coordinator's host lost partition 0 with the call in flight), else
+   * OUTCOME_UNKNOWN too, since the call may have reached the coordinator.
+   */
+  private static ClientResponse failed(int host, Throwable failure) {
+    if (failure instanceof org.partita.server.error.ServerException e) {
+      return ErrorTable.response(e);
+    }
+    return ErrorTable.response(ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, "forwarding the call to the coordinator's host "
+        + host + " failed (" + failure.getMessage() + "); it may or may not have run there");
   }
 
   /** {@code response} as the answer to the forwarded call {@code requestId}. */

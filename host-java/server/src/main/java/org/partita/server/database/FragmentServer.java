@@ -39,15 +39,30 @@ import org.partita.server.txn.TxnHeader;
  * which may wait for room in a site's queue, never on the event loop.
  */
 final class FragmentServer implements AutoCloseable {
+  private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(FragmentServer.class.getName());
   /** One partition's part in one transaction. */
   private record Key(long epoch, long sequence, int partition) {}
+
+  /** An open part: its participant, the coordinator's host, whether that host told it to commit. */
+  private static final class Part {
+    final LocalParticipant participant;
+    final int coordinatorHost;
+    boolean commitAsked;
+
+    Part(LocalParticipant participant, int coordinatorHost) {
+      this.participant = participant;
+      this.coordinatorHost = coordinatorHost;
+    }
+  }
 
   private final int hostId;
   private final IntFunction<Site> leaderSites;
   private final ExecutorService thread =
       Executors.newSingleThreadExecutor(r -> new Thread(r, "partita-fragments"));
   // Confined to the thread.
-  private final Map<Key, LocalParticipant> open = new HashMap<>();
+  private final Map<Key, Part> open = new HashMap<>();
+  /** The host whose steps are taken since the last failover of partition 0 (-1: any, before the first). */
+  private int coordinator = -1;
 
   /** @param leaderSites partition -> its site when this host leads it, else null */
   FragmentServer(int hostId, IntFunction<Site> leaderSites) {
@@ -70,26 +85,27 @@ final class FragmentServer implements AutoCloseable {
     switch (request.getStepCase()) {
       case JOIN -> answer.accept(join(request, key));
       case BATCH -> {
-        final LocalParticipant participant = open.get(key);
-        if (participant == null) {
+        final Part part = open.get(key);
+        if (part == null) {
           answer.accept(notJoined(request));
           return;
         }
-        participant.executeBatch(request.getBatch().toByteArray()).whenComplete((result, failure) ->
+        part.participant.executeBatch(request.getBatch().toByteArray()).whenComplete((result, failure) ->
             answer.accept(failure != null ? error(request, failure) : result(request, result)));
       }
       case COMMIT -> {
-        final LocalParticipant participant = open.get(key);
-        if (participant == null) {
+        final Part part = open.get(key);
+        if (part == null) {
           answer.accept(notJoined(request));
           return;
         }
-        reply(request, participant.finish(request.getCommit()), answer);
+        part.commitAsked |= request.getCommit();
+        reply(request, part.participant.finish(request.getCommit()), answer);
       }
       case RELEASE -> {
-        final LocalParticipant participant = open.remove(key);
+        final Part part = open.remove(key);
         // A join that was refused left nothing to release.
-        reply(request, participant == null ? CompletableFuture.completedFuture(null) : participant.release(), answer);
+        reply(request, part == null ? CompletableFuture.completedFuture(null) : part.participant.release(), answer);
       }
       default -> answer.accept(error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a fragment request without a step"));
     }
@@ -102,6 +118,11 @@ final class FragmentServer implements AutoCloseable {
     if (site == null) {
       return error(request, ErrorCode.ERROR_CODE_NOT_LEADER, "host " + hostId + " does not lead partition "
           + partition);
+    }
+    if (coordinator >= 0 && request.getCoordinatorHostId() != coordinator) {
+      return error(request, ErrorCode.ERROR_CODE_NOT_LEADER, "host " + request.getCoordinatorHostId()
+          + " no longer coordinates multi-partition transactions (host " + coordinator + " leads partition 0);"
+          + " partition " + partition + " did not join");
     }
     if (!request.getJoin().hasInvocation() || !request.hasTransaction()) {
       return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a join of partition " + partition
@@ -122,9 +143,52 @@ final class FragmentServer implements AutoCloseable {
     final MultiPartitionTxn txn = new MultiPartitionTxn(TxnHeader.fromProto(request.getTransaction()), invocation,
         null);
     site.submit(new MultiPartitionJoin(txn, participant));
-    open.put(key, participant);
+    open.put(key, new Part(participant, request.getCoordinatorHostId()));
     return FragmentAnswer.newBuilder().setRequestId(request.getRequestId())
         .setDone(FragmentDone.getDefaultInstance()).build();
+  }
+
+  /**
+   * The map after a failover: every open part whose coordinator's host no
+   * longer leads partition 0 in {@code map} will hear nothing more from it,
+   * so it is finished here by {@link FailoverOutcome#decide} on what this
+   * part knows — committed if its coordinator told it to commit, rolled
+   * back otherwise — and released, so its partition takes work again.
+   * Returns at once; the parts are finished on this server's thread, after
+   * the steps that came before.
+   */
+  void coordinatorMoved(org.partita.server.topology.PartitionMap map) {
+    final int coordinator = map.leaderOf(0);
+    try {
+      thread.execute(() -> finishOrphans(coordinator, map.replicas(0).epoch()));
+    } catch (RejectedExecutionException e) {
+      // Closing: the sites stop with the database.
+    }
+  }
+
+  private void finishOrphans(int coordinator, long epoch) {
+    this.coordinator = coordinator;
+    final var it = open.entrySet().iterator();
+    while (it.hasNext()) {
+      final Map.Entry<Key, Part> entry = it.next();
+      final Part part = entry.getValue();
+      if (part.coordinatorHost == coordinator) {
+        continue;
+      }
+      it.remove();
+      final FailoverOutcome.Decision decision = FailoverOutcome.decide(java.util.List.of(part.commitAsked
+          ? FailoverOutcome.PartState.COMMITTED : FailoverOutcome.PartState.OPEN), 1);
+      final Key key = entry.getKey();
+      LOG.warning("multi-partition: the coordinator's host " + part.coordinatorHost + " left partition 0 (now led"
+          + " by host " + coordinator + " in epoch " + epoch + "): partition " + key.partition() + "'s part in"
+          + " transaction " + key.epoch() + ":" + key.sequence() + " is " + (decision == FailoverOutcome.Decision.COMMIT
+          ? "committed (its coordinator had told it to)" : "rolled back (no commit had reached it)")
+          + " and released");
+      if (decision == FailoverOutcome.Decision.ABORT) {
+        part.participant.finish(false);
+      }
+      part.participant.release();
+    }
   }
 
   private static void reply(FragmentRequest request, CompletableFuture<Void> step, Consumer<FragmentAnswer> answer) {

@@ -14,14 +14,14 @@ final class Invocations {
   private Invocations() {}
 
   /**
-   * {@link #runJava(CompiledProcedure, ProcedureInstance, ProcedureContext, Object[])}
-   * with the arguments decoded from {@code invocation} straight into the
-   * instance's reused array.
+   * Runs the procedure with the arguments decoded from {@code invocation}
+   * straight into the instance's reused array, and returns what its
+   * {@code run} returned as it is ({@link #results} makes tables of it).
    */
-  static List<ResultTable> runJava(CompiledProcedure procedure, ProcedureInstance instance, ProcedureContext context,
+  static Object invokeJava(CompiledProcedure procedure, ProcedureInstance instance, ProcedureContext context,
       Invocation invocation) throws Throwable {
     if (invocation.parameterCount() != procedure.parameterTypes().size()) {
-      return runJava(procedure, instance, context, invocation.parameters()); // refused, naming the counts
+      return invoke(procedure, instance, context, invocation.parameters()); // refused, naming the counts
     }
     final Object[] arguments = instance.arguments();
     try {
@@ -30,11 +30,20 @@ final class Invocations {
       java.util.Arrays.fill(arguments, null);
       throw e;
     }
-    return runJava(procedure, instance, context, arguments);
+    return invoke(procedure, instance, context, arguments);
   }
 
-  /** REQUIRES: {@code arguments} is not another call's reused array (it may be this instance's own). */
+  /**
+   * Runs the procedure with {@code arguments} and returns its result tables.
+   * REQUIRES: {@code arguments} is not another call's reused array (it may be this instance's own).
+   */
   static List<ResultTable> runJava(CompiledProcedure procedure, ProcedureInstance instance, ProcedureContext context,
+      Object[] arguments) throws Throwable {
+    return results(invoke(procedure, instance, context, arguments), context);
+  }
+
+  /** What {@code run} returned. REQUIRES: {@code arguments} as runJava(..., Object[]) requires. */
+  private static Object invoke(CompiledProcedure procedure, ProcedureInstance instance, ProcedureContext context,
       Object[] arguments) throws Throwable {
     final List<Class<?>> types = procedure.parameterTypes();
     final int given = arguments == null ? 0 : arguments.length;
@@ -51,16 +60,20 @@ final class Invocations {
     } else {
       ProcedureBinding.bind(instance.procedure(), context);
     }
-    final Object result;
     try {
-      result = (Object) instance.run().invokeExact(instance.procedure(), converted);
+      return (Object) instance.run().invokeExact(instance.procedure(), converted);
     } finally {
       java.util.Arrays.fill(converted, null);
     }
-    return results(result, context instanceof SinglePartitionContext sp ? sp : null);
   }
 
-  private static List<ResultTable> results(Object result, SinglePartitionContext reusing) {
+  /**
+   * The result tables of what a procedure's {@code run} returned (null,
+   * a Long, a table or tables), each a copy when {@code context} re-points
+   * it at its next batch.
+   */
+  static List<ResultTable> results(Object result, ProcedureContext context) {
+    final SinglePartitionContext reusing = context instanceof SinglePartitionContext sp ? sp : null;
     if (result == null) {
       return List.of();
     }

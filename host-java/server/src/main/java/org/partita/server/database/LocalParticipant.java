@@ -98,6 +98,8 @@ final class LocalParticipant implements Participant {
     final CommitPipeline pipeline = site.initiator().pipeline();
     // A partition with replicas keeps what it ran: they run the same batches (docs/cluster.md).
     final ReplicatedPart.Recorder recorder = pipeline.replicatesWork() ? new ReplicatedPart.Recorder() : null;
+    // The site may wait on the mailbox a while: what it released before goes on now.
+    pipeline.siteIdle();
     final RunningCall running = site.runningCall();
     running.begin(join.txn().invocation());
     try {

@@ -137,10 +137,15 @@ final class MpCoordinator implements AutoCloseable {
   /**
    * The partitions of a cluster that other hosts lead (docs/cluster.md,
    * "Multi-partition transactions"): each joins through a
-   * {@link RemoteParticipant} sent through {@code transport} to its leader;
-   * {@code writer} (coordinator-confined) encodes their batches.
+   * {@link RemoteParticipant} sent through {@code transport} to its leader
+   * in the map {@code leaders} gives at the join (the one the host follows,
+   * so a transaction after a failover joins the new leaders); {@code ledHere}
+   * gives the site of a partition this host leads then, else null;
+   * {@code writer} (coordinator-confined) encodes the batches.
    */
-  record AcrossHosts(int selfHost, HostTransport transport, BatchRequestWriter writer) {}
+  record AcrossHosts(int selfHost, HostTransport transport, BatchRequestWriter writer,
+                     java.util.function.Supplier<PartitionMap> leaders,
+                     java.util.function.IntFunction<Site> ledHere) {}
 
   /**
    * The coordinator of a cluster whose partitions are on several hosts:
@@ -235,7 +240,8 @@ final class MpCoordinator implements AutoCloseable {
     try {
       if (refusal != null) {
         response = ErrorTable.response(pipeline.refusalCode(), refusal);
-      } else if (acrossHosts != null && !(request instanceof Call || request instanceof Statement)) {
+      } else if (acrossHosts != null
+          && !(request instanceof Call || request instanceof Statement || request instanceof LoadReplicated)) {
         response = ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "the partitions are on several hosts,"
             + " and schema changes, snapshots and restores do not run across hosts yet (docs/cluster.md,"
             + " \"Multi-partition transactions\"); nothing was run");
@@ -344,14 +350,25 @@ final class MpCoordinator implements AutoCloseable {
     final MultiPartitionContext context = new MultiPartitionContext(participants, map, merge, txn.header(), budget,
         running);
     ClientResponse response;
+    boolean commitSent = false;
     try {
       final List<ResultTable> results = body.run(context);
       context.rethrowIfInterrupted();
+      commitSent = true;
       context.finish(true);
       response = context.withAppStatus(ClientResponse.success(results));
     } catch (Throwable t) {
-      context.finish(false);
-      response = context.withAppStatus(Failures.response(t));
+      response = context.withAppStatus(commitSent ? Failures.response(t) : FailoverOutcome.beforeCommit(t));
+      try {
+        context.finish(false);
+      } catch (RuntimeException e) {
+        // Every partition that can has rolled back (joinAll waits for all). One whose leader is gone needs not:
+        // no commit reached it, or the response already says OUTCOME_UNKNOWN. Any other failure to roll back
+        // leaves the answer as the body's failure made it.
+        if (!(Failures.unwrap(e) instanceof LeaderMovedException)) {
+          response = Failures.response(e);
+        }
+      }
     } finally {
       // Before the partitions go back to their queues: a later cancel must not reach their next work.
       running.end();
@@ -359,7 +376,11 @@ final class MpCoordinator implements AutoCloseable {
     if (replay == null && Interruption.isInterruption(response.errorCode())) {
       pipeline.aborted(txn.header()); // before any partition is released: no later record precedes the marker
     }
-    releaseAll(participants);
+    try {
+      releaseAll(participants);
+    } catch (RuntimeException e) {
+      response = FailoverOutcome.afterRelease(response, e);
+    }
     return response;
   }
 
@@ -388,16 +409,16 @@ final class MpCoordinator implements AutoCloseable {
    * others (their joins leave at once, in this order).
    */
   private List<Participant> joinAcrossHosts(MultiPartitionTxn txn) {
-    final List<Participant> participants = new ArrayList<>(map.partitionCount());
-    int next = 0;
-    for (int p = 0; p < map.partitionCount(); p++) {
-      final Site site = next < sites.size() && sites.get(next).partition() == p ? sites.get(next++) : null;
+    final PartitionMap leaders = acrossHosts.leaders().get();
+    final List<Participant> participants = new ArrayList<>(leaders.partitionCount());
+    for (int p = 0; p < leaders.partitionCount(); p++) {
+      final Site site = acrossHosts.ledHere().apply(p);
       if (site != null) {
         final LocalParticipant participant = new LocalParticipant(p);
         site.submit(new MultiPartitionJoin(txn, participant));
         participants.add(participant);
       } else {
-        participants.add(new RemoteParticipant(p, map.leaderOf(p), acrossHosts.selfHost(), txn,
+        participants.add(new RemoteParticipant(p, leaders.leaderOf(p), acrossHosts.selfHost(), txn,
             acrossHosts.transport(), acrossHosts.writer()));
       }
     }

@@ -6,6 +6,7 @@ import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.error.ErrorTable;
 import org.partita.server.error.ServerException;
 import org.partita.server.txn.Invocation;
+import org.partita.server.txn.ResponseBytesConsumer;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 
@@ -25,7 +26,7 @@ record ProcedureCall(Invocation invocation, CompiledProcedure admitted, long adm
     ClientResponse response;
     try {
       final CompiledProcedure procedure = site.resolve(invocation.procedure(), admitted, admittedVersion);
-      response = site.context().run(procedure, invocation, header);
+      response = site.context().run(procedure, invocation, header, done instanceof ResponseBytesConsumer);
       Deduplication.ran(site, header, invocation, response, site.context().writeHash());
     } catch (ServerException e) {
       response = ErrorTable.response(e);

@@ -7,7 +7,9 @@ import org.partita.server.engine.PartitionEngine;
 import org.partita.server.planner.PlanningException;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.MalformedInvocationException;
+import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ReplicaExecutor;
+import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 
 /**
@@ -18,7 +20,13 @@ import org.partita.server.txn.TxnHeader;
  * limit and invisible to {@code @CancelQuery}, as a replayed item runs; its
  * write hash goes to {@code done}. A part of a multi-partition transaction
  * runs the engine batches its leader ran, then commits. Not sequenced here:
- * a replica runs the leader's order.
+ * a replica runs the leader's order. Once it ran, the item goes to the
+ * host's replica log ({@link Database#replicaLog}) under the leader's header
+ * (a host with a command log logs it there, the record its leader logged:
+ * docs/durability.md, "On a cluster"), and {@code done} hears of it when
+ * that pipeline releases it (in
+ * sync mode once the record is on this host's disk; on the log's writer
+ * thread then, else on the copy's thread).
  */
 record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done)
     implements WorkItem {
@@ -53,7 +61,32 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
       site.replaying(false);
     }
     site.replicated(header);
-    done.ran(answer[0] != null && answer[0].ok() ? site.context().writeHash() : 0);
+    logged(site, header, answer[0] != null && answer[0].ok() ? site.context().writeHash() : 0);
+  }
+
+  /** Hands the item that ran to the host's replica log; {@code done} hears once it is released. */
+  private void logged(Site site, TxnHeader header, long writeHash) {
+    final CommitPipeline pipeline = database.replicaLog();
+    final SequencedItem record = new Logged(item);
+    pipeline.sequenced(header, record);
+    pipeline.release(header, record, () -> done.ran(writeHash));
+  }
+
+  /**
+   * The item as this copy's log records it: a single-partition call as its
+   * leader sent it; a part of a multi-partition transaction as the
+   * partition's join, as one host logs it (docs/durability.md, "What is
+   * logged").
+   */
+  private record Logged(org.partita.proto.txn.WorkItem item) implements SequencedItem {
+    @Override
+    public org.partita.proto.txn.WorkItem toProto(TxnHeader header) {
+      if (!item.hasMultiPartitionRun()) {
+        return item;
+      }
+      return org.partita.proto.txn.WorkItem.newBuilder().setHeader(header.toProto())
+          .setMultiPartition(item.getMultiPartitionRun().getJoin()).build();
+    }
   }
 
   /**
@@ -90,7 +123,7 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
       site.replaying(false);
     }
     site.replicated(header);
-    done.ran(hash);
+    logged(site, header, hash);
   }
 
   @Override

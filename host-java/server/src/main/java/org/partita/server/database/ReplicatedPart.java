@@ -42,6 +42,7 @@ record ReplicatedPart(MultiPartitionTxn txn, List<byte[]> batches) implements Se
     private final List<byte[]> batches = new ArrayList<>();
     private long hash;
     private long committedHash;
+    private boolean finished;
 
     void ran(byte[] batch, long writeHash) {
       batches.add(batch);
@@ -53,9 +54,16 @@ record ReplicatedPart(MultiPartitionTxn txn, List<byte[]> batches) implements Se
       hash = 0;
     }
 
-    /** The coordinator commits ({@code commit}: with an open engine transaction) or rolls back. */
+    /**
+     * The coordinator commits ({@code commit}: with an open engine transaction) or rolls back. Only the
+     * first counts: a roll back sent after a commit (a coordinator whose commit failed elsewhere) finds the
+     * part committed.
+     */
     void finished(boolean commit) {
-      committedHash = commit ? hash : 0;
+      if (!finished) {
+        finished = true;
+        committedHash = commit ? hash : 0;
+      }
     }
 
     /** The write hash of the part as it ended: 0 when it changed nothing (a marker for the replicas). */

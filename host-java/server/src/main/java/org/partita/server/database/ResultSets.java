@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
 import org.partita.client.ResultTables;
 
@@ -16,6 +17,8 @@ final class ResultSets {
   private static final long SHARED_MAX = 255;
   // Never read through their own cursors: only their views are handed out.
   private static final ResultTable[] SHARED_RESULTS = sharedResults();
+  // Success responses holding those tables themselves, for receivers that read only bytes.
+  private static final ClientResponse[] SHARED_RESPONSES = sharedResponses();
 
   private ResultSets() {}
 
@@ -60,6 +63,17 @@ final class ResultSets {
     return newLongTable(column, value);
   }
 
+  /**
+   * The success response of a Java procedure that returned {@code value},
+   * one for every call that returned it (nothing is made per call), or null
+   * when {@code value} has none (outside -16..255). Only for a
+   * {@link org.partita.server.txn.ResponseBytesConsumer}: its table's cursor
+   * must never be used.
+   */
+  static ClientResponse sharedLongResponse(long value) {
+    return value >= SHARED_MIN && value <= SHARED_MAX ? SHARED_RESPONSES[(int) (value - SHARED_MIN)] : null;
+  }
+
   /** {@link #longTable} encoded and parsed afresh. */
   static ResultTable newLongTable(String column, long value) {
     final byte[] name = column.getBytes(StandardCharsets.UTF_8);
@@ -69,6 +83,14 @@ final class ResultSets {
         .putShort((short) name.length).put(name).putInt(1).putInt(9).put((byte) 0).putLong(value).flip();
     // Read-only (nothing to lose: no strings), so that ResultTable#bytes makes one view, not two.
     return ResultTables.parse(b.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN))[0];
+  }
+
+  private static ClientResponse[] sharedResponses() {
+    final ClientResponse[] responses = new ClientResponse[SHARED_RESULTS.length];
+    for (int i = 0; i < responses.length; i++) {
+      responses[i] = ClientResponse.success(List.of(SHARED_RESULTS[i]));
+    }
+    return responses;
   }
 
   private static ResultTable[] sharedResults() {

@@ -62,17 +62,32 @@ final class SinglePartitionContext implements ProcedureContext {
    * success, rollback otherwise, within the call's time limit (its whole run).
    */
   ClientResponse run(CompiledProcedure procedure, Invocation invocation, TxnHeader header) {
+    return run(procedure, invocation, header, false);
+  }
+
+  /**
+   * {@link #run(CompiledProcedure, Invocation, TxnHeader)}; with {@code bytesOnly}
+   * (the answer goes to a {@link org.partita.server.txn.ResponseBytesConsumer})
+   * a small long result is answered with the response shared by every call
+   * that returned it ({@link ResultSets#sharedLongResponse}).
+   */
+  ClientResponse run(CompiledProcedure procedure, Invocation invocation, TxnHeader header, boolean bytesOnly) {
     final PartitionEngine engine = site.engine();
     begin(header, invocation);
     try {
-      final List<ResultTable> results = procedure.isSql()
-          ? runSql(procedure, invocation.parameters())
-          : Invocations.runJava(procedure, site.instance(procedure), this, invocation);
+      final ClientResponse response;
+      if (procedure.isSql()) {
+        response = ClientResponse.success(runSql(procedure, invocation.parameters()));
+      } else {
+        final Object result = Invocations.invokeJava(procedure, site.instance(procedure), this, invocation);
+        final ClientResponse shared = bytesOnly && result instanceof Long l ? ResultSets.sharedLongResponse(l) : null;
+        response = shared != null ? shared : ClientResponse.success(Invocations.results(result, this));
+      }
       interruption.rethrowIfStruck(); // the procedure caught it: the transaction still fails with it
       if (open) {
         engine.commit();
       }
-      return withAppStatus(ClientResponse.success(results));
+      return withAppStatus(response);
     } catch (Throwable t) {
       if (open) {
         engine.rollback();

@@ -268,6 +268,19 @@ final class Site implements Runnable {
   }
 
   /**
+   * The header of the last item this copy ran (replicated, or sequenced here;
+   * the seed is not kept for the latter), or null when it ran none.
+   * REQUIRES: on the site thread.
+   */
+  TxnHeader lastRunHeader() {
+    if (lastReplicated != null) {
+      return lastReplicated;
+    }
+    final TxnId last = initiator.lastRun();
+    return last == null ? null : new TxnHeader(last, initiator.lastTimestampMicros(), 0, catalog.version());
+  }
+
+  /**
    * From now on this copy sequences its partition's work itself, in
    * {@code epoch}, behind {@code pipeline} (failover, docs/cluster.md): a
    * replica promoted to leader, or a leader whose replicas changed. The new
@@ -276,6 +289,9 @@ final class Site implements Runnable {
    * item of the old epoch this copy was given.
    */
   void lead(long epoch, CommitPipeline pipeline) {
+    // The old pipeline may hold items released but not yet handed to its links (it batches until the site
+    // runs dry): hand them on before this site stops feeding it.
+    initiator.pipeline().siteIdle();
     final Initiator next = Initiator.forPartition(partition, epoch, pipeline);
     final TxnHeader last = lastReplicated;
     if (last != null) {
@@ -315,6 +331,27 @@ final class Site implements Runnable {
     final TxnId last = lastReplicated != null ? lastReplicated.id() : initiator.lastRun();
     return new Database.CopyChecksum(partition, leader, last,
         ByteBuffer.wrap(digest.digest()).getLong());
+  }
+
+  /**
+   * This copy's snapshot chunks of {@code tables} (names as snapshot chunks
+   * give them), made between two transactions: a new multi-partition
+   * coordinator loads the replicated tables into its merge engine from them.
+   * REQUIRES: on the site thread.
+   */
+  List<byte[]> chunksOf(java.util.Set<String> tables) {
+    if (snapshotSink != null) {
+      throw new IllegalStateException("partition " + partition + " is taking a snapshot; ask again when it is over");
+    }
+    final List<byte[]> chunks = new java.util.ArrayList<>();
+    engine.beginSnapshot();
+    for (byte[] chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES); chunk != null;
+        chunk = engine.nextSnapshotChunk(SNAPSHOT_CHUNK_BYTES)) {
+      if (tables.contains(SnapshotChunks.table(chunk))) {
+        chunks.add(chunk);
+      }
+    }
+    return chunks;
   }
 
   /** The version of this partition's catalog. REQUIRES: on the site thread. */
@@ -506,6 +543,8 @@ final class Site implements Runnable {
           pumpSnapshot();
         }
       }
+      // The queue ran dry: what the pipeline batched from these items leaves now.
+      initiator.pipeline().siteIdle();
       final long now = System.nanoTime();
       busyNanos.addAndGet(now - busyStart);
       tasksRun.addAndGet(ran);

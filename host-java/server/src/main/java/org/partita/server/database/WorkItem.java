@@ -12,7 +12,8 @@ import org.partita.server.txn.TxnHeader;
  * statistics) change nothing and get none.
  */
 sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed, SnapshotBegin,
-    SnapshotLoad, ReplicaRun, SiteChecksum, LeadInEpoch {
+    SnapshotLoad, ReplicaRun, SiteChecksum, LeadInEpoch, ReplicatedTablesCopy, RejoinBegin, RejoinLoad,
+    QueueBarrier {
   /**
    * Runs the item on {@code site}'s thread. {@code header} is the item's
    * header when it is sequenced, else null. Answers its caller (through the

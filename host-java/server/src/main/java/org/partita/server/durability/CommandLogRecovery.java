@@ -64,6 +64,11 @@ public final class CommandLogRecovery {
     this.schemaFingerprint = schemaFingerprint;
   }
 
+  /** The directory of {@code dataDir}'s command log. */
+  public static Path directory(Path dataDir) {
+    return SegmentFiles.directory(dataDir);
+  }
+
   /** True iff {@code dataDir} holds command log segments. */
   public static boolean exists(Path dataDir) throws IOException {
     return !SegmentFiles.segments(SegmentFiles.directory(dataDir)).isEmpty();

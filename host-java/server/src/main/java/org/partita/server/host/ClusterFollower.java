@@ -24,7 +24,8 @@ import org.partita.server.topology.PartitionMap;
  * OUTCOME_UNKNOWN, new calls get NOT_LEADER). A host the metadata declares
  * dead, or one cut off from a majority of the metadata voters for the
  * heartbeat timeout, stops serving altogether (self-stop) and stays stopped:
- * it comes back only by rejoin (milestone 5, not built).
+ * it comes back only by rejoin, as a new incarnation ({@link ClusterRejoin}
+ * makes the changes of the map a rejoin brings).
  *
  * <p>A partition that keeps more than one copy after a failover (K ≥ 2)
  * needs repair among its survivors before it takes work, which is not
@@ -52,6 +53,8 @@ final class ClusterFollower implements AutoCloseable {
   private long appliedIndex;
   private long votersLostSince = -1;
   private volatile String stopped;
+  /** Rejoin's hook for the partitions whose epoch moved (docs/cluster.md, "Rejoin"), or null. */
+  private volatile ClusterRejoin rejoin;
 
   /**
    * @param mapChanged told after each map this host follows (the client topology push)
@@ -64,6 +67,11 @@ final class ClusterFollower implements AutoCloseable {
     this.timeoutNanos = heartbeatTimeout.toNanos();
     this.mapChanged = mapChanged;
     this.current = database.partitionMap();
+  }
+
+  /** From now on the rejoin's changes of the map are made by {@code hook} (before {@link #start}). */
+  void withRejoin(ClusterRejoin hook) {
+    rejoin = hook;
   }
 
   void start() {
@@ -112,6 +120,10 @@ final class ClusterFollower implements AutoCloseable {
   /** Makes this host's copy of partition {@code p} what {@code next} says, if it held one in {@code old}. */
   private void change(int p, PartitionMap.Replicas old, PartitionMap.Replicas next) {
     final int self = member.hostId();
+    final ClusterRejoin hook = rejoin;
+    if (next.epoch() != old.epoch() && hook != null && hook.follow(p, old, next)) {
+      return;
+    }
     if (next.epoch() == old.epoch() || !old.replicaHosts().contains(self)) {
       return;
     }

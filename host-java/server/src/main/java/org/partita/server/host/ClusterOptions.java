@@ -13,9 +13,10 @@ import java.time.Duration;
  * @param sitesPerHost partitions (site threads) each host holds
  * @param joinTimeout how long the host waits for the metadata group and the other hosts at start
  * @param heartbeatTimeout how long a host may stay silent before the metadata leader declares it dead (K ≥ 1)
+ * @param rejoin the host returns to a running cluster that declared it dead ({@code --rejoin}, docs/cluster.md)
  */
 public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout,
-    Duration heartbeatTimeout) {
+    Duration heartbeatTimeout, boolean rejoin) {
   /** The default of {@code --join-timeout}. */
   public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(60);
   /** The default of {@code --heartbeat-timeout} (docs/cluster.md, "Failure detection and failover"). */
@@ -31,6 +32,12 @@ public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPer
       throw new IllegalArgumentException("--heartbeat-timeout must be at least " + MIN_HEARTBEAT_TIMEOUT.toMillis()
           + " ms (hosts send a heartbeat every 500 ms), got " + heartbeatTimeout.toMillis() + " ms");
     }
+  }
+
+  /** A host forming the cluster (not a rejoin). */
+  public ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout,
+      Duration heartbeatTimeout) {
+    this(hosts, hostId, kFactor, sitesPerHost, joinTimeout, heartbeatTimeout, false);
   }
 
   /** With the default heartbeat timeout. */

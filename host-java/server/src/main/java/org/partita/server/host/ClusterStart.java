@@ -12,11 +12,14 @@ import org.partita.server.cluster.ClusterMember;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.database.Database;
 import org.partita.server.database.HostTransport;
+import org.partita.server.durability.CommandLog;
 import org.partita.server.durability.CommandLogMode;
+import org.partita.server.durability.LoggedPipeline;
 import org.partita.server.replication.MultiPartitionLinks;
 import org.partita.server.replication.Replication;
 import org.partita.server.security.ClusterTlsFiles;
 import org.partita.server.security.SecurityOptions;
+import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
 
 /**
@@ -28,7 +31,9 @@ import org.partita.server.txn.ImmediateCommitPipeline;
  * copies fed by their leaders over the internal port), binds the client and
  * HTTP ports, records that the host serves and waits until every host does;
  * with K ≥ 1 it then follows failovers ({@link ClusterFollower}) and, on a
- * voter, runs failure detection.
+ * voter, runs failure detection. With a command log every copy it holds
+ * logs what it runs ({@link ClusterLog}; docs/durability.md, "On a
+ * cluster").
  * Every failure is a
  * {@link StartupException} with the reason. Used once, at start.
  */
@@ -53,7 +58,7 @@ final class ClusterStart {
     final ClusterMember member;
     try {
       member = ClusterMember.join(config, options.dataDir(), DurableStart.fingerprint(catalog), cluster.joinTimeout(),
-          clusterTls);
+          clusterTls, cluster.rejoin());
     } catch (ClusterException e) {
       throw new StartupException(e.getMessage(), e);
     }
@@ -61,23 +66,42 @@ final class ClusterStart {
     // K = 0: no replication exists at all; K >= 1: each led partition's answers wait for its replicas.
     final Replication replication = config.kFactor() == 0 ? null : new Replication(config.hostId(), member.map(),
         config.hosts(), member.connector(), member.eventLoop());
+    final CommandLog log;
+    try {
+      log = ClusterLog.open(options, config, DurableStart.fingerprint(catalog));
+    } catch (StartupException e) {
+      member.close();
+      throw e;
+    }
+    // With a log, every copy logs: the led partitions through it before their replication, the replicas after a run.
+    final CommitPipeline logPipeline = log == null ? ImmediateCommitPipeline.INSTANCE : log;
+    if (replication != null && log != null) {
+      replication.wrapPipelines(next -> new LoggedPipeline(log, next));
+    }
     try {
       database = replication == null
           ? Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
-              ImmediateCommitPipeline.INSTANCE, options.queryLimits())
+              logPipeline, options.queryLimits())
+          : cluster.rejoin() ? Database.openJoining(catalog, member.map(), config.hostId(),
+              options.siteQueueCapacity(), logPipeline, options.queryLimits())
           : Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
-              replication::pipeline, options.queryLimits());
+              replication::pipeline, logPipeline, options.queryLimits());
     } catch (RuntimeException | InterruptedException e) {
+      ClusterLog.close(log);
       member.close();
       throw e;
     }
     ClusterFollower follower = null;
+    ClusterRejoin rejoin = null;
     if (replication != null) {
       replication.start(database::offerReplicated);
       follower = new ClusterFollower(member, database, replication, cluster.heartbeatTimeout(), () -> { });
       replication.whenDiverged(follower::dropDiverged);
+      rejoin = new ClusterRejoin(member, database, replication, config.kFactor());
+      follower.withRejoin(rejoin);
     }
     final ClusterFollower following = follower;
+    final ClusterRejoin rejoining = rejoin;
     // Multi-partition frames are taken from now on; the database uses the other hosts once every host serves.
     final MultiPartitionLinks multiPartition = config.hostCount() < 2 ? null : new MultiPartitionLinks(
         config.hostId(), config.hosts(), member.connector(), member.eventLoop());
@@ -91,12 +115,16 @@ final class ClusterStart {
       if (following != null) {
         following.close();
       }
+      if (rejoining != null) {
+        rejoining.close();
+      }
       if (multiPartition != null) {
         multiPartition.close();
       }
       if (replication != null) {
         replication.close();
       }
+      ClusterLog.close(log);
     });
     // The cluster page's view: the metadata this host follows and the changes it saw since now.
     final ClusterHistory history = new ClusterHistory(config.hostId(), System::currentTimeMillis);
@@ -119,6 +147,8 @@ final class ClusterStart {
       // Failover (K >= 1): the voters declare silent hosts dead; every host follows the moved map.
       follower.start();
       member.detectFailures(cluster.heartbeatTimeout());
+      // Rejoin (docs/cluster.md): stream partitions this host leads to a returning host; take them when returning.
+      rejoin.start();
     }
     LOG.info("ready: cluster host " + config.hostId() + " of " + config.hostCount() + ", client port "
         + options.bindAddress() + ":" + server.clientPort() + ", partitions " + database.partitionStatuses().stream()
@@ -150,14 +180,26 @@ final class ClusterStart {
     } catch (IllegalArgumentException e) {
       throw new StartupException(e.getMessage(), e);
     }
-    if (options.commandLog().mode() != CommandLogMode.OFF) {
-      throw new StartupException("--command-log " + options.commandLog().mode() + ": a cluster host has no command"
-          + " log yet (a host comes back by rejoin, docs/cluster.md, milestone 5); start it with --command-log off",
-          null);
+    if (cluster.rejoin() && cluster.kFactor() == 0) {
+      throw new StartupException("--rejoin needs --kfactor 1 or more: with K = 0 no host is declared dead, and a "
+          + "stopped host serves again by starting it as before", null);
+    }
+    if (cluster.rejoin() && cluster.kFactor() > 1) {
+      throw new StartupException("--rejoin with --kfactor " + cluster.kFactor() + ": rejoin is built for K = 1 "
+          + "only (with K >= 2 a failover keeps several copies, which need repair among the survivors first, not "
+          + "built yet; docs/cluster.md, \"Rejoin\")", null);
     }
     if (options.dataDir() == null) {
       throw new StartupException("--cluster needs --data-dir (a metadata voter keeps the cluster's Raft log there)",
           null);
+    }
+    DataDirIdentity.claim(options.dataDir(), config);
+    if (options.commandLog().mode() != CommandLogMode.OFF) {
+      if (cluster.rejoin()) {
+        ClusterLog.setAsideForRejoin(options);
+      } else {
+        ClusterLog.refuseExisting(options);
+      }
     }
     return config;
   }

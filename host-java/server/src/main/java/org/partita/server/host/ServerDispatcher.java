@@ -5,6 +5,7 @@ import org.partita.server.error.ErrorTable;
 import org.partita.proto.ErrorCode;
 import org.partita.server.database.Database;
 import org.partita.server.dispatch.Dispatcher;
+import org.partita.server.dispatch.RecordedResponseHandler;
 import org.partita.server.dispatch.ResponseHandler;
 import org.partita.server.security.Principal;
 import org.partita.server.stats.ProcedureStatistics;
@@ -25,6 +26,7 @@ final class ServerDispatcher implements Dispatcher {
   private volatile boolean shuttingDown;
   /** Checks callers' permissions; null when security is off. */
   private final CallAuthorization authorization;
+  private final RecordedResponseHandler.Recorder recorder = this::record;
 
   ServerDispatcher(Database database, SystemProcedures systemProcedures, ProcedureStatistics statistics) {
     this(database, systemProcedures, statistics, false);
@@ -65,13 +67,23 @@ final class ServerDispatcher implements Dispatcher {
     }
     final String procedure = invocation.procedure();
     final long start = System.nanoTime();
-    final ResponseHandler recorded = response -> {
-      statistics.record(procedure, response.status(), System.nanoTime() - start);
-      handler.onResponse(response);
-    };
+    final ResponseHandler recorded;
+    if (handler instanceof RecordedResponseHandler r) {
+      r.recordWith(recorder, procedure, start); // the network's calls: no wrapper per call
+      recorded = r;
+    } else {
+      recorded = response -> {
+        record(procedure, response, System.nanoTime() - start);
+        handler.onResponse(response);
+      };
+    }
     if (!procedure.isEmpty() && procedure.charAt(0) == '@') {
       return systemProcedures.call(invocation, recorded);
     }
     return database.offerCall(invocation, recorded);
+  }
+
+  private void record(String procedure, ClientResponse response, long nanos) {
+    statistics.record(procedure, response.status(), nanos);
   }
 }

@@ -31,7 +31,7 @@ import org.partita.client.proto.ProtocolVersion;
 import org.partita.client.proto.ServerMessage;
 import com.google.protobuf.ByteString;
 import org.partita.server.dispatch.Dispatcher;
-import org.partita.server.dispatch.ResponseHandler;
+import org.partita.server.dispatch.RecordedResponseHandler;
 import org.partita.server.security.AuditLog;
 import org.partita.server.security.AuthenticationException;
 import org.partita.server.security.Authenticator;
@@ -41,6 +41,7 @@ import org.partita.server.security.ScramServerExchange;
 import org.partita.server.stats.ConnectionSnapshot;
 import org.partita.server.txn.ClientSessions;
 import org.partita.server.txn.Invocation;
+import org.partita.server.txn.ResponseBytesConsumer;
 
 /**
  * One client connection of the binary protocol (docs/wire-protocol.md):
@@ -116,7 +117,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
    * response is set on the answering thread before the call is queued (the
    * queue publishes it to the event loop).
    */
-  private final class Call implements ResponseHandler {
+  private final class Call extends RecordedResponseHandler implements ResponseBytesConsumer {
     private final Invocation invocation;
     private final long receivedNanos;
     private ClientResponse response;
@@ -132,7 +133,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void onResponse(ClientResponse r) {
+    protected void answered(ClientResponse r) {
       response = r;
       answer(this);
     }

@@ -14,8 +14,8 @@ import org.partita.server.txn.MalformedInvocationException;
  * Invocation's bytes out of the frame, checks their structure
  * ({@link InvocationCodec#scan}), and keeps them undecoded in an
  * {@link Invocation} for the site that will run it. Per call it creates only
- * the copy, its envelope and the Invocation and, when the name differs from
- * the previous call's, the procedure name.
+ * the copy and the Invocation (the envelope is reused) and, when the name
+ * differs from the previous call's, the procedure name.
  *
  * <p>Not thread-safe: one per connection, used on its event loop.
  */
@@ -24,6 +24,7 @@ final class InvocationDecoder {
 
   /** The client id calls carry: the connection's id, or its session's once the login named one. */
   private long clientId;
+  private final InvocationCodec.Envelope envelope = new InvocationCodec.Envelope();
   private byte[] lastNameBytes = new byte[0];
   private String lastName = "";
 
@@ -58,8 +59,8 @@ final class InvocationDecoder {
     final byte[] message = new byte[length];
     in.readBytes(message);
     try {
-      final InvocationCodec.Envelope envelope = InvocationCodec.scan(message);
-      return Invocation.received(message, envelope, name(message, envelope), clientId);
+      InvocationCodec.scan(message, envelope);
+      return Invocation.received(message, envelope, name(message), clientId);
     } catch (MalformedInvocationException e) {
       throw new ProtocolException(e.getMessage());
     }
@@ -81,7 +82,7 @@ final class InvocationDecoder {
   }
 
   /** The procedure name, reusing the previous call's String when the bytes are the same. */
-  private String name(byte[] message, InvocationCodec.Envelope envelope) {
+  private String name(byte[] message) {
     final int at = envelope.procedureOffset();
     final int end = at + envelope.procedureLength();
     if (Arrays.equals(message, at, end, lastNameBytes, 0, lastNameBytes.length)) {

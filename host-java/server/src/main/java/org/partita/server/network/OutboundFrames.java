@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
+import org.partita.client.ResultTable;
 
 /**
  * The bytes of one flush of answers, built without copying large result
@@ -34,6 +35,25 @@ final class OutboundFrames {
   /** Where frame fields are written. Valid until the next {@link #addTable}. */
   ByteBuf segment() {
     return segment;
+  }
+
+  /**
+   * Appends {@code table}'s bytes ({@link ResultTable#bytes}). One of up to
+   * {@link #COPY_LIMIT} bytes is copied straight into the segment, with no
+   * view of it made (the answer path's common case: no object per table);
+   * a larger one goes through {@link #addTable(ByteBuffer)}.
+   */
+  void addTable(ResultTable table) {
+    final int size = table.byteSize();
+    if (size > COPY_LIMIT || segment.nioBufferCount() != 1) {
+      addTable(table.bytes());
+      return;
+    }
+    segment.ensureWritable(size);
+    final int at = segment.writerIndex();
+    final ByteBuffer target = segment.internalNioBuffer(at, size);
+    table.copyTo(target, target.position());
+    segment.writerIndex(at + size);
   }
 
   /**

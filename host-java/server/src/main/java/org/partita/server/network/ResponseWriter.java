@@ -1,7 +1,6 @@
 package org.partita.server.network;
 
 import io.netty.buffer.ByteBuf;
-import java.nio.ByteBuffer;
 import java.util.List;
 import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
@@ -39,8 +38,8 @@ final class ResponseWriter {
     WireFormat.writeVarintField(out, InvocationResponse.APP_STATUS_FIELD_NUMBER, WireFormat.zigZag(response.appStatus()));
     WireFormat.writeStringField(out, InvocationResponse.APP_STATUS_MESSAGE_FIELD_NUMBER, response.appStatusMessage());
     for (int i = 0; i < results.size(); i++) {
-      final ByteBuffer table = results.get(i).bytes();
-      WireFormat.writeDelimitedHeader(out, InvocationResponse.RESULTS_FIELD_NUMBER, table.remaining());
+      final ResultTable table = results.get(i);
+      WireFormat.writeDelimitedHeader(out, InvocationResponse.RESULTS_FIELD_NUMBER, table.byteSize());
       frames.addTable(table);
       out = frames.segment();
     }

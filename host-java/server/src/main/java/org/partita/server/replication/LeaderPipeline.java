@@ -43,8 +43,8 @@ import org.partita.server.txn.TxnHeader;
  * is reported ({@link #whenDiverged}), and the partition's answers stay
  * held from that item on until that epoch comes.
  *
- * <p>Thread model: {@link #release} and {@link #aborted} on the partition's
- * site thread; {@link #drain}, {@link #reconnected} and {@link #ack} on the
+ * <p>Thread model: {@link #release}, {@link #aborted} and {@link #siteIdle} on
+ * the partition's site thread; {@link #drain}, {@link #reconnected} and {@link #ack} on the
  * internal port's event loop; state guarded by this object's monitor.
  * Answers run outside it, on whichever thread completed them.
  */
@@ -54,6 +54,12 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   static final int MAX_BATCH_ITEMS = 1024;
   /** Bytes of items in one batch frame at most (the internal port's frame bound is 16 MiB). */
   static final int MAX_BATCH_BYTES = 4 << 20;
+  /**
+   * Items released at most before the links are woken even though the site
+   * has more queued: a site that never runs dry still sends in batches of
+   * this many, and an item waits behind at most this many executions.
+   */
+  static final int WAKE_EVERY = 64;
 
   private final int partition;
   private final long epoch;
@@ -62,6 +68,8 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   private final IntConsumer wake;
   /** Site-confined: the sequence the site reported aborted last (0: none). */
   private long abortedSequence;
+  /** Site-confined: items released since the links were last woken. */
+  private int unwoken;
   // Guarded by this.
   private final SequenceRing<Pending> pending = new SequenceRing<>();
   private long committed;
@@ -73,6 +81,8 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   private boolean alone;
   /** Why this host no longer leads the partition, or null while it does. */
   private volatile String deposed;
+  /** Hears every item released from now on, in order (a rejoin stream's items after its snapshot); or null. */
+  private volatile Consumer<ReplicatedItem> tap;
   /** Told the host id of a replica whose write hash differed (under the monitor: it must only hand it on). */
   private volatile IntConsumer divergedListener = host -> { };
 
@@ -131,6 +141,10 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   private void hold(TxnHeader header, SequencedItem item, long writeHash, Runnable answer,
       Consumer<ClientResponse> done) {
     final ReplicatedItem replicated = replicatedItem(header, item, writeHash);
+    final Consumer<ReplicatedItem> listener = tap;
+    if (listener != null) {
+      listener.accept(replicated);
+    }
     final List<Runnable> ready;
     synchronized (this) {
       final long sequence = header.id().sequence();
@@ -149,6 +163,23 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
       }
     }
     ready.forEach(Runnable::run);
+    if (++unwoken >= WAKE_EVERY) {
+      siteIdle();
+    }
+  }
+
+  /**
+   * The site ran what it had queued: wakes the link to every replica, which
+   * pulls every item released since in one frame. Items released while the
+   * site has more queued wait for this (or for {@link #WAKE_EVERY} of them),
+   * so a busy site wakes each link once per run of items, not once per item.
+   */
+  @Override
+  public void siteIdle() {
+    if (unwoken == 0) {
+      return;
+    }
+    unwoken = 0;
     for (int host : replicas) {
       wake.accept(host);
     }
@@ -257,6 +288,16 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
    */
   public void whenDiverged(IntConsumer onDiverged) {
     divergedListener = onDiverged;
+  }
+
+  /**
+   * From now on {@code listener} (null: none) hears every item this pipeline
+   * is given to release, in sequence order, on the site thread (a rejoin
+   * stream: docs/cluster.md, "Rejoin"). REQUIRES: on the site thread,
+   * between two items, so the listener hears exactly the items after it.
+   */
+  public void tap(Consumer<ReplicatedItem> listener) {
+    tap = listener;
   }
 
   /** The epoch this pipeline sequences in. */

@@ -40,8 +40,10 @@ import org.partita.server.cluster.InternalFrames;
  *
  * <p>An answer larger than the internal frame bound is replaced by an error
  * naming its size (the peer would otherwise close the connection). A frame
- * lost with its connection is not sent again: the transaction waits, as
- * every call on a host that is gone does until failover (milestone 4).
+ * lost with its connection is not sent again: its request waits until the
+ * map the host follows gives its partition another leader, which ends it
+ * with OUTCOME_UNKNOWN (the database's {@code LeaderFollowingTransport},
+ * docs/cluster.md, "When a host dies mid-transaction").
  *
  * <p>Thread-safe: requests from any thread; frames on the internal port's
  * event loop.

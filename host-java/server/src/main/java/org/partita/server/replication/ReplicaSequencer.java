@@ -44,6 +44,12 @@ public final class ReplicaSequencer implements OutboundSource {
   static final int MAX_HELD_BATCHES = 1024;
   /** Hashes in one acknowledgement frame at most. */
   static final int MAX_ACK_HASHES = 4096;
+  /**
+   * Items run but not yet acknowledged at most before the link is woken
+   * while the copy still has items queued on its site (once it has run
+   * everything it was given, it wakes the link at once).
+   */
+  static final int ACK_EVERY = 64;
 
   private final int partition;
   private final int selfHost;
@@ -196,6 +202,7 @@ public final class ReplicaSequencer implements OutboundSource {
   }
 
   private void ran(long sequence, long writeHash) {
+    final boolean acknowledgeNow;
     synchronized (this) {
       if (!log.contains(sequence)) {
         return;
@@ -209,8 +216,12 @@ public final class ReplicaSequencer implements OutboundSource {
       }
       advanceDone();
       pump();
+      acknowledgeNow = stoppedAt != 0 || doneThrough >= submittedThrough || doneThrough - ackedThrough >= ACK_EVERY;
     }
-    wake.accept(leaderHost);
+    // An item still queued on the site will wake the link when it runs: one wake-up per run of items.
+    if (acknowledgeNow) {
+      wake.accept(leaderHost);
+    }
   }
 
   private void failed(long sequence, String reason) {
@@ -219,6 +230,8 @@ public final class ReplicaSequencer implements OutboundSource {
         stop(sequence, "it could not run here: " + reason);
       }
     }
+    // What ran before it is acknowledged (the items it held back were waiting for it).
+    wake.accept(leaderHost);
   }
 
   /** Stops this copy at {@code sequence}. REQUIRES: holding the monitor. */
@@ -251,7 +264,8 @@ public final class ReplicaSequencer implements OutboundSource {
 
   @Override
   public synchronized InternalFrame drain(int host) {
-    if (host != leaderHost || doneThrough <= ackedThrough) {
+    // A retired copy answers nothing more: its old leader's host may be a new incarnation by now (rejoin).
+    if (retired || host != leaderHost || doneThrough <= ackedThrough) {
       return null;
     }
     final ReplicationAck.Builder ack = ReplicationAck.newBuilder().setPartition(partition).setEpoch(epoch)
@@ -356,8 +370,8 @@ public final class ReplicaSequencer implements OutboundSource {
     return log.size();
   }
 
-  /** One received item. Guarded by the sequencer's monitor. */
-  private static final class Entry {
+  /** One received item (also a rejoin session's). Guarded by its owner's monitor. */
+  static final class Entry {
     final long sequence;
     final ReplicatedItem item;
     final boolean marker;

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import java.util.logging.Logger;
 import org.partita.server.cluster.InternalConnector;
 import org.partita.server.topology.PartitionMap;
@@ -33,12 +34,20 @@ public final class Replication implements AutoCloseable {
 
   private final int selfHost;
   private final PartitionMap map;
-  private final Map<Integer, PeerLink> links = new TreeMap<>();
+  private final Map<Integer, PeerLink> links = new java.util.concurrent.ConcurrentSkipListMap<>();
   private final LeaderPipeline[] leaders;
   private final ReplicaSequencer[] replicas;
+  private final List<InetSocketAddress> internalAddresses;
+  private final InternalConnector connector;
+  private final EventLoopGroup group;
+  /** The rejoin streams and sessions (docs/cluster.md, "Rejoin"); see {@link RejoinLinks}. */
+  private final RejoinLinks rejoins = new RejoinLinks();
+  private volatile ReplicaExecutor executor;
   private volatile boolean started;
   /** Told of every replica whose write hash differed from this host's as its leader. */
   private volatile Diverged divergedListener = (partition, epoch, host) -> { };
+  /** What every pipeline this host leads through is wrapped in (its command log, docs/durability.md). */
+  private volatile UnaryOperator<CommitPipeline> around = UnaryOperator.identity();
 
   /** A replica of a partition this host leads ran an item with another write hash (its copy stopped). */
   public interface Diverged {
@@ -73,6 +82,9 @@ public final class Replication implements AutoCloseable {
       InternalConnector connector, EventLoopGroup group) {
     this.selfHost = selfHost;
     this.map = map;
+    this.internalAddresses = List.copyOf(internalAddresses);
+    this.connector = connector;
+    this.group = group;
     this.leaders = new LeaderPipeline[map.partitionCount()];
     this.replicas = new ReplicaSequencer[map.partitionCount()];
     for (int p = 0; p < map.partitionCount(); p++) {
@@ -100,7 +112,18 @@ public final class Replication implements AutoCloseable {
 
   /** The commit pipeline of {@code partition}'s site on this host (replication when it leads with replicas). */
   public CommitPipeline pipeline(int partition) {
-    return leaders[partition] != null ? leaders[partition] : ImmediateCommitPipeline.INSTANCE;
+    return around.apply(leaders[partition] != null ? leaders[partition] : ImmediateCommitPipeline.INSTANCE);
+  }
+
+  /**
+   * From now on every pipeline this host's sites sequence behind, at
+   * formation ({@link #pipeline}) and after a failover ({@link #keepAlone}),
+   * is {@code wrap} applied to the replication pipeline: a host with a
+   * command log logs every item it leads before its answer may leave
+   * (docs/durability.md, "On a cluster"). Call before the database opens.
+   */
+  public void wrapPipelines(UnaryOperator<CommitPipeline> wrap) {
+    around = wrap;
   }
 
   /**
@@ -108,6 +131,7 @@ public final class Replication implements AutoCloseable {
    * batches, run through {@code executor}, and connects to every peer.
    */
   public void start(ReplicaExecutor executor) {
+    this.executor = executor;
     for (int p = 0; p < map.partitionCount(); p++) {
       final PartitionMap.Replicas copies = map.replicas(p);
       if (copies.leaderHost() != selfHost && copies.replicaHosts().contains(selfHost)) {
@@ -159,7 +183,7 @@ public final class Replication implements AutoCloseable {
     synchronized (this) {
       leaders[partition] = alone;
     }
-    return alone;
+    return around.apply(alone);
   }
 
   /** Removes and returns this host's replica copy of {@code partition} (null when none). */
@@ -190,6 +214,126 @@ public final class Replication implements AutoCloseable {
   public void leaveAll(String why) {
     for (int p = 0; p < leaders.length; p++) {
       leave(p, why);
+    }
+  }
+
+  /** The link to {@code host}, opened now if this host had none (a rejoin joins hosts the map did not pair). */
+  private PeerLink link(int host) {
+    final PeerLink link;
+    final boolean opened;
+    synchronized (this) {
+      opened = !links.containsKey(host);
+      link = links.computeIfAbsent(host, h -> new PeerLink(h, internalAddresses.get(h), connector, group));
+    }
+    if (opened && started) {
+      link.start();
+    }
+    return link;
+  }
+
+  /** Wakes this host's link to a host (a rejoin stream's or session's frames are due). */
+  public java.util.function.IntConsumer waker() {
+    return this::wake;
+  }
+
+  /** The rejoin streams and sessions of this host. */
+  public RejoinLinks rejoins() {
+    return rejoins;
+  }
+
+  /**
+   * Rejoin, the leader's side: from the cut on, {@code stream} gets every
+   * item partition {@code stream.start().getPartition()} releases and goes to
+   * its joining host. REQUIRES: on the partition's site thread, between two
+   * items (the snapshot's cut).
+   */
+  public void openStream(RejoinStream stream) {
+    final int partition = stream.start().getPartition();
+    final LeaderPipeline led = leader(partition);
+    if (led == null) {
+      stream.end("this host no longer leads partition " + partition);
+      return;
+    }
+    rejoins.put(stream);
+    link(stream.joiner()).add(stream);
+    led.tap(stream::forward);
+    wake(stream.joiner());
+  }
+
+  /**
+   * Rejoin, the joining host's side: a session for {@code partition} takes a
+   * leader's stream, and a replica copy in the stream's epoch under that
+   * leader waits (holding the next epoch's batches) until the metadata makes
+   * it a required copy ({@link #handOver}).
+   */
+  public void openSession(RejoinSession session, long epoch, int leaderHost) {
+    final int partition = session.partition();
+    final ReplicaSequencer copy = new ReplicaSequencer(partition, epoch, selfHost, leaderHost, executor, this::wake);
+    synchronized (this) {
+      replicas[partition] = copy;
+    }
+    final PeerLink link = link(leaderHost);
+    link.add(copy);
+    if (rejoins.put(session)) {
+      link.add(session);
+    }
+  }
+
+  /**
+   * Rejoin: the metadata added a host to {@code partition}, which this host
+   * leads, in {@code epoch}, with {@code others} its copies besides this one;
+   * returns the pipeline the site sequences behind from then on (the old
+   * pipeline keeps what the site releases before it switches, so a rejoin
+   * stream tapping it hears the old epoch to its end).
+   */
+  public CommitPipeline addReplica(int partition, long epoch, List<Integer> others) {
+    final LeaderPipeline next = new LeaderPipeline(partition, epoch, selfHost, others, this::wake);
+    next.whenDiverged(host -> divergedListener.diverged(partition, epoch, host));
+    synchronized (this) {
+      leaders[partition] = next;
+    }
+    for (int host : others) {
+      link(host).add(next);
+    }
+    return around.apply(next);
+  }
+
+  /**
+   * Rejoin, the joining host's side: the metadata made this host's copy of
+   * {@code partition} a replica in {@code epoch}. Waits (at most
+   * {@code maxWaitMillis}) until the rejoin session queued every item of the
+   * old epoch on the copy, then lets the replica take the new epoch's
+   * batches. Returns false when the session did not hand over in time (its
+   * copy then stays out of order, and the leader holds the partition's
+   * answers until the metadata drops this replica). Blocks: the follower's
+   * thread.
+   */
+  public boolean handOver(int partition, long epoch, long maxWaitMillis) {
+    final RejoinSession session = rejoins.session(partition);
+    final long deadline = System.nanoTime() + maxWaitMillis * 1_000_000;
+    while (session != null && !session.handedOver()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+    }
+    final ReplicaSequencer copy = replica(partition);
+    if (copy == null) {
+      return false;
+    }
+    copy.enterEpoch(epoch);
+    return true;
+  }
+
+  /** Rejoin, the joining host's side: the partition moved without this host; the copy waits for a new stream. */
+  public void abortRejoin(int partition, String why) {
+    final RejoinSession session = rejoins.session(partition);
+    if (session != null) {
+      session.abort(why);
+    }
+    final ReplicaSequencer copy = takeReplica(partition);
+    if (copy != null) {
+      copy.retire(0);
     }
   }
 

@@ -43,6 +43,9 @@ final class ReplicationInbound extends SimpleChannelInboundHandler<InternalFrame
       case FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER -> multiPartition == null
           ? "a multi-partition frame (" + frame.getFrameCase() + "), but this host takes none"
           : multiPartition.receive(frame);
+      case REJOIN_START, REJOIN_CHUNK, REJOIN_ITEMS, REJOIN_PROGRESS -> replication == null
+          ? "a rejoin frame (" + frame.getFrameCase() + "), but this cluster has no replicas"
+          : replication.rejoins().receive(frame);
       default -> "an unexpected internal frame (" + frame.getFrameCase() + ")";
     };
     if (refusal != null) {

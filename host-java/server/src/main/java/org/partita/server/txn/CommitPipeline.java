@@ -49,6 +49,15 @@ public interface CommitPipeline {
   }
 
   /**
+   * The site ran every item it had queued, or is about to wait (a
+   * multi-partition transaction's mailbox): whatever this pipeline holds
+   * back to hand on in bigger batches (a leader's items for its replicas)
+   * must go now. Called on the site thread; must not block. Pipelines that
+   * hand every item on at once keep the default.
+   */
+  default void siteIdle() {}
+
+  /**
    * The transaction of {@code header}, sequenced before, was rolled back
    * because of its time limit or a cancel: an outcome that depends on time,
    * so a log records it for replay to skip the transaction. Called on the

@@ -1,6 +1,6 @@
 package org.partita.server.txn;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import java.nio.ByteBuffer;
 import org.partita.client.internal.CallEncoder;
 import org.partita.proto.txn.ProcedureInvocation;
@@ -138,6 +138,20 @@ public final class Invocation {
     return InvocationCodec.parameter(bytes, index, procedure);
   }
 
+  /**
+   * Where parameter {@code index} (0-based) holds an integer, for
+   * {@link #integerAt}; -1 when it is absent or holds another kind of value.
+   * For routing on an integer without boxing it.
+   */
+  public int integerParameterAt(int index) {
+    return InvocationCodec.integerParameterAt(bytes, index);
+  }
+
+  /** The integer at {@code offset}, as {@link #integerParameterAt} gave it. */
+  public long integerAt(int offset) {
+    return InvocationCodec.integerAt(bytes, offset);
+  }
+
   /** The message's size in bytes. */
   public int size() {
     return bytes.length;
@@ -184,12 +198,15 @@ public final class Invocation {
     out.put((byte) v);
   }
 
-  /** The protobuf form, for the command log and replication. */
+  /**
+   * The protobuf form, for the command log and replication. It shares this
+   * invocation's bytes (never changed) instead of copying them.
+   */
   public ProcedureInvocation toProto() {
     return ProcedureInvocation.newBuilder()
         .setClientId(clientId)
         .setClientSequence(clientSequence)
-        .setInvocation(ByteString.copyFrom(bytes))
+        .setInvocation(UnsafeByteOperations.unsafeWrap(bytes))
         .build();
   }
 

@@ -16,7 +16,8 @@ import org.partita.server.error.ServerException;
  * reads the one parameter that chooses the partition ({@link #parameter}).
  * Follows the protobuf wire format: fields in any order, unknown fields
  * skipped, the last value of a scalar wins. A parameter with an unknown kind
- * of value is refused (BAD_PARAMETER) rather than read as NULL. Stateless.
+ * of value is refused (BAD_PARAMETER) rather than read as NULL. Stateless
+ * apart from one reusable read position per thread (nothing per call).
  */
 public final class InvocationCodec {
   private static final int VARINT = 0;
@@ -29,13 +30,44 @@ public final class InvocationCodec {
 
   private InvocationCodec() {}
 
+  // Each thread's read position: decoding makes no object per call (a Reader per call was not optimized away).
+  private static final ThreadLocal<Reader> READERS = ThreadLocal.withInitial(Reader::new);
+
   /**
    * What a front end reads of an Invocation before handing it on: the
    * client handle, where the procedure name's UTF-8 bytes are, how many
-   * parameters there are and the call's time limit.
+   * parameters there are and the call's time limit. Filled by {@link #scan};
+   * a front end may keep one and have {@link #scan(byte[], Envelope)} refill
+   * it for each call (then it is confined to that front end's thread).
    */
-  public record Envelope(long handle, int procedureOffset, int procedureLength, int parameterCount,
-                         int timeoutMillis) {}
+  public static final class Envelope {
+    private long handle;
+    private int procedureOffset;
+    private int procedureLength;
+    private int parameterCount;
+    private int timeoutMillis;
+
+    public long handle() {
+      return handle;
+    }
+
+    public int procedureOffset() {
+      return procedureOffset;
+    }
+
+    public int procedureLength() {
+      return procedureLength;
+    }
+
+    public int parameterCount() {
+      return parameterCount;
+    }
+
+    /** The time limit asked for, in ms, clamped to 0..Integer.MAX_VALUE (0 = the server's default). */
+    public int timeoutMillis() {
+      return timeoutMillis;
+    }
+  }
 
   /**
    * Checks the structure of the Invocation message {@code message} (all its
@@ -44,7 +76,26 @@ public final class InvocationCodec {
    * @throws MalformedInvocationException when the bytes are not a well-formed message
    */
   public static Envelope scan(byte[] message) throws MalformedInvocationException {
-    final Reader b = new Reader(message);
+    return scan(message, new Envelope());
+  }
+
+  /**
+   * {@link #scan(byte[])} into {@code into} (a caller's reused envelope);
+   * returns it. On failure {@code into} holds nothing useful.
+   *
+   * @throws MalformedInvocationException when the bytes are not a well-formed message
+   */
+  public static Envelope scan(byte[] message, Envelope into) throws MalformedInvocationException {
+    final Reader b = Reader.on(message);
+    try {
+      scan(b, into);
+    } finally {
+      b.done();
+    }
+    return into;
+  }
+
+  private static void scan(Reader b, Envelope into) throws MalformedInvocationException {
     long handle = 0;
     int procedureOffset = 0;
     int procedureLength = 0;
@@ -71,8 +122,11 @@ public final class InvocationCodec {
         skip(b, wireType);
       }
     }
-    return new Envelope(handle, procedureOffset, procedureLength, parameters,
-        (int) Math.min(Math.max(timeout, 0), Integer.MAX_VALUE));
+    into.handle = handle;
+    into.procedureOffset = procedureOffset;
+    into.procedureLength = procedureLength;
+    into.parameterCount = parameters;
+    into.timeoutMillis = (int) Math.min(Math.max(timeout, 0), Integer.MAX_VALUE);
   }
 
   /** The procedure name of a scanned invocation. */
@@ -92,7 +146,7 @@ public final class InvocationCodec {
       return NO_PARAMETERS;
     }
     final Object[] values = new Object[count];
-    decode(new Reader(message), procedure, -1, values);
+    decode(message, procedure, -1, values);
     return values;
   }
 
@@ -101,7 +155,7 @@ public final class InvocationCodec {
    * REQUIRES: {@code into} has one element per parameter.
    */
   static void parametersInto(byte[] message, Object[] into, String procedure) {
-    decode(new Reader(message), procedure, -1, into);
+    decode(message, procedure, -1, into);
   }
 
   /**
@@ -109,7 +163,78 @@ public final class InvocationCodec {
    * {@link #parameters} would give it; null when there is no such parameter.
    */
   static Object parameter(byte[] message, int index, String procedure) {
-    return decode(new Reader(message), procedure, index, null);
+    return decode(message, procedure, index, null);
+  }
+
+  /**
+   * Where parameter {@code index} (0-based) of a scanned invocation message
+   * holds an integer: the offset of its value, for {@link #integerAt}; -1
+   * when the parameter is absent or holds another kind of value (or none).
+   * The router reads an integer partitioning value this way without boxing
+   * it; anything else it reads with {@link #parameter}, which also names
+   * what is wrong with a value it cannot use.
+   */
+  static int integerParameterAt(byte[] message, int index) {
+    final Reader b = Reader.on(message);
+    try {
+      if (!skipToParameter(b, index)) {
+        return -1;
+      }
+      final int end = b.delimitedEnd();
+      int at = -1;
+      while (b.position < end) {  // the last value field wins, as in value()
+        final long field = b.readVarint();
+        at = (int) (field >>> 3) == Parameter.INTEGER_FIELD_NUMBER && (int) (field & 7) == VARINT ? b.position : -1;
+        skip(b, (int) (field & 7));
+      }
+      return at;
+    } catch (MalformedInvocationException e) {
+      throw new IllegalStateException("an invocation that passed scan() is malformed: " + e.getMessage(), e);
+    } finally {
+      b.done();
+    }
+  }
+
+  /** The integer at {@code offset}, which {@link #integerParameterAt} gave for {@code message}. */
+  static long integerAt(byte[] message, int offset) {
+    final Reader b = Reader.on(message);
+    try {
+      b.position = offset;
+      final long v = b.readVarint();
+      return (v >>> 1) ^ -(v & 1);
+    } catch (MalformedInvocationException e) {
+      throw new IllegalStateException("no integer at offset " + offset + " of a scanned invocation", e);
+    } finally {
+      b.done();
+    }
+  }
+
+  /**
+   * Moves {@code b} to the length prefix of parameter {@code index}; false
+   * when the message has no such parameter.
+   */
+  private static boolean skipToParameter(Reader b, int index) throws MalformedInvocationException {
+    int i = 0;
+    while (b.isReadable()) {
+      final long field = b.readVarint();
+      if ((int) (field >>> 3) != Invocation.PARAMETERS_FIELD_NUMBER || (int) (field & 7) != LENGTH_DELIMITED) {
+        skip(b, (int) (field & 7));
+      } else if (i++ == index) {
+        return true;
+      } else {
+        b.position = b.delimitedEnd();
+      }
+    }
+    return false;
+  }
+
+  private static Object decode(byte[] message, String procedure, int only, Object[] into) {
+    final Reader b = Reader.on(message);
+    try {
+      return decode(b, procedure, only, into);
+    } finally {
+      b.done();
+    }
   }
 
   /**
@@ -239,15 +364,28 @@ public final class InvocationCodec {
 
   /**
    * A read position in a message's bytes, every read bounds-checked against
-   * the array's end. One per decode, confined to it (small and short-lived:
-   * the JIT usually keeps it off the heap).
+   * the array's end. One per thread ({@link #on}), used by one decode at a
+   * time: nothing in a decode starts another.
    */
   private static final class Reader {
-    private final byte[] bytes;
+    private static final byte[] NONE = {};
+    private byte[] bytes = NONE;
     private int position;
 
-    Reader(byte[] bytes) {
-      this.bytes = bytes;
+    /** The calling thread's reader, at the start of {@code message}. Give it back with {@link #done}. */
+    static Reader on(byte[] message) {
+      final Reader r = READERS.get();
+      if (r.bytes != NONE) {
+        throw new IllegalStateException("a decode started inside another on the same thread");
+      }
+      r.bytes = message;
+      r.position = 0;
+      return r;
+    }
+
+    /** Drops the message, so that a thread's reader does not keep a large one alive. */
+    void done() {
+      bytes = NONE;
     }
 
     boolean isReadable() {

@@ -58,6 +58,22 @@ class FailureDetectorTest {
   }
 
   @Test
+  void shouldCountARejoinedIncarnationsSilenceFromWhenItWasFirstSeen() {
+    detector.becameLeader();
+    heartbeats.record(1, 11, now);
+    assertEquals(List.of(), detector.due(hosts(up(1, 11))));
+    now += 10 * TIMEOUT;
+    // Incarnation 11 died long ago; 21 registered (rejoin) before its first heartbeat reached this voter.
+    final MetadataSnapshot back = hosts(up(1, 21));
+    assertEquals(List.of(), detector.due(back), "silence of the new incarnation counts from now");
+    now += TIMEOUT;
+    assertEquals(List.of(), detector.due(back));
+    now += 1;
+    assertEquals(List.of(1), ids(detector.due(back)), "never heard for the whole timeout since it was seen");
+    assertEquals(21, detector.due(back).get(0).getIncarnation());
+  }
+
+  @Test
   void shouldTreatAHeartbeatOfAnotherIncarnationAsSilence() {
     detector.becameLeader();
     now += TIMEOUT + 1;

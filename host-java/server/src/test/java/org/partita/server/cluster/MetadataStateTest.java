@@ -267,4 +267,69 @@ class MetadataStateTest {
     apply(markDead(1, 11));
     assertEquals("HostServing for host 1: incarnation 11 was declared dead", apply(serving).getRefusal());
   }
+
+  static MetadataCommand rejoin(int hostId, long incarnation) {
+    final MetadataCommand registration = register(hostId, incarnation, 0xabc, "three");
+    return registration.toBuilder().setRegisterHost(registration.getRegisterHost().toBuilder().setRejoin(true))
+        .build();
+  }
+
+  static MetadataCommand addReplica(int partition, long expectedEpoch, int hostId, long incarnation) {
+    return MetadataCommand.newBuilder().setAddReplica(org.partita.proto.cluster.AddReplica.newBuilder()
+        .setPartition(partition).setExpectedEpoch(expectedEpoch).setHostId(hostId).setIncarnation(incarnation))
+        .build();
+  }
+
+  @Test
+  void shouldLetADeadHostRejoinWithANewerIncarnationHoldingNoCopy() {
+    apply(register(0, 10, 0xabc, "three"));
+    apply(register(1, 11, 0xabc, "three"));
+    apply(install(0, threeHostMap()));
+    apply(markDead(1, 11));
+    assertEquals("RegisterHost for host 2: a rejoin, but the cluster has never registered host 2: start it "
+        + "without --rejoin to form the cluster", apply(rejoin(2, 30)).getRefusal());
+    final MetadataReply back = apply(rejoin(1, 21));
+    assertTrue(back.getApplied(), back.getRefusal());
+    final HostRecord record = back.getState().getHosts(1);
+    assertEquals(21, record.getIncarnation());
+    assertEquals(HostState.HOST_STATE_UP, record.getState());
+    assertFalse(record.getServing(), "serving again only once it says so");
+    assertEquals(2, state.version(), "a rejoin changes no copy: the map stays");
+    assertFalse(state.map().replicas(0).replicaHosts().contains(1));
+    assertTrue(apply(rejoin(1, 21)).getApplied(), "the same registration sent again is a no-op");
+    assertTrue(apply(rejoin(1, 22)).getRefusal().contains("already registered and up"),
+        "a second process with the same id while the first is up");
+    assertTrue(apply(markDead(1, 21)).getApplied(), "the new incarnation can die in its turn");
+  }
+
+  @Test
+  void shouldAddARejoinedHostAsACopyInTheNextEpoch() {
+    apply(register(0, 10, 0xabc, "three"));
+    apply(register(1, 11, 0xabc, "three"));
+    apply(register(2, 12, 0xabc, "three"));
+    apply(install(0, threeHostMap()));
+    apply(markDead(1, 11));
+    // Partition 0 is {0} in epoch 2 now, partition 2 {2} in epoch 2.
+    assertEquals("AddReplica of host 1 to partition 0: incarnation 11 of the host is not registered and up",
+        apply(addReplica(0, 2, 1, 11)).getRefusal());
+    apply(rejoin(1, 21));
+    assertEquals("AddReplica of host 1 to partition 0 expected epoch 1, current is 2",
+        apply(addReplica(0, 1, 1, 21)).getRefusal());
+    assertEquals("AddReplica of host 1 to partition 0: incarnation 20 of the host is not registered and up",
+        apply(addReplica(0, 2, 1, 20)).getRefusal());
+    assertEquals("AddReplica of host 0 to partition 0: the host already holds a copy (hosts [0])",
+        apply(addReplica(0, 2, 0, 10)).getRefusal());
+    assertEquals("AddReplica of host 1 to partition 5: the partition does not exist (the map has 3)",
+        apply(addReplica(5, 2, 1, 21)).getRefusal());
+    final MetadataReply added = apply(addReplica(0, 2, 1, 21));
+    assertTrue(added.getApplied(), added.getRefusal());
+    assertEquals(new PartitionMap.Replicas(0, 0, List.of(0, 1), 3), state.map().replicas(0), "the leader stays");
+    assertEquals(new PartitionMap.Replicas(2, 2, List.of(2), 2), state.map().replicas(2), "others untouched");
+    assertEquals(3, state.version());
+    assertEquals("AddReplica of host 1 to partition 0 expected epoch 2, current is 3",
+        apply(addReplica(0, 2, 1, 21)).getRefusal(), "sent again: refused by the epoch");
+    assertTrue(apply(addReplica(2, 2, 1, 21)).getApplied());
+    assertTrue(apply(addReplica(1, 1, 1, 21)).getApplied(), "a third copy while the cluster has three hosts");
+    assertEquals(List.of(2, 0, 1), state.map().replicas(1).replicaHosts());
+  }
 }

@@ -1,9 +1,13 @@
 package org.partita.server.database;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -11,6 +15,8 @@ import org.partita.client.ClientResponse;
 import org.partita.client.ResultTable;
 import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.SourceFile;
+import org.partita.server.txn.Invocation;
+import org.partita.server.txn.ResponseBytesConsumer;
 
 class ProcedureRuntimeTest {
   private static final String SCHEMA = String.join("\n",
@@ -61,6 +67,27 @@ class ProcedureRuntimeTest {
       other++;
     }
     return other;
+  }
+
+  @org.junit.jupiter.api.Test
+  void shouldShareASmallLongResultOnlyWithReceiversThatReadBytes() throws Exception {
+    open(2);
+    final List<CompletableFuture<ClientResponse>> answers = new java.util.ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      final CompletableFuture<ClientResponse> bytesOnly = new CompletableFuture<>();
+      final ResponseBytesConsumer receiver = bytesOnly::complete;
+      assertTrue(db.offerCall(Invocation.of("Transfer", new Object[] {4L, 1, 2, 0L}, 0, i + 1), receiver));
+      answers.add(bytesOnly);
+      answers.add(db.call("Transfer", 4L, 1, 2, 0L));
+    }
+    final ClientResponse shared = answers.get(0).get(10, TimeUnit.SECONDS);
+    assertTrue(shared.ok(), shared::toString);
+    assertSame(shared, answers.get(2).get(10, TimeUnit.SECONDS), "one response for every call returning 100");
+    final ClientResponse own = answers.get(1).get(10, TimeUnit.SECONDS);
+    final ClientResponse other = answers.get(3).get(10, TimeUnit.SECONDS);
+    assertNotSame(own.results().get(0), other.results().get(0), "in-process callers get their own cursors");
+    assertEquals(100, own.firstLong());
+    assertEquals(own.results().get(0).bytes(), shared.results().get(0).bytes(), "the same bytes on the wire");
   }
 
   @ParameterizedTest

@@ -42,4 +42,16 @@ class ResultSetsTest {
     assertEquals("modified_tuples", named.columnName(0));
     assertEquals(3, only(named));
   }
+
+  @Test
+  void shouldShareOneResponsePerSmallResultForReceiversOfBytes() {
+    final org.partita.client.ClientResponse two = ResultSets.sharedLongResponse(2);
+    assertTrue(two.ok());
+    org.junit.jupiter.api.Assertions.assertSame(two, ResultSets.sharedLongResponse(2));
+    assertEquals(ResultSets.newLongTable(ResultSets.PROCEDURE_RESULT, 2).bytes(), two.results().get(0).bytes());
+    assertEquals(-16, ResultSets.sharedLongResponse(-16).firstLong());
+    assertEquals(255, ResultSets.sharedLongResponse(255).firstLong());
+    org.junit.jupiter.api.Assertions.assertNull(ResultSets.sharedLongResponse(256));
+    org.junit.jupiter.api.Assertions.assertNull(ResultSets.sharedLongResponse(-17));
+  }
 }

@@ -9,6 +9,9 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.ByteBuffer;
+import org.partita.client.ResultTable;
+import org.partita.client.ResultTableBuilder;
+import org.partita.client.ValueType;
 import org.junit.jupiter.api.Test;
 
 class OutboundFramesTest {
@@ -58,6 +61,52 @@ class OutboundFramesTest {
       assertEquals(99, bytes[1]);
       assertEquals((byte) (10 + 2), bytes[2]);
       assertEquals(2, bytes[bytes.length - 1]);
+    } finally {
+      out.release();
+    }
+  }
+
+  @Test
+  void shouldCopyASmallResultTableAfterWhatTheSegmentHolds() {
+    final ResultTable table = new ResultTableBuilder().column("N", ValueType.BIGINT).row(42L).row(7L).build();
+    table.advanceRow();
+    final OutboundFrames frames = new OutboundFrames(PooledByteBufAllocator.DEFAULT);
+    frames.segment().writeByte(5);
+    frames.addTable(table);
+    frames.segment().writeByte(6);
+    final ByteBuf out = frames.finish();
+    try {
+      final byte[] bytes = ByteBufUtil.getBytes(out);
+      final ByteBuffer expected = table.bytes();
+      assertEquals(1 + expected.remaining() + 1, bytes.length);
+      assertEquals(5, bytes[0]);
+      for (int i = 0; i < expected.remaining(); i++) {
+        assertEquals(expected.get(expected.position() + i), bytes[1 + i], "byte " + i);
+      }
+      assertEquals(6, bytes[bytes.length - 1]);
+      assertEquals(42L, table.getLong(0));  // the table's cursor is where it was
+    } finally {
+      out.release();
+    }
+  }
+
+  @Test
+  void shouldGrowTheSegmentForAResultTableThatDoesNotFit() {
+    final ResultTableBuilder builder = new ResultTableBuilder().column("N", ValueType.BIGINT);
+    for (long i = 0; i < 100; i++) {
+      builder.row(i);
+    }
+    final ResultTable table = builder.build();
+    final OutboundFrames frames = new OutboundFrames(PooledByteBufAllocator.DEFAULT);
+    final byte[] filler = new byte[4096 - 10];
+    frames.segment().writeBytes(filler);
+    frames.addTable(table);
+    final ByteBuf out = frames.finish();
+    try {
+      assertFalse(out instanceof CompositeByteBuf);
+      assertEquals(filler.length + table.byteSize(), out.readableBytes());
+      final ByteBuffer expected = table.bytes();
+      assertEquals(expected.get(expected.limit() - 1), out.getByte(out.readableBytes() - 1));
     } finally {
       out.release();
     }

@@ -47,7 +47,9 @@ class LeaderPipelineTest {
     release(1, 0x11);
     release(2, 0);
     release(3, 0x33);
-    assertEquals(List.of(1, 2, 1, 2, 1, 2), woken);
+    assertEquals(List.of(), woken, "the links wait until the site ran what it had queued");
+    leader.siteIdle();
+    assertEquals(List.of(1, 2), woken, "one wake-up per link for the whole run of items");
     assertEquals(List.of(), answered);
     final List<ReplicatedItem> sent = drainAll(1);
     assertEquals(3, sent.size());
@@ -114,6 +116,23 @@ class LeaderPipelineTest {
         + " acknowledged up to 0"));
     assertTrue(leader.ack(TestItems.ack(3, 1, 1, 1, 0x11, 0x22, 0x33)).contains("sequence 3"));
     assertEquals(List.of(), answered);
+  }
+
+  @Test
+  void shouldWakeTheLinksEveryBoundOfItemsWhileTheSiteStaysBusyAndOnlyOnceWhenItRunsDry() {
+    for (long s = 1; s <= LeaderPipeline.WAKE_EVERY - 1; s++) {
+      release(s, s);
+    }
+    assertEquals(List.of(), woken);
+    release(LeaderPipeline.WAKE_EVERY, 7);
+    assertEquals(List.of(1, 2), woken, "a site that never runs dry still sends in bounded batches");
+    assertEquals(LeaderPipeline.WAKE_EVERY, drainAll(1).size());
+    leader.siteIdle();
+    assertEquals(List.of(1, 2), woken, "nothing released since: no wake-up");
+    release(LeaderPipeline.WAKE_EVERY + 1, 9);
+    leader.siteIdle();
+    assertEquals(List.of(1, 2, 1, 2), woken);
+    assertEquals(1, drainAll(1).size());
   }
 
   @Test

@@ -75,6 +75,31 @@ class ReplicaSequencerTest {
   }
 
   @Test
+  void shouldWakeTheLeadersLinkOncePerRunOfItemsOrEveryBoundWhileItemsStayQueued() {
+    assertNull(copy.receive(TestItems.batch(2, 1, 0, 0, run(1), run(2), marker(3))));
+    woken.clear();
+    executor.runNext();
+    assertEquals(List.of(), woken, "item 2 is still queued: its run wakes the link");
+    executor.runNext();
+    assertEquals(List.of(0), woken, "everything given to the site ran");
+    assertEquals(List.of(1L, 2L, 3L), sequences(acks()));
+
+    final ReplicatedItem[] many = new ReplicatedItem[ReplicaSequencer.ACK_EVERY + 1];
+    for (int i = 0; i < many.length; i++) {
+      many[i] = run(4 + i);
+    }
+    assertNull(copy.receive(TestItems.batch(2, 1, 0, 0, many)));
+    woken.clear();
+    for (int i = 0; i < ReplicaSequencer.ACK_EVERY; i++) {
+      executor.runNext();
+    }
+    assertEquals(List.of(0), woken, "a site that stays busy still acknowledges in bounded batches");
+    assertEquals(ReplicaSequencer.ACK_EVERY, acks().size());
+    executor.runNext();
+    assertEquals(List.of(0, 0), woken);
+  }
+
+  @Test
   void shouldRefuseAnOlderEpochAndHoldANewerOneUntilTheMetadataShowsIt() {
     copy = new ReplicaSequencer(2, 2, 1, 0, executor, woken::add);
     assertTrue(copy.receive(TestItems.batch(2, 1, 0, 0, run(1))).contains("older than this copy's epoch 2"));

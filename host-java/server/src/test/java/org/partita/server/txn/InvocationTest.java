@@ -42,6 +42,31 @@ class InvocationTest {
   }
 
   @Test
+  void shouldFindIntegerParametersForRoutingWithoutBoxingThem() {
+    final Invocation call = Invocation.of("Vote", new Object[] {6175551234L, "MA", -3L, null, 2.5}, 1, 2);
+    assertEquals(6175551234L, call.integerAt(call.integerParameterAt(0)));
+    assertEquals(-3L, call.integerAt(call.integerParameterAt(2)));
+    assertEquals(-1, call.integerParameterAt(1), "text");
+    assertEquals(-1, call.integerParameterAt(3), "NULL: no value at all");
+    assertEquals(-1, call.integerParameterAt(4), "float");
+    assertEquals(-1, call.integerParameterAt(5), "absent");
+    assertEquals(Long.MIN_VALUE, Invocation.of("P", new Object[] {Long.MIN_VALUE}, 0, 0).integerAt(
+        Invocation.of("P", new Object[] {Long.MIN_VALUE}, 0, 0).integerParameterAt(0)));
+  }
+
+  @Test
+  void shouldTakeTheLastValueOfAParameterAsTheDecoderDoes() throws Exception {
+    // Parameter 1 holds text, then an integer; parameter 2 an integer, then text (Invocation: field 2 =
+    // procedure, 3 = parameters; Parameter: field 1 = integer as a zig-zag varint, 4 = text).
+    final byte[] message = {18, 1, 'P', 26, 5, 34, 1, 'x', 8, 14, 26, 5, 8, 14, 34, 1, 'y'};
+    final Invocation call = Invocation.received(message, InvocationCodec.scan(message), "P", 0);
+    assertEquals(7L, call.parameter(0));
+    assertEquals(7L, call.integerAt(call.integerParameterAt(0)));
+    assertEquals("y", call.parameter(1));
+    assertEquals(-1, call.integerParameterAt(1));
+  }
+
+  @Test
   void shouldRoundTripThroughItsLogForm() throws Exception {
     final Invocation call = Invocation.of("Transfer", new Object[] {1L, "x"}, 4, 5);
     final Invocation back = Invocation.fromProto(call.toProto());

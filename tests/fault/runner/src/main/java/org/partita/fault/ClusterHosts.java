@@ -17,6 +17,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.partita.client.ClientConfig;
 import org.partita.client.PartitaClient;
 import org.partita.client.ResultTable;
@@ -64,8 +65,10 @@ final class ClusterHosts implements Hosts {
   static final long FAILOVER_TIMEOUT_SECONDS = 120;
   /** The line a voter logs when it becomes the metadata leader (K ≥ 1: its failure detection starts). */
   static final String LEADS_METADATA = "failure detection: this voter leads the metadata group";
-  static final String REJOIN_MISSING = "a host returns to a cluster only by rejoin, which is not built yet "
-      + "(docs/cluster.md, milestone 5)";
+  static final String REJOIN_MISSING = "a host returns to a cluster only by rejoin, which a run does only with "
+      + "the rejoin nemesis (--nemesis ...,rejoin; docs/cluster.md, \"Rejoin\")";
+  /** How long {@link #restart} waits for a rejoined host's copies. */
+  static final long REJOIN_TIMEOUT_SECONDS = 180;
 
   private final RunOptions options;
   private final Path runDir;
@@ -140,9 +143,48 @@ final class ClusterHosts implements Hosts {
     paused.remove(host);
   }
 
+  /**
+   * Rejoin (docs/cluster.md, "Rejoin"): starts the killed {@code host} again
+   * with {@code scripts/cluster restart} and returns once a surviving host's
+   * map shows every partition with K+1 copies again (its copies streamed
+   * from their leaders and added in a new epoch). Refused unless the run
+   * asked for the {@code rejoin} nemesis ({@link #rejoins}).
+   */
   @Override
-  public void restart(int host) {
-    throw new IllegalStateException("host " + host + " cannot start again: " + REJOIN_MISSING);
+  public void restart(int host) throws IOException, InterruptedException {
+    if (!rejoins()) {
+      throw new IllegalStateException("host " + host + " cannot start again: " + REJOIN_MISSING);
+    }
+    requireHost(host);
+    script(START_TIMEOUT_SECONDS, "restart", Integer.toString(host));
+    synchronized (this) {
+      dead.remove(host);
+    }
+    final String last = awaitSurvivor(survivors().get(0), REJOIN_TIMEOUT_SECONDS, client -> {
+      final List<Integer> copies = copyCounts(client);
+      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
+    });
+    if (last != null) {
+      throw new IllegalStateException("host " + host + " restarted but its copies did not come back within "
+          + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
+    }
+  }
+
+  @Override
+  public boolean rejoins() {
+    return options.nemeses().contains("rejoin");
+  }
+
+  /** How many copies each partition has (by partition id) in {@code @SystemCatalog PARTITIONS}. */
+  private static List<Integer> copyCounts(PartitaClient client) {
+    final ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
+    final int partition = table.columnIndex("PARTITION_ID");
+    final int replicas = table.columnIndex("REPLICA_HOST_IDS");
+    final java.util.TreeMap<Integer, Integer> byPartition = new java.util.TreeMap<>();
+    while (table.advanceRow()) {
+      byPartition.put((int) table.getLong(partition), table.getString(replicas).split(",").length);
+    }
+    return List.copyOf(byPartition.values());
   }
 
   /**
@@ -156,23 +198,39 @@ final class ClusterHosts implements Hosts {
     if (survivors.isEmpty()) {
       throw new IllegalStateException("no host survives to take over host " + host + "'s partitions");
     }
-    final String address = addresses().get(survivors.get(0));
-    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FAILOVER_TIMEOUT_SECONDS);
+    final String last = awaitSurvivor(survivors.get(0), FAILOVER_TIMEOUT_SECONDS, client -> {
+      final List<Integer> leaders = partitionLeaders(client);
+      return leaders.contains(host) ? "partition leaders " + leaders : null;
+    });
+    if (last != null) {
+      throw new IllegalStateException("host " + host + " was killed and its partitions did not fail over within "
+          + FAILOVER_TIMEOUT_SECONDS + " s (host " + survivors.get(0) + " says: " + last + ")");
+    }
+  }
+
+  /**
+   * Asks surviving host {@code survivor} every 200 ms, for at most
+   * {@code timeoutSeconds}, until {@code check} returns null (what it waits
+   * for holds); returns null then, else the last thing it saw or the last
+   * error.
+   */
+  private String awaitSurvivor(int survivor, long timeoutSeconds, Function<PartitaClient, String> check)
+      throws InterruptedException {
+    final String address = addresses().get(survivor);
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
     String last = "no answer";
     while (System.nanoTime() < deadline) {
       try (PartitaClient client = alone(address)) {
-        final List<Integer> leaders = partitionLeaders(client);
-        if (!leaders.contains(host)) {
-          return;
+        last = check.apply(client);
+        if (last == null) {
+          return null;
         }
-        last = "partition leaders " + leaders;
       } catch (RuntimeException e) {
         last = Outcomes.describe(e);
       }
       TimeUnit.MILLISECONDS.sleep(200);
     }
-    throw new IllegalStateException("host " + host + " was killed and its partitions did not fail over within "
-        + FAILOVER_TIMEOUT_SECONDS + " s (host " + survivors.get(0) + " says: " + last + ")");
+    return last;
   }
 
   @Override

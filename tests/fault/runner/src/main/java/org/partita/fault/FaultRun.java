@@ -79,13 +79,14 @@ public final class FaultRun {
         : String.join(",", options.nemeses()), options.seconds(), options.seed(), options.hosts(), options.kfactor(),
         options.sites(), options.processes(), options.commandLog()));
     if (options.hosts() > 1) {
-      summary.add("cluster: heartbeat timeout " + ClusterHosts.heartbeatTimeout() + "; at most "
-          + Nemeses.killLimit(options.hosts()) + " kill (a killed host stays dead: rejoin is not built)"
-          + (workload.multiPartitionReason() == null ? "" : "; kills spare the host leading partition 0, which "
+      summary.add("cluster: heartbeat timeout " + ClusterHosts.heartbeatTimeout() + "; " + (options.nemeses()
+          .contains("rejoin") ? "every killed host rejoins, kills unlimited" : "at most "
+          + Nemeses.killLimit(options.hosts()) + " kill (a killed host stays dead: the run has no rejoin nemesis)")
+          + (workload.multiPartitionReason() == null ? "" : "; a kill may hit the host leading partition 0, which "
           + "coordinates the workload's multi-partition transactions (" + workload.multiPartitionReason() + ")"));
     }
     final Schedule schedule = Schedule.plan(options.seed(), options.nemeses(), options.seconds(),
-        Nemeses.killLimit(options.hosts()));
+        Nemeses.killLimit(options.hosts(), options.nemeses()));
     writeSchedule(schedule);
     final Path historyFile = runDir.resolve("history.jsonl");
     final LiveResults results;
@@ -145,8 +146,7 @@ public final class FaultRun {
       workers.add(w);
       threads.add(new Thread(w, "worker-" + p));
     }
-    final NemesisRunner nemesis = new NemesisRunner(schedule, hosts, history, options.seed(), end,
-        workload.multiPartitionReason() != null);
+    final NemesisRunner nemesis = new NemesisRunner(schedule, hosts, history, options.seed(), end);
     final Thread nemesisThread = new Thread(nemesis, "nemesis");
     threads.forEach(Thread::start);
     nemesisThread.start();

@@ -81,6 +81,15 @@ interface Hosts extends AutoCloseable {
    */
   boolean restartable();
 
+  /**
+   * Whether a killed cluster host comes back in this run, by rejoin
+   * ({@link #restart} on a cluster: the run asked for the {@code rejoin}
+   * nemesis, docs/cluster.md "Rejoin"); false on one host.
+   */
+  default boolean rejoins() {
+    return false;
+  }
+
   /** Cuts the network between hosts as {@code grudge} says, replacing any cut in force. */
   void cut(Grudge grudge) throws IOException, InterruptedException;
 

@@ -10,26 +10,21 @@ import java.util.Random;
  * kill (one host, chosen at random) and kill-all (every host): SIGKILL.
  * On one host both kill that host, and healing starts it again to recover
  * from its command log. On a cluster (K = 1; kill-all is refused there)
- * the host stays dead, since rejoin is not built: healing waits until the
- * survivors lead its partitions (failover), the schedule plays at most one
- * kill per run, and when the workload's transactions are multi-partition
- * the host leading partition 0 is spared, because it coordinates them and
- * coordinator failover is not built (the detail says so). The detail also
- * says whether the killed host was the metadata leader. One instance per
- * fault: it keeps what it did for {@link #detail}.
+ * healing waits until the survivors lead its partitions (failover); in a
+ * run with the rejoin nemesis the host then rejoins ({@link Hosts#restart})
+ * and kills may strike again, otherwise it stays dead and the schedule
+ * plays at most one kill per run. Any host may be killed, the one leading
+ * partition 0 (the multi-partition coordinator) included; the detail says
+ * whether the killed host was the coordinator and whether it was the
+ * metadata leader. One instance per fault: it keeps what it did for
+ * {@link #detail}.
  */
 final class KillNemesis implements Nemesis {
   private final boolean all;
-  private final boolean spareCoordinator;
   private String detail = "";
 
-  /**
-   * @param spareCoordinator on a cluster, never kill the host leading
-   *     partition 0 (the workload needs multi-partition transactions)
-   */
-  KillNemesis(boolean all, boolean spareCoordinator) {
+  KillNemesis(boolean all) {
     this.all = all;
-    this.spareCoordinator = spareCoordinator;
   }
 
   @Override
@@ -57,9 +52,14 @@ final class KillNemesis implements Nemesis {
   public void heal(Hosts hosts, List<Integer> targets) throws IOException, InterruptedException {
     for (int h : targets) {
       hosts.recover(h);
+      if (!hosts.restartable() && hosts.rejoins()) {
+        hosts.restart(h);
+      }
     }
     if (!hosts.restartable()) {
-      detail += (detail.isEmpty() ? "" : "; ") + "its partitions failed over; it stays dead (rejoin is not built)";
+      detail += (detail.isEmpty() ? "" : "; ") + (hosts.rejoins()
+          ? "its partitions failed over, then it rejoined and holds its copies again"
+          : "its partitions failed over; it stays dead (the run has no rejoin nemesis)");
     }
   }
 
@@ -68,20 +68,27 @@ final class KillNemesis implements Nemesis {
     return detail;
   }
 
-  /** A random surviving host of the cluster, not the coordinator's when it must be spared. */
+  /** The host leading partition 0, or -1 when no survivor could say (the detail then does not name it). */
+  private static int coordinator(Hosts hosts) {
+    try {
+      return hosts.coordinator();
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** A random surviving host of the cluster. */
   private int clusterTarget(Hosts hosts, Random random) {
     final List<Integer> candidates = new ArrayList<>(hosts.survivors());
-    final StringBuilder why = new StringBuilder();
-    if (spareCoordinator) {
-      final int coordinator = hosts.coordinator();
-      candidates.remove(Integer.valueOf(coordinator));
-      why.append("host ").append(coordinator).append(" spared: it leads partition 0 and coordinates the "
-          + "workload's multi-partition transactions (coordinator failover is not built)");
-    }
     if (candidates.isEmpty()) {
-      throw new IllegalStateException("no host to kill: survivors " + hosts.survivors() + ", " + why);
+      throw new IllegalStateException("no host to kill: every host is dead");
     }
     final int target = candidates.get(random.nextInt(candidates.size()));
+    final StringBuilder why = new StringBuilder();
+    if (coordinator(hosts) == target) {
+      why.append("host ").append(target).append(" led partition 0: it coordinated the multi-partition "
+          + "transactions, which move to partition 0's new leader");
+    }
     final OptionalInt metadataLeader = hosts.metadataLeader();
     why.append(why.length() == 0 ? "" : "; ").append(metadataLeader.isEmpty()
         ? "the metadata leader is not known (no host logged its election)"

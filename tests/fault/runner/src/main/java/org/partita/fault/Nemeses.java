@@ -9,10 +9,10 @@ final class Nemeses {
       "partition-leader", "flood-minority", "rejoin");
   /** Those that cut hosts apart: a cluster of 3 hosts or more (a minority and a majority). */
   static final List<String> NETWORK = List.of("partition", "partition-leader", "flood-minority");
-  /** Those that need a killed host to start again: on a cluster that is rejoin, not built yet. */
-  static final List<String> RESTARTING = List.of("kill-all", "power-loss", "rejoin");
+  /** Those that need every killed host to start again on its own files: refused on a cluster. */
+  static final List<String> RESTARTING = List.of("kill-all", "power-loss");
   /** What runs on a cluster today. */
-  static final String ON_A_CLUSTER = "kill (K=1), pause, partition, partition-leader, flood-minority";
+  static final String ON_A_CLUSTER = "kill (K=1), rejoin (K=1), pause, partition, partition-leader, flood-minority";
 
   private Nemeses() {
   }
@@ -27,18 +27,20 @@ final class Nemeses {
           + ", none)");
     }
     if (hosts > 1 && RESTARTING.contains(name)) {
-      throw new IllegalArgumentException("nemesis '" + name + "' needs a killed host to start again, and "
-          + ClusterHosts.REJOIN_MISSING + "; on a cluster today: " + ON_A_CLUSTER);
+      throw new IllegalArgumentException("nemesis '" + name + "' needs every killed host to start again on its "
+          + "own files, which a cluster host does not (it returns by rejoin, from its partitions' leaders); on a "
+          + "cluster today: " + ON_A_CLUSTER);
     }
-    if (hosts > 1 && name.equals("kill") && kfactor != 1) {
-      throw new IllegalArgumentException("nemesis 'kill' on a cluster needs --kfactor 1, not " + kfactor + ": "
+    if (hosts > 1 && (name.equals("kill") || name.equals("rejoin")) && kfactor != 1) {
+      throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1, not " + kfactor
+          + ": "
           + (kfactor == 0 ? "with K=0 a killed host's partitions have no other copy to fail over to"
           : "with K>=2 a failover leaves several copies, which need repair among the survivors before serving, "
           + "and that is not built yet (docs/cluster.md, \"Failover today\")"));
     }
     if (hosts == 1 && name.equals("rejoin")) {
-      throw new IllegalArgumentException("nemesis 'rejoin' needs a cluster (--hosts 3 or more) and rejoin, "
-          + "which is not built yet (docs/cluster.md, milestone 5)");
+      throw new IllegalArgumentException("nemesis 'rejoin' needs a cluster (--hosts 3 or more): a single host "
+          + "restarts from its command log (nemesis kill)");
     }
     if (NETWORK.contains(name) && hosts < 3) {
       throw new IllegalArgumentException("nemesis '" + name + "' cuts hosts apart: it needs a cluster of 3 hosts "
@@ -56,21 +58,22 @@ final class Nemeses {
     return hosts > 1 ? 1 : Integer.MAX_VALUE;
   }
 
-  /**
-   * The nemesis named {@code name}, a new instance for each fault;
-   * {@code spareCoordinator}: a cluster kill never targets the host leading
-   * partition 0 (the workload is multi-partition). REQUIRES: {@link #check}
-   * accepted it.
-   */
-  static Nemesis named(String name, boolean spareCoordinator) {
+  /** {@link #killLimit(int)}, unlimited on a cluster whose run rejoins every killed host ({@code rejoin}). */
+  static int killLimit(int hosts, List<String> nemeses) {
+    return nemeses.contains("rejoin") ? Integer.MAX_VALUE : killLimit(hosts);
+  }
+
+  /** The nemesis named {@code name}, a new instance for each fault. REQUIRES: {@link #check} accepted it. */
+  static Nemesis named(String name) {
     return switch (name) {
-      case "kill" -> new KillNemesis(false, spareCoordinator);
-      case "kill-all" -> new KillNemesis(true, spareCoordinator);
+      case "kill" -> new KillNemesis(false);
+      case "kill-all" -> new KillNemesis(true);
       case "pause" -> new PauseNemesis();
       case "power-loss" -> new PowerLossNemesis();
       case "partition" -> new PartitionNemesis(false);
       case "partition-leader" -> new PartitionNemesis(true);
       case "flood-minority" -> new FloodNemesis();
+      case "rejoin" -> new RejoinNemesis();
       default -> throw new IllegalArgumentException("nemesis '" + name + "' is not available");
     };
   }

@@ -18,19 +18,15 @@ final class NemesisRunner implements Runnable {
   private final History history;
   private final Random random;
   private final long endNanos;
-  private final boolean spareCoordinator;
   private volatile Exception error;
   private volatile int injected;
 
-  /** {@code spareCoordinator}: the workload is multi-partition, so a cluster kill spares partition 0's leader. */
-  NemesisRunner(Schedule schedule, Hosts hosts, History history, long seed, long endNanos,
-      boolean spareCoordinator) {
+  NemesisRunner(Schedule schedule, Hosts hosts, History history, long seed, long endNanos) {
     this.schedule = schedule;
     this.hosts = hosts;
     this.history = history;
     this.random = new Random(seed);
     this.endNanos = endNanos;
-    this.spareCoordinator = spareCoordinator;
   }
 
   /** What stopped the schedule, or null. */
@@ -63,7 +59,7 @@ final class NemesisRunner implements Runnable {
   }
 
   private void play(Schedule.Fault fault) throws Exception {
-    final Nemesis nemesis = Nemeses.named(fault.nemesis(), spareCoordinator);
+    final Nemesis nemesis = Nemeses.named(fault.nemesis());
     final int number = injected + 1;
     history.nemesis(nemesis.name(), "start", number, "held " + fault.holdMillis() + " ms");
     final List<Integer> targets = nemesis.inject(hosts, random);

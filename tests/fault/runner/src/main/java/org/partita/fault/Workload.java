@@ -47,9 +47,9 @@ interface Workload {
 
   /**
    * Why the workload needs multi-partition transactions (on a cluster they
-   * all go through the host leading partition 0, whose death stops them
-   * until coordinator failover exists, so a cluster kill spares that host);
-   * null when every call it makes is single-partition.
+   * all go through the host leading partition 0, the coordinator, whose
+   * death moves them to partition 0's new leader; the run's summary says
+   * so); null when every call it makes is single-partition.
    */
   default String multiPartitionReason() {
     return null;

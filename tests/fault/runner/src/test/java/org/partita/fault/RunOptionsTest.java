@@ -46,15 +46,19 @@ class RunOptionsTest {
       assertTrue(error("--workload", "register", "--nemesis", "kill," + n).contains("needs a cluster of 3 hosts"),
           n);
     }
-    assertTrue(error("--workload", "register", "--nemesis", "rejoin").contains("not built yet"));
+    assertTrue(error("--workload", "register", "--nemesis", "rejoin").contains("needs a cluster (--hosts 3 or more)"));
   }
 
   @Test
-  void shouldRefuseOnAClusterWhatNeedsRejoin() {
+  void shouldRefuseOnAClusterWhatNeedsAHostToRestartOnItsOwnFiles() {
     for (String n : Nemeses.RESTARTING) {
       final String message = error("--workload", "register", "--hosts", "3", "--kfactor", "1", "--nemesis", n);
-      assertTrue(message.contains("rejoin, which is not built yet"), message);
+      assertTrue(message.contains("which a cluster host does not (it returns by rejoin"), message);
     }
+    assertEquals(3, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "3", "--kfactor", "1",
+        "--nemesis", "kill,rejoin"}, ROOT).hosts());
+    assertTrue(error("--workload", "set", "--hosts", "3", "--nemesis", "rejoin")
+        .contains("nemesis 'rejoin' on a cluster needs --kfactor 1, not 0"));
     assertTrue(error("--workload", "register", "--hosts", "2", "--nemesis", "partition").contains("not 2"));
     for (String w : Workloads.NAMES) {
       final RunOptions o = RunOptions.parse(new String[] {"--workload", w, "--hosts", "3", "--kfactor", "1",
@@ -71,5 +75,8 @@ class RunOptionsTest {
         .contains("need repair among the survivors"));
     assertEquals(1, Nemeses.killLimit(3));
     assertEquals(Integer.MAX_VALUE, Nemeses.killLimit(1));
+    assertEquals(1, Nemeses.killLimit(3, java.util.List.of("kill", "pause")));
+    assertEquals(Integer.MAX_VALUE, Nemeses.killLimit(3, java.util.List.of("kill", "rejoin")),
+        "every killed host rejoins: kills may strike again");
   }
 }

@@ -1,0 +1,113 @@
+package org.partita.server.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.partita.proto.cluster.HostRecord;
+import org.partita.proto.cluster.HostState;
+import org.partita.proto.cluster.MetadataSnapshot;
+import org.partita.server.topology.PartitionMap;
+
+/**
+ * Which copies a rejoined host is given (docs/cluster.md, "Rejoin"), as a
+ * function of the committed metadata alone: every host that sees the same
+ * metadata computes the same plan, so the leader of each partition knows,
+ * without a command of its own, whether to stream that partition to a
+ * joining host. The plan changes only through committed commands (a host
+ * registered or serving, {@code MarkDead}, {@code AddReplica}), which is
+ * what "the metadata leader assigns" means here.
+ *
+ * <p>The rules: a partition is under-replicated when it has fewer than K+1
+ * copies and its leader's host is UP. A joining host is one UP and serving
+ * that holds no copy of some under-replicated partition. One host at a
+ * time: the plan names the joining host holding the fewest copies (then the
+ * lowest id) and every under-replicated partition it does not hold, so a
+ * second returning host waits until the first has its copies, and no
+ * partition streams to two hosts at once.
+ *
+ * <p>Immutable; any thread.
+ */
+public record RejoinPlan(int hostId, long incarnation, List<Integer> partitions) {
+  public RejoinPlan {
+    partitions = List.copyOf(partitions);
+  }
+
+  /**
+   * The next host to give copies to and which, or null when no partition is
+   * under-replicated or no host can take one.
+   */
+  public static RejoinPlan next(MetadataSnapshot state, int kFactor) {
+    if (!state.hasMap()) {
+      return null;
+    }
+    final PartitionMap map = MetadataState.fromTopology(state.getMap(), state.getMap().getTopologyVersion());
+    final Map<Integer, HostRecord> up = new TreeMap<>();
+    for (HostRecord h : state.getHostsList()) {
+      if (h.getState() == HostState.HOST_STATE_UP) {
+        up.put(h.getHostId(), h);
+      }
+    }
+    final List<Integer> shortOfCopies = underReplicated(map, kFactor, up);
+    long total = 0;
+    for (int host : up.keySet()) {
+      total += copiesOn(map, host);
+    }
+    HostRecord chosen = null;
+    int chosenCopies = Integer.MAX_VALUE;
+    for (HostRecord h : up.values()) {
+      final int copies = copiesOn(map, h.getHostId());
+      final boolean belowAverage = (long) copies * up.size() < total;
+      if (h.getServing() && belowAverage && copies < chosenCopies && lacksAny(map, shortOfCopies, h.getHostId())) {
+        chosen = h;
+        chosenCopies = copies;
+      }
+    }
+    if (chosen == null) {
+      return null;
+    }
+    final List<Integer> given = new ArrayList<>();
+    for (int p : shortOfCopies) {
+      if (!map.replicas(p).replicaHosts().contains(chosen.getHostId())) {
+        given.add(p);
+      }
+    }
+    return new RejoinPlan(chosen.getHostId(), chosen.getIncarnation(), given);
+  }
+
+  /** The partitions with fewer than K+1 copies whose leader's host is up, in partition order. */
+  static List<Integer> underReplicated(PartitionMap map, int kFactor, Map<Integer, HostRecord> up) {
+    final List<Integer> out = new ArrayList<>();
+    for (int p = 0; p < map.partitionCount(); p++) {
+      final PartitionMap.Replicas copies = map.replicas(p);
+      if (copies.replicaHosts().size() < kFactor + 1 && up.containsKey(copies.leaderHost())) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  private static int copiesOn(PartitionMap map, int host) {
+    int n = 0;
+    for (int p = 0; p < map.partitionCount(); p++) {
+      if (map.replicas(p).replicaHosts().contains(host)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static boolean lacksAny(PartitionMap map, List<Integer> partitions, int host) {
+    for (int p : partitions) {
+      if (!map.replicas(p).replicaHosts().contains(host)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True when this plan streams {@code partition} to its host. */
+  public boolean gives(int partition) {
+    return partitions.contains(partition);
+  }
+}

@@ -1,0 +1,272 @@
+package org.partita.integration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.client.ClientConfig;
+import org.partita.client.ClientResponse;
+import org.partita.client.PartitaClient;
+import org.partita.client.ResultTable;
+import org.partita.proto.ErrorCode;
+
+/**
+ * Multi-partition transfers across real {@code partita start --cluster}
+ * processes while a host is killed (docs/cluster.md, "When a host dies
+ * mid-transaction"): three hosts, K = 1, two sites each (partitions on
+ * hosts {0,1}, {2,0}, {1,2}, led by 0, 2 and 1; host 0 leads partition 0
+ * and so coordinates). Transfers keep arriving at the two survivors (the
+ * coordinator's host forwards nothing; the others forward to it) while one
+ * host is killed with SIGKILL: a participant's host (2), or the
+ * coordinator's (0), after which host 1, the new leader of partition 0,
+ * coordinates. No transfer waits forever: every one is answered, committed,
+ * refused by its procedure, "not run" or OUTCOME_UNKNOWN; transfers commit
+ * again after the failover; the copies still paired agree by
+ * {@code @Statistics CHECKSUM}; a replicated-table write runs through the
+ * coordinator afterwards. The tests tagged {@code known-gap} also require
+ * the total of every balance to be the opening total on both survivors,
+ * which a kill during a commit can break until the prepare step exists.
+ * Every process is stopped by its handle.
+ */
+@Timeout(400)
+class ClusterMultiPartitionFailoverTest {
+  private static final int ACCOUNTS = 30;
+  private static final long OPENING = 1_000;
+  /** Answers a transfer may get across a failover (besides success); anything else fails the test. */
+  private static final Set<ErrorCode> FAILOVER_ANSWERS = Set.of(ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN,
+      ErrorCode.ERROR_CODE_PARTITION_UNAVAILABLE, ErrorCode.ERROR_CODE_NOT_LEADER);
+
+  @TempDir
+  Path dir;
+
+  private final List<ServerProcess> hosts = new ArrayList<>();
+  private final List<String> addresses = new ArrayList<>();
+  private final List<PartitaClient> clients = new ArrayList<>();
+
+  @AfterEach
+  void stopEverything() throws InterruptedException {
+    clients.forEach(PartitaClient::close);
+    for (ServerProcess host : hosts) {
+      host.close();
+    }
+  }
+
+  @Test
+  void shouldCommitTransfersAgainWhenAParticipantsHostIsKilledMidRun() throws Exception {
+    transfersThroughAKill(2, false);
+  }
+
+  @Test
+  void shouldCommitTransfersAgainWhenTheCoordinatorsHostIsKilledMidRun() throws Exception {
+    transfersThroughAKill(0, false);
+    assertTrue(hosts.get(1).output().contains("this host coordinates from now on"), "host 1 took over");
+  }
+
+  /*
+   * The same runs, also requiring the total to stay whole. Without the prepare step of multi-partition
+   * commits (docs/cluster.md, "When a host dies mid-transaction") a kill that lands while a transaction
+   * commits tears it (one partition has it, another not): these fail often today (2 and 1 of 6 runs on
+   * 2026-11-24), so
+   * they are kept out of the default run as a known gap (docs/testing.md, "Tests of known gaps") and are
+   * the regression tests the prepare step must turn green.
+   */
+
+  @Test
+  @Tag("known-gap")
+  void shouldKeepTheTotalWhenAParticipantsHostIsKilledMidRun() throws Exception {
+    transfersThroughAKill(2, true);
+  }
+
+  @Test
+  @Tag("known-gap")
+  void shouldKeepTheTotalWhenTheCoordinatorsHostIsKilledMidRun() throws Exception {
+    transfersThroughAKill(0, true);
+  }
+
+  /** {@code requireWholeTotal}: also check that the total of every balance is the opening total. */
+  private void transfersThroughAKill(int victim, boolean requireWholeTotal) throws Exception {
+    startBankCluster();
+    final PartitaClient all = client(true, addresses.toArray(new String[0]));
+    for (long id = 0; id < ACCOUNTS; id++) {
+      ok(all.call("OpenAccount", id, 1, OPENING, "a" + id));
+    }
+    ok(all.callAsync("@AdHoc", "INSERT INTO regions (region_id, name) VALUES (1, 'north')").join());
+    final List<PartitaClient> survivors = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      if (i != victim) {
+        survivors.add(client(false, addresses.get(i)));
+      }
+    }
+    final Transfers load = new Transfers(survivors);
+    load.start();
+    final long started = System.nanoTime();
+    while (load.committed.get() < 50 && System.nanoTime() - started < Duration.ofSeconds(60).toNanos()) {
+      Thread.sleep(50);
+    }
+    assertTrue(load.committed.get() >= 50, "transfers committed before the kill: " + load.committed.get());
+
+    final long killed = System.nanoTime();
+    hosts.get(victim).kill();
+    final long committedAtKill = load.committed.get();
+    final long deadline = killed + Duration.ofSeconds(90).toNanos();
+    while (load.committed.get() < committedAtKill + 50 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    final long after = load.committed.get() - committedAtKill;
+    System.out.printf("multi-partition failover: host %d killed; %d transfers committed in the %.1f s after%n",
+        victim, after, (System.nanoTime() - killed) / 1e9);
+    load.stop();
+    assertTrue(after >= 50, "transfers committed again after the kill of host " + victim + ": " + after
+        + "; answers " + load.answers);
+    assertTrue(load.unexpected.isEmpty(), "answers no failover explains: " + load.unexpected);
+
+    final long expected = ACCOUNTS * OPENING;
+    for (PartitaClient host : survivors) {
+      final ClientResponse sum = callUntilAnswered(host, "@AdHoc", "SELECT SUM(balance) FROM accounts");
+      if (requireWholeTotal) {
+        assertEquals(expected, sum.firstLong(), "the total of every balance after " + load.answers);
+      } else if (sum.firstLong() != expected) {
+        System.out.printf("multi-partition failover: KNOWN GAP: the total is %d, not %d, after %s (a transaction"
+            + " torn by the kill; no prepare step yet, docs/cluster.md)%n", sum.firstLong(), expected, load.answers);
+      }
+    }
+    // A replicated-table write through the coordinator after the failover (a new one when host 0 was killed,
+    // whose merge engine took the replicated tables from its copy of partition 0), read back on both survivors.
+    assertEquals(1, callUntilAnswered(survivors.get(0), "@AdHoc",
+        "UPDATE regions SET name = 'south' WHERE region_id = 1").firstLong(), "one replicated row updated");
+    for (PartitaClient host : survivors) {
+      final ResultTable region = callUntilAnswered(host, "@AdHoc", "SELECT name FROM regions WHERE region_id = 1")
+          .results().get(0);
+      assertTrue(region.advanceRow());
+      assertEquals("south", region.getString(0));
+    }
+    final Map<Integer, List<Long>> checksums = new TreeMap<>();
+    for (PartitaClient host : survivors) {
+      final ResultTable table = ok(host.callAsync("@Statistics", "CHECKSUM").join()).results().get(0);
+      while (table.advanceRow()) {
+        checksums.computeIfAbsent((int) table.getLong(0), p -> new ArrayList<>()).add(table.getLong(4));
+      }
+    }
+    assertEquals(3, checksums.size(), "every partition has a surviving copy: " + checksums);
+    for (Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
+      if (copies.getValue().size() == 2) {
+        assertEquals(copies.getValue().get(0), copies.getValue().get(1), "partition " + copies.getKey());
+      }
+    }
+  }
+
+  private void startBankCluster() throws Exception {
+    addresses.addAll(ClusterMultiPartitionTest.startBankCluster(dir, hosts));
+  }
+
+  private PartitaClient client(boolean discoverHosts, String... servers) {
+    final PartitaClient client = new PartitaClient(ClientConfig.builder().clientName("mp-failover-test")
+        .callTimeout(Duration.ofSeconds(60)).discoverHosts(discoverHosts).build());
+    clients.add(client);
+    for (String address : servers) {
+      client.connect(address);
+    }
+    return client;
+  }
+
+  private static ClientResponse ok(ClientResponse answer) {
+    assertTrue(answer.ok(), answer.toString());
+    return answer;
+  }
+
+  /** Calls until answered other than NOT_LEADER (a host switching coordinators answers it, not run). */
+  private static ClientResponse callUntilAnswered(PartitaClient client, String procedure, Object... parameters)
+      throws InterruptedException {
+    ClientResponse answer = null;
+    for (int n = 0; n < 100; n++) {
+      answer = client.callAsync(procedure, parameters).join();
+      if (answer.errorCode() != ErrorCode.ERROR_CODE_NOT_LEADER) {
+        return ok(answer);
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError(procedure + " answered NOT_LEADER 100 times: " + answer.message());
+  }
+
+  /** Transfers between random accounts through the survivors, at most 16 in flight, each answer counted. */
+  private static final class Transfers {
+    final AtomicLong committed = new AtomicLong();
+    final Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
+    final List<String> unexpected = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<PartitaClient> survivors;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Semaphore inFlight = new Semaphore(16);
+    private final Thread thread = new Thread(this::run, "mp-failover-transfers");
+
+    Transfers(List<PartitaClient> survivors) {
+      this.survivors = survivors;
+    }
+
+    void start() {
+      thread.start();
+    }
+
+    /** Stops sending and waits for every transfer sent to be answered (each within the client's timeout). */
+    void stop() throws InterruptedException {
+      running.set(false);
+      thread.join();
+      inFlight.acquire(16);
+    }
+
+    private void run() {
+      final java.util.Random random = new java.util.Random(7);
+      try {
+        for (long i = 0; running.get(); i++) {
+          inFlight.acquire();
+          final long from = random.nextInt(ACCOUNTS);
+          final long to = (from + 1 + random.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
+          survivors.get((int) (i % survivors.size())).callAsync("Transfer", from, to, 1L + random.nextInt(20))
+              .whenComplete((answer, failure) -> {
+                try {
+                  count(answer, failure);
+                } finally {
+                  inFlight.release();
+                }
+              });
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    private void count(ClientResponse answer, Throwable failure) {
+      final String kind;
+      if (failure != null) {
+        kind = "exception";
+        unexpected.add(failure.toString());
+      } else if (answer.ok()) {
+        kind = "ok";
+        committed.incrementAndGet();
+      } else if (answer.status() == ClientResponse.Status.USER_ABORT) {
+        kind = "abort";
+      } else {
+        kind = answer.errorCode().name();
+        if (!FAILOVER_ANSWERS.contains(answer.errorCode())) {
+          unexpected.add(answer.errorCode() + " " + answer.message());
+        }
+      }
+      answers.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
+    }
+  }
+}
