@@ -269,6 +269,83 @@ class FailoverTest {
     assertTrue(idle.topologyVersion() > formationVersion, "the idle client followed the pushed map");
   }
 
+  /**
+   * The de-duplication table travels with a rejoin's snapshot
+   * (docs/cluster.md, "Client de-duplication"): a write of a client session
+   * runs on a partition's two copies; the replica's host is killed and
+   * rejoins (its copy rebuilt from the leader's snapshot), then the leader's
+   * host is killed, so the rejoined copy leads. The write sent again in its
+   * session with its handle is answered from the table the rejoined copy
+   * loaded: one row (with an empty table there it would run again: two).
+   */
+  @Test
+  void aRejoinedCopyAnswersACallSentAgainFromBeforeItsSnapshotFromTheTable() throws Exception {
+    final Path ddl = dir.resolve("entries.sql");
+    java.nio.file.Files.writeString(ddl, """
+        CREATE TABLE entries (k BIGINT NOT NULL, note VARCHAR(32));
+        PARTITION TABLE entries ON COLUMN k;
+        CREATE PROCEDURE AddEntry PARTITION ON TABLE entries COLUMN k PARAMETER 0
+          AS INSERT INTO entries (k, note) VALUES (?, ?);
+        CREATE PROCEDURE CountEntries PARTITION ON TABLE entries COLUMN k PARAMETER 0
+          AS SELECT COUNT(*) FROM entries WHERE k = ?;
+        """);
+    startCluster(ddl);
+    // Neither host killed below leads the metadata group: the leader's partition has its other copy on the next host.
+    final int leader = victimHost();
+    final int replica = (leader + 1) % 3;
+    final PartitaClient leaderOnly = client(false, addresses.get(leader));
+    long key = -1;
+    for (long k = 1; k < 1000 && key < 0; k++) {
+      if (attempt(leaderOnly, "CountEntries", k).ok()) {
+        key = k;
+      }
+    }
+    assertTrue(key > 0, "host " + leader + " leads some key");
+    final int partition = ledPartition(leaderOnly);
+    final long session = 0x5E55_7077L;
+    try (RawConnection first = sessionOn(addresses.get(leader), session)) {
+      final org.partita.client.proto.InvocationResponse ran = first.call(7, "AddEntry", key, "once");
+      assertEquals(org.partita.client.proto.CallStatus.CALL_STATUS_SUCCESS, ran.getStatus(), ran.toString());
+    }
+
+    hosts.get(replica).kill();
+    final List<String> again = new ArrayList<>(arguments.get(replica));
+    again.set(again.indexOf("--port") + 1, addresses.get(replica).substring(addresses.get(replica).indexOf(':') + 1));
+    again.add("--rejoin");
+    final ServerProcess back = ServerProcess.launch(again, dir.resolve("host" + replica + "-rejoined.log"));
+    hosts.set(replica, back);
+    assertTrue(back.awaitReadyLine(), () -> "the rejoining host did not print its ready line:\n" + back.output());
+    addresses.set(replica, back.address());
+    final String rejoined = "rejoin: partition " + partition + ": host " + replica + " rejoined";
+    final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (!hosts.get(leader).output().contains(rejoined)) {
+      assertTrue(System.nanoTime() < deadline, () -> "partition's copy did not rejoin:\n" + hosts.get(leader).output()
+          + "\n" + back.output());
+      Thread.sleep(100);
+    }
+
+    hosts.get(leader).kill();
+    final PartitaClient survivor = client(false, addresses.get(replica));
+    final ClientResponse count = callUntilAnswered(survivor, "CountEntries", key);
+    assertTrue(count.ok(), count.message());
+    assertEquals(1, count.firstLong(), "the write is in the rejoined copy's snapshot");
+    try (RawConnection retry = sessionOn(addresses.get(replica), session)) {
+      final org.partita.client.proto.InvocationResponse answered = retry.call(7, "AddEntry", key, "once");
+      assertEquals(org.partita.client.proto.CallStatus.CALL_STATUS_SUCCESS, answered.getStatus(), answered.toString());
+    }
+    assertEquals(1, callUntilAnswered(survivor, "CountEntries", key).firstLong(),
+        "sent again after the rejoin and a failover: answered from the loaded table, not run again");
+  }
+
+  /** A raw connection to {@code address} logged in with client session {@code session}. */
+  private static RawConnection sessionOn(String address, long session) throws IOException {
+    final String[] hostPort = address.split(":");
+    final RawConnection c = new RawConnection(hostPort[0], Integer.parseInt(hostPort[1]));
+    assertEquals(org.partita.client.proto.LoginStatus.LOGIN_STATUS_OK, c.login(LoginRequest.newBuilder()
+        .setProtocolVersion(1).setClientName("rejoin-dedup-test").setClientSession(session).build()).getStatus());
+    return c;
+  }
+
   /** The partition the host {@code only} reaches leads (each host leads one in this placement). */
   private static int ledPartition(PartitaClient only) {
     final ClientResponse answer = only.callAsync("@Statistics", "CHECKSUM").join();

@@ -1,6 +1,18 @@
 package org.partita.server.database;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.partita.client.ClientResponse;
+import org.partita.client.ResultTable;
 
 /**
  * A partition copy's record of the recent calls of client sessions that
@@ -34,6 +46,10 @@ import org.partita.client.ClientResponse;
  * it holds, and is rebuilt when expired sessions are swept (at most once
  * per half expiry).
  *
+ * <p>{@link #encode} and {@link #load} carry the whole table to another copy
+ * (a rejoining one) at a cut between two transactions, so that copy goes on
+ * exactly as this one does (docs/cluster.md, "Client de-duplication").
+ *
  * <p>Site-confined: used only on its site's thread.
  */
 final class DedupTable {
@@ -42,6 +58,15 @@ final class DedupTable {
   /** How long (transaction time) a silent session's entry is kept by default: 10 minutes. */
   static final long DEFAULT_SESSION_EXPIRY_MICROS = 10L * 60 * 1_000_000;
   private static final int MIN_SESSION_SLOTS = 64;
+  /** The first int of {@link #encode}'s form: its version. */
+  private static final int FORMAT = 1;
+  /**
+   * Above this many bytes of answers {@link #encode} leaves the answers out
+   * (the records stay, and a copy loading them refuses such a call as of
+   * unknown outcome instead of answering it): the form must fit in one
+   * internal frame.
+   */
+  static final int MAX_ENCODED_ANSWER_BYTES = 8 << 20;
 
   private final int capacity;
   private final long sessionExpiryMicros;
@@ -105,7 +130,11 @@ final class DedupTable {
     return s >= 0 && sequence <= forgottenThrough[s] ? Seen.FORGOTTEN : Seen.NEW;
   }
 
-  /** The recorded answer of {@code (session, sequence)}, or null. */
+  /**
+   * The recorded answer of {@code (session, sequence)}, or null when the
+   * table does not hold it or holds it without its answer (loaded from a
+   * form that left answers out: {@link #MAX_ENCODED_ANSWER_BYTES}).
+   */
   ClientResponse outcome(long session, long sequence) {
     final int i = find(session, sequence);
     return i < 0 ? null : ringOutcome[indexSlot[i] - 1];
@@ -159,6 +188,182 @@ final class DedupTable {
       forgottenThrough[s] = sequence;
     }
     lastWriteMicros[s] = Math.max(lastWriteMicros[s], nowMicros);
+  }
+
+  /**
+   * The whole table as bytes, for {@link #load} on another copy: its
+   * capacity, when it last swept, the records oldest first (session,
+   * sequence, the answer's application status, message and result tables'
+   * bytes), then every session's entry (forgotten through, last touch).
+   */
+  byte[] encode() {
+    long answerBytes = 0;
+    for (int k = 0; k < size; k++) {
+      answerBytes += answerSize(ringOutcome[ringSlot(k)]);
+    }
+    final boolean answers = answerBytes <= MAX_ENCODED_ANSWER_BYTES;
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + size * 24 + (answers ? (int) answerBytes : 0));
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeInt(FORMAT);
+      out.writeInt(capacity);
+      out.writeLong(lastSweepMicros);
+      out.writeInt(size);
+      for (int k = 0; k < size; k++) {
+        final int slot = ringSlot(k);
+        out.writeLong(ringSession[slot]);
+        out.writeLong(ringSequence[slot]);
+        writeAnswer(out, answers ? ringOutcome[slot] : null);
+      }
+      out.writeInt(sessionCount);
+      for (int i = 0; i < sessions.length; i++) {
+        if (sessions[i] != 0) {
+          out.writeLong(sessions[i]);
+          out.writeLong(forgottenThrough[i]);
+          out.writeLong(lastWriteMicros[i]);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+    }
+    return bytes.toByteArray();
+  }
+
+  /**
+   * Makes this table what {@code encoded} ({@link #encode} of another copy's)
+   * holds. REQUIRES: this table is empty (a new copy).
+   *
+   * @throws IllegalArgumentException naming what is wrong when the bytes are not such a form, or
+   *     another capacity's
+   */
+  void load(byte[] encoded) {
+    if (size != 0 || sessionCount != 0) {
+      throw new IllegalStateException("a de-duplication table is loaded only into an empty one");
+    }
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
+      final int format = in.readInt();
+      if (format != FORMAT) {
+        throw new IllegalArgumentException("de-duplication table: format " + format + ", expected " + FORMAT);
+      }
+      final int theirs = in.readInt();
+      if (theirs != capacity) {
+        throw new IllegalArgumentException("de-duplication table: capacity " + theirs + ", this copy's is "
+            + capacity);
+      }
+      lastSweepMicros = in.readLong();
+      final int records = in.readInt();
+      if (records < 0 || records > capacity) {
+        throw new IllegalArgumentException("de-duplication table: " + records + " records, capacity " + capacity);
+      }
+      for (int k = 0; k < records; k++) {
+        final long session = in.readLong();
+        final long sequence = in.readLong();
+        final ClientResponse answer = readAnswer(in, k);
+        if (session == 0 || find(session, sequence) >= 0) {
+          throw new IllegalArgumentException("de-duplication table: record " + k + " (" + session + "/" + sequence
+              + ") is empty or repeated");
+        }
+        ringSession[k] = session;
+        ringSequence[k] = sequence;
+        ringOutcome[k] = answer;
+        insert(session, sequence, k);
+      }
+      size = records;
+      next = records == capacity ? 0 : records;
+      final int entries = in.readInt();
+      if (entries < 0) {
+        throw new IllegalArgumentException("de-duplication table: " + entries + " sessions");
+      }
+      for (int j = 0; j < entries; j++) {
+        final long session = in.readLong();
+        if (session == 0 || findSession(session) >= 0) {
+          throw new IllegalArgumentException("de-duplication table: session entry " + j + " is empty or repeated");
+        }
+        final int s = sessionSlot(session);
+        forgottenThrough[s] = in.readLong();
+        lastWriteMicros[s] = in.readLong();
+      }
+      if (in.read() >= 0) {
+        throw new IllegalArgumentException("de-duplication table: bytes after its last session entry");
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("de-duplication table: truncated (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /** The ring slot of the {@code k}-th oldest record. */
+  private int ringSlot(int k) {
+    final int oldest = size == capacity ? next : 0;
+    final int slot = oldest + k;
+    return slot >= capacity ? slot - capacity : slot;
+  }
+
+  private static long answerSize(ClientResponse answer) {
+    if (answer == null) {
+      return 0;
+    }
+    long bytes = 16 + answer.appStatusMessage().length() * 3L;
+    for (ResultTable table : answer.results()) {
+      bytes += 4 + table.byteSize();
+    }
+    return bytes;
+  }
+
+  private static void writeAnswer(DataOutputStream out, ClientResponse answer) throws IOException {
+    if (answer == null) {
+      out.writeByte(0);
+      return;
+    }
+    out.writeByte(1);
+    out.writeInt(answer.appStatus());
+    final byte[] message = answer.appStatusMessage().getBytes(StandardCharsets.UTF_8);
+    out.writeInt(message.length);
+    out.write(message);
+    out.writeInt(answer.results().size());
+    for (ResultTable table : answer.results()) {
+      final ByteBuffer copy = ByteBuffer.allocate(table.byteSize());
+      table.copyTo(copy, 0);
+      out.writeInt(copy.capacity());
+      out.write(copy.array());
+    }
+  }
+
+  private static ClientResponse readAnswer(DataInputStream in, int record) throws IOException {
+    final int present = in.readByte();
+    if (present == 0) {
+      return null;
+    }
+    if (present != 1) {
+      throw new IllegalArgumentException("de-duplication table: record " + record + " has answer marker " + present);
+    }
+    final int appStatus = in.readInt();
+    final String message = new String(readBytes(in, record), StandardCharsets.UTF_8);
+    final int tables = in.readInt();
+    if (tables < 0 || tables > in.available()) {
+      throw new IllegalArgumentException("de-duplication table: record " + record + " has " + tables + " tables");
+    }
+    final List<ResultTable> results = new ArrayList<>(tables);
+    for (int t = 0; t < tables; t++) {
+      final ByteBuffer table = ByteBuffer.wrap(readBytes(in, record)).order(ByteOrder.LITTLE_ENDIAN);
+      try {
+        results.add(ResultTable.read(table));
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("de-duplication table: record " + record + ", table " + t + ": "
+            + e.getMessage(), e);
+      }
+    }
+    final ClientResponse answer = ClientResponse.success(results);
+    return appStatus == 0 && message.isEmpty() ? answer : answer.withAppStatus(appStatus, message);
+  }
+
+  private static byte[] readBytes(DataInputStream in, int record) throws IOException {
+    final int length = in.readInt();
+    if (length < 0 || length > in.available()) {
+      throw new IllegalArgumentException("de-duplication table: record " + record + " has a length of " + length
+          + " bytes with " + in.available() + " left");
+    }
+    final byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    return bytes;
   }
 
   // ---- the record index ----

@@ -48,7 +48,11 @@ final class Deduplication {
       case NEW:
         return false;
       case RECORDED:
-        answer = table.outcome(client, sequence);
+        final ClientResponse recorded = table.outcome(client, sequence);
+        answer = recorded != null ? recorded : ErrorTable.response(ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, "call "
+            + sequence + " of this client session (" + invocation.procedure() + ") ran before, but partition "
+            + site.partition() + "'s copy here holds its record without its answer (its table came to this copy"
+            + " at a rejoin without answers); it was not run again");
         break;
       default:
         answer = ErrorTable.response(ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, "call " + sequence + " of this client"
