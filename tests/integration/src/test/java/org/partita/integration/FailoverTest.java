@@ -308,7 +308,27 @@ class FailoverTest {
       assertEquals(org.partita.client.proto.CallStatus.CALL_STATUS_SUCCESS, ran.getStatus(), ran.toString());
     }
 
+    // A key the replica's host leads: served again by its other copy once the host is declared dead.
+    final PartitaClient replicaOnly = client(false, addresses.get(replica));
+    long replicaKey = -1;
+    for (long k = 1; k < 1000 && replicaKey < 0; k++) {
+      if (attempt(replicaOnly, "CountEntries", k).ok()) {
+        replicaKey = k;
+      }
+    }
+    assertTrue(replicaKey > 0, "host " + replica + " leads some key");
     hosts.get(replica).kill();
+    // Restarted only once the cluster declared it dead (a host still registered as up is refused).
+    final PartitaClient others = client(true, addresses.get(leader), addresses.get((leader + 2) % 3));
+    final long failedOver = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      final ClientResponse served = attempt(others, "CountEntries", replicaKey);
+      if (served != null && served.ok()) {
+        break;
+      }
+      assertTrue(System.nanoTime() < failedOver, "the killed host's partition was not served again within 60 s");
+      Thread.sleep(50);
+    }
     final List<String> again = new ArrayList<>(arguments.get(replica));
     again.set(again.indexOf("--port") + 1, addresses.get(replica).substring(addresses.get(replica).indexOf(':') + 1));
     again.add("--rejoin");
