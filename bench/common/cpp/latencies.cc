@@ -14,6 +14,7 @@ LatencySummary LatencySummary::Of(const client::LatencyHistogram& micros) {
   s.p95_ms = static_cast<double>(micros.Percentile(95)) / kMicrosPerMs;
   s.p99_ms = static_cast<double>(micros.Percentile(99)) / kMicrosPerMs;
   s.p999_ms = static_cast<double>(micros.Percentile(99.9)) / kMicrosPerMs;
+  s.p9999_ms = static_cast<double>(micros.Percentile(99.99)) / kMicrosPerMs;
   s.max_ms = static_cast<double>(micros.max()) / kMicrosPerMs;
   return s;
 }

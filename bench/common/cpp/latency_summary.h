@@ -1,5 +1,5 @@
 // LatencySummary: a latency distribution summed up in milliseconds, as the
-// drivers report it (avg, p50, p95, p99, p99.9, max). All zero when nothing
+// drivers report it (avg, p50, p95, p99, p99.9, max; and p99.99). All zero when nothing
 // was recorded.
 //
 // Ownership: a value type. Thread model: immutable once made.
@@ -20,6 +20,7 @@ struct LatencySummary {
   double p99_ms = 0;
   double p999_ms = 0;
   double max_ms = 0;
+  double p9999_ms = 0;  // in the JSON reports only: the text lines stay the Java drivers'
 
   // The summary of `micros`, a histogram of microseconds.
   static LatencySummary Of(const client::LatencyHistogram& micros);

@@ -53,6 +53,7 @@ JsonObject KvReport::Json() const {
       .Add("p95_ms", Round(l.p95_ms, 4))
       .Add("p99_ms", Round(l.p99_ms, 4))
       .Add("p999_ms", Round(l.p999_ms, 4))
+      .Add("p9999_ms", Round(l.p9999_ms, 4))
       .Add("max_ms", Round(l.max_ms, 4))
       .Add("gets", window.gets)
       .Add("puts", window.puts)

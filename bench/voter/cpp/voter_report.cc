@@ -36,6 +36,7 @@ JsonObject VoterReport::Json() const {
       .Add("p95_ms", latency.p95_ms)
       .Add("p99_ms", latency.p99_ms)
       .Add("p999_ms", latency.p999_ms)
+      .Add("p9999_ms", latency.p9999_ms)
       .Add("max_ms", latency.max_ms)
       .Add("answered", measured.answered())
       .Add("accepted", measured.accepted)

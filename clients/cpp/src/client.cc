@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "answer.h"
 #include "call_tracker.h"
 #include "client.pb.h"
 #include "connection.h"
@@ -96,6 +97,8 @@ class Client::Impl final {
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::vector<std::thread> threads_;
   CallTracker tracker_;
+  // The answers' reusable storage, shared by every connection (answer.h).
+  const std::shared_ptr<AnswerPool> answers_ = AnswerPool::Create();
   Router router_;
   std::optional<RateLimiter> limiter_;
   TopologyFollower follower_;
@@ -132,7 +135,7 @@ Status Client::Impl::Connect(std::string_view host_port) {
       [this](PendingCall& call, const std::string& reason) { return follower_.OutcomeUnknown(call, reason); },
       session_,
       [this](const Topology& topology) { TopologyPushed(topology); }};
-  auto connection = std::make_shared<Connection>(io_, std::move(address.value()), config_, &tracker_, listener);
+  auto connection = std::make_shared<Connection>(io_, std::move(address.value()), config_, &tracker_, answers_, listener);
   router_.Add(connection);
   std::future<Status> login = connection->Open();
   Status status = login.wait_for(config_.connect_timeout + kConnectGrace) == std::future_status::ready

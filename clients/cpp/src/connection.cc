@@ -5,14 +5,21 @@
 
 #include <boost/asio/ssl.hpp>
 
+#include "answer.h"
 #include "client.pb.h"
 #include "frame_codec.h"
+#include "handler_memory.h"
 #include "scram_client.h"
 
 namespace partita::client {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+// The socket's executor is the connection's strand itself, not the default
+// type-erased executor: Asio tracks work on the socket's executor for every
+// operation, and a type-erased strand is copied to the heap each time.
+using Strand = asio::strand<asio::io_context::executor_type>;
+using Socket = asio::basic_stream_socket<tcp, Strand>;
 using Clock = PendingCall::Clock;
 
 namespace {
@@ -42,13 +49,13 @@ ResponseStatus ToResponseStatus(CallStatus status) {
 }  // namespace
 
 struct Connection::Session {
-  explicit Session(const asio::strand<asio::io_context::executor_type>& strand)
+  explicit Session(const Strand& strand)
       : socket(strand), login_timer(strand), read_buffer(kInitialReadBuffer) {}
 
-  tcp::socket socket;
+  Socket socket;
   // TLS over `socket` when the config asks for it; null for plain TCP.
-  std::unique_ptr<asio::ssl::stream<tcp::socket&>> tls;
-  asio::steady_timer login_timer;
+  std::unique_ptr<asio::ssl::stream<Socket&>> tls;
+  StrandTimer login_timer;
   std::string login_frame;
   std::string continue_frame;           // the SCRAM client-final, while it is written
   std::unique_ptr<ScramClient> scram;   // the SCRAM exchange, when the config names a user
@@ -58,16 +65,19 @@ struct Connection::Session {
   size_t read_begin = 0;  // first byte not yet decoded
   size_t read_end = 0;    // end of the bytes read
   bool logged_in = false;
-  ServerMessage message;  // reused for every frame
+  ServerMessage message;         // reused for frames other than answers
+  InvocationResponse response;   // reused for every answer (FrameCodec::ResponseBody)
+  HandlerMemory read_memory;     // the reads' operations and handlers
+  HandlerMemory write_memory;    // the writes' operations and handlers
 };
 
 namespace {
 
 // Writes `buffers` through TLS when the session has it, else straight to the socket.
-using TlsStream = asio::ssl::stream<tcp::socket&>;
+using TlsStream = asio::ssl::stream<Socket&>;
 
 template <typename Buffers, typename Handler>
-void AsyncWrite(tcp::socket& socket, TlsStream* tls, const Buffers& buffers, Handler&& handler) {
+void AsyncWrite(Socket& socket, TlsStream* tls, const Buffers& buffers, Handler&& handler) {
   if (tls != nullptr) {
     asio::async_write(*tls, buffers, std::forward<Handler>(handler));
   } else {
@@ -76,7 +86,7 @@ void AsyncWrite(tcp::socket& socket, TlsStream* tls, const Buffers& buffers, Han
 }
 
 template <typename Buffers, typename Handler>
-void AsyncReadSome(tcp::socket& socket, TlsStream* tls, const Buffers& buffers, Handler&& handler) {
+void AsyncReadSome(Socket& socket, TlsStream* tls, const Buffers& buffers, Handler&& handler) {
   if (tls != nullptr) {
     tls->async_read_some(buffers, std::forward<Handler>(handler));
   } else {
@@ -87,11 +97,12 @@ void AsyncReadSome(tcp::socket& socket, TlsStream* tls, const Buffers& buffers, 
 }  // namespace
 
 Connection::Connection(asio::io_context& io, ServerAddress address, const ClientConfig& config,
-                       CallTracker* tracker, Listener listener)
+                       CallTracker* tracker, std::shared_ptr<AnswerPool> answers, Listener listener)
     : server_(std::move(address)),
       address_text_(server_.ToString()),
       config_(config),
       tracker_(tracker),
+      answers_(std::move(answers)),
       listener_(std::move(listener)),
       strand_(asio::make_strand(io)),
       resolver_(strand_),
@@ -179,7 +190,7 @@ void Connection::OnConnected(const std::shared_ptr<Session>& s) {
   boost::system::error_code ignored;
   s->socket.set_option(tcp::no_delay(true), ignored);
   if (!tls_context_) return SendLogin(s);
-  s->tls = std::make_unique<asio::ssl::stream<tcp::socket&>>(s->socket, *tls_context_);
+  s->tls = std::make_unique<TlsStream>(s->socket, *tls_context_);
   boost::system::error_code is_address;
   asio::ip::make_address(server_.host, is_address);
   if (is_address) SSL_set_tlsext_host_name(s->tls->native_handle(), server_.host.c_str());
@@ -257,13 +268,13 @@ void Connection::ReadMore(const std::shared_ptr<Session>& s) {
   char* free_space = s->read_buffer.data() + s->read_end;
   const size_t free_bytes = s->read_buffer.size() - s->read_end;
   AsyncReadSome(s->socket, s->tls.get(), asio::buffer(free_space, free_bytes),
-                            [self = shared_from_this(), s](boost::system::error_code ec, size_t n) {
+                WithMemory(&s->read_memory, [self = shared_from_this(), s](boost::system::error_code ec, size_t n) {
     if (s != self->session_) return;
     if (ec == asio::error::eof) return self->SessionFailed(s, "the server closed the connection");
     if (ec) return self->SessionFailed(s, "read failed: " + ec.message());
     s->read_end += n;
     if (self->DecodeFrames(*s)) self->ReadMore(s);
-  });
+  }));
 }
 
 // Decodes every whole frame in the buffer, then moves the partial frame left
@@ -294,6 +305,16 @@ bool Connection::DecodeFrames(Session& s) {
 }
 
 bool Connection::HandleFrame(const std::shared_ptr<Session>& s, const char* data, uint32_t length) {
+  if (s->logged_in) {
+    if (const auto body = FrameCodec::ResponseBody(std::string_view(data, length))) {
+      if (!s->response.ParseFromArray(body->data(), static_cast<int>(body->size()))) {
+        SessionFailed(s, "malformed answer from the server (" + std::to_string(length) + " bytes)");
+        return false;
+      }
+      OnResponse(&s->response);
+      return true;
+    }
+  }
   ServerMessage& m = s->message;
   if (!m.ParseFromArray(data, static_cast<int>(length))) {
     SessionFailed(s, "malformed frame from the server (" + std::to_string(length) + " bytes)");
@@ -318,17 +339,16 @@ bool Connection::HandleFrame(const std::shared_ptr<Session>& s, const char* data
 }
 
 void Connection::OnResponse(InvocationResponse* r) {
-  const auto it = in_flight_.find(r->client_handle());
-  if (it == in_flight_.end()) return tracker_->LateResponse();
-  PendingCall call = std::move(it->second);
-  in_flight_.erase(it);
+  PendingCall call;
+  if (!in_flight_.Take(r->client_handle(), &call)) return tracker_->LateResponse();
   Response response;
   response.status = ToResponseStatus(r->status());
   response.error_code = r->error_code();
-  response.error_name = std::move(*r->mutable_error_name());
-  response.message = std::move(*r->mutable_message());
+  // Copied, not moved: the message is reused, and an answer's texts are empty unless it failed.
+  response.error_name = r->error_name();
+  response.message = r->message();
   response.app_status = r->app_status();
-  response.app_status_message = std::move(*r->mutable_app_status_message());
+  response.app_status_message = r->app_status_message();
   response.server_nanos = r->server_nanos();
   response.catalog_version = r->catalog_version();
   if (listener_.catalog_version_seen) listener_.catalog_version_seen(response.catalog_version);
@@ -346,14 +366,15 @@ void Connection::OnResponse(InvocationResponse* r) {
     }
     return;
   }
-  response.results.reserve(r->results_size());
-  for (std::string& bytes : *r->mutable_results()) {
-    Result<ResultTable> table = ResultTable::Parse(std::make_shared<const std::string>(std::move(bytes)));
-    if (!table.ok()) {
+  if (r->results_size() > 0) {
+    detail::Answer* answer = answers_->Take();  // one reference, ours
+    const Status loaded = answer->Load(*r->mutable_results());
+    if (!loaded.ok()) {
+      answer->Release();
       return Finish(call, Status(Status::Code::kMalformed, "the answer to " + call.procedure + " from " +
-                                                              address_text_ + ": " + table.status().message()));
+                                                              address_text_ + ": " + loaded.message()));
     }
-    response.results.push_back(std::move(table.value()));
+    response.results = ResultTables(answer);  // takes our reference
   }
   Finish(call, std::move(response));
 }
@@ -382,7 +403,7 @@ void Connection::Submit(PendingCall call, uint32_t routed_plus_one) {
     post = !writing_;
     writing_ = true;
   }
-  if (post) asio::post(strand_, [self = shared_from_this()] { self->StartWrite(); });
+  if (post) asio::post(strand_, WithMemory(&post_memory_, [self = shared_from_this()] { self->StartWrite(); }));
 }
 
 // Sends everything queued in one async_write; when it completes, looks again.
@@ -398,18 +419,15 @@ void Connection::StartWrite() {
     queued_bytes_.clear();
     batch_.swap(queued_calls_);
   }
-  for (PendingCall& call : batch_) {
-    const uint64_t handle = call.handle;
-    in_flight_.emplace(handle, std::move(call));
-  }
+  for (PendingCall& call : batch_) in_flight_.Add(std::move(call));
   batch_.clear();
   AsyncWrite(s->socket, s->tls.get(), asio::buffer(s->write_buffer),
-                    [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
+             WithMemory(&s->write_memory, [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
     if (s != self->session_) return;
     if (ec) return self->SessionFailed(s, "write failed: " + ec.message());
     s->write_buffer.clear();
     self->StartWrite();
-  });
+  }));
 }
 
 // ---- going down, reconnecting, closing (strand) ----
@@ -447,8 +465,7 @@ void Connection::GoDown(const std::string& reason) {
     }
   }
   batch_.clear();
-  for (auto& [handle, call] : in_flight_) batch_.push_back(std::move(call));
-  in_flight_.clear();
+  in_flight_.TakeAll(&batch_);
   for (PendingCall& call : batch_) {
     const std::string lost =
         "connection to " + address_text_ + " lost with the call to " + call.procedure + " in flight: " + reason;
@@ -519,14 +536,7 @@ void Connection::SweepTimeouts() {
     }
     queued_calls_.resize(kept);
   }
-  for (auto it = in_flight_.begin(); it != in_flight_.end();) {
-    if (it->second.deadline <= now) {
-      batch_.push_back(std::move(it->second));
-      it = in_flight_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  in_flight_.TakeExpired(now, &batch_);
   for (PendingCall& call : batch_) {
     if (!call.unknown_reason.empty()) {
       Finish(call, OutcomeUnknownAnswer(call));

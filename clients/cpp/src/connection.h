@@ -19,6 +19,7 @@
 #define PARTITA_CLIENT_SRC_CONNECTION_H_
 
 #include <atomic>
+#include <chrono>
 #include "asio.h"
 #include <boost/asio/ssl/context.hpp>
 #include <cstdint>
@@ -28,17 +29,19 @@
 #include <mutex>
 #include <semaphore>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "call_tracker.h"
 #include "partita/client/client_config.h"
 #include "partita/client/param.h"
+#include "handler_memory.h"
+#include "in_flight_calls.h"
 #include "pending_call.h"
 #include "server_address.h"
 
 namespace partita::client {
 
+class AnswerPool;
 class LoginResponse;
 class InvocationResponse;
 class Topology;
@@ -69,9 +72,10 @@ class Connection final : public std::enable_shared_from_this<Connection> {
     std::function<void(const Topology&)> topology_pushed;
   };
 
-  // REQUIRES: `tracker` outlives the connection.
+  // REQUIRES: `tracker` outlives the connection. `answers` is the
+  // client's pool of answers, shared by its connections.
   Connection(boost::asio::io_context& io, ServerAddress address, const ClientConfig& config,
-             CallTracker* tracker, Listener listener);
+             CallTracker* tracker, std::shared_ptr<AnswerPool> answers, Listener listener);
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
@@ -134,11 +138,17 @@ class Connection final : public std::enable_shared_from_this<Connection> {
   const std::string address_text_;
   const ClientConfig config_;
   CallTracker* const tracker_;
+  const std::shared_ptr<AnswerPool> answers_;
   const Listener listener_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::ip::tcp::resolver resolver_;
-  boost::asio::steady_timer sweep_timer_;
-  boost::asio::steady_timer reconnect_timer_;
+  // Timers on the strand's own type (not the type-erased default), so
+  // waiting does not copy the strand to the heap.
+  using StrandTimer = boost::asio::basic_waitable_timer<std::chrono::steady_clock,
+                                                        boost::asio::wait_traits<std::chrono::steady_clock>,
+                                                        boost::asio::strand<boost::asio::io_context::executor_type>>;
+  StrandTimer sweep_timer_;
+  StrandTimer reconnect_timer_;
   std::counting_semaphore<> permits_;
   std::string tls_error_;  // set once, by MakeTlsContext; then only read (the options cannot be used)
   const std::shared_ptr<boost::asio::ssl::context> tls_context_;
@@ -153,7 +163,8 @@ class Connection final : public std::enable_shared_from_this<Connection> {
 
   // Strand-confined.
   std::shared_ptr<Session> session_;
-  std::unordered_map<uint64_t, PendingCall> in_flight_;
+  InFlightCalls in_flight_;
+  HandlerMemory post_memory_;  // the posts that start a write (Submit)
   std::vector<PendingCall> batch_;
   std::chrono::milliseconds backoff_{0};
   bool logged_in_once_ = false;

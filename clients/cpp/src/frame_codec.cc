@@ -182,4 +182,22 @@ uint32_t FrameCodec::ReadLength(const char* p) {
          static_cast<uint32_t>(b[2]) << 8 | b[3];
 }
 
+std::optional<std::string_view> FrameCodec::ResponseBody(std::string_view message) {
+  // ServerMessage.response: field 2, wire type 2 (length-delimited).
+  constexpr uint8_t kResponseTag = (2 << 3) | 2;
+  if (message.empty() || static_cast<uint8_t>(message[0]) != kResponseTag) return std::nullopt;
+  uint64_t length = 0;
+  size_t at = 1;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (at >= message.size()) return std::nullopt;
+    const uint8_t byte = static_cast<uint8_t>(message[at++]);
+    length |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      if (length != message.size() - at) return std::nullopt;  // more fields follow, or too few bytes
+      return message.substr(at);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace partita::client

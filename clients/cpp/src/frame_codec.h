@@ -9,6 +9,7 @@
 #define PARTITA_CLIENT_SRC_FRAME_CODEC_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,13 @@ class FrameCodec final {
 
   // The second step of a SCRAM login: ClientMessage{login_continue{sasl_data}}.
   static std::string LoginContinueFrame(std::string_view data);
+
+  // When the ServerMessage in `message` is one `response` field and nothing
+  // else (what the server sends for every answer), returns the bytes of its
+  // InvocationResponse, to be parsed into a message the connection reuses
+  // (a oneof member is allocated anew on every parse); otherwise nullopt,
+  // and the caller parses the whole ServerMessage.
+  static std::optional<std::string_view> ResponseBody(std::string_view message);
 
   // Reads a length prefix. REQUIRES: 4 readable bytes at `p`.
   static uint32_t ReadLength(const char* p);

@@ -33,7 +33,7 @@ struct PendingCall {
   // Set once the call's outcome became unknown (a lost connection, an
   // OUTCOME_UNKNOWN answer) and it is being sent again with its handle:
   // why, for the answer it gets if no sending settles it in time.
-  std::string unknown_reason;
+  std::string unknown_reason{};
   uint32_t unknown_resends = 0;  // times sent again since its outcome became unknown
 };
 

@@ -1,5 +1,7 @@
 #include "partita/client/result_table.h"
 
+#include "answer.h"
+
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -104,14 +106,18 @@ std::string_view ValueTypeName(ValueType type) {
   return "UNKNOWN";
 }
 
-Result<ResultTable> ResultTable::Parse(std::string bytes) {
-  return Parse(std::make_shared<const std::string>(std::move(bytes)));
-}
+namespace detail {
 
-Result<ResultTable> ResultTable::Parse(std::shared_ptr<const std::string> bytes) {
-  ResultTable t;
-  t.bytes_ = std::move(bytes);
-  Reader in(*t.bytes_);
+// Error texts are built only when a check fails: a well-formed table is
+// parsed without making a string.
+Status TableLayout::Parse(std::string_view table) {
+  bytes = table;
+  types.clear();
+  names.clear();
+  row_offsets.clear();
+  value_offsets.clear();
+  row_count = 0;
+  Reader in(table);
   if (!in.Has(4)) return Malformed(0, "truncated table_size");
   const uint32_t size = in.U32();
   if (size != in.remaining()) {
@@ -129,8 +135,8 @@ Result<ResultTable> ResultTable::Parse(std::shared_ptr<const std::string> bytes)
     }
     const uint16_t name_size = in.U16();
     if (!in.Has(name_size)) return Malformed(in.pos(), "truncated name of column " + std::to_string(c));
-    t.types_.push_back(static_cast<ValueType>(type));
-    t.names_.emplace_back(in.at(in.pos()), name_size);
+    types.push_back(static_cast<ValueType>(type));
+    names.emplace_back(in.at(in.pos()), name_size);
     in.Skip(name_size);
   }
   if (!in.Has(4)) return Malformed(in.pos(), "missing row count");
@@ -141,68 +147,130 @@ Result<ResultTable> ResultTable::Parse(std::shared_ptr<const std::string> bytes)
                                   std::to_string(in.remaining()) + " bytes can hold");
   }
   const size_t bitmap_bytes = (columns + 7) / 8;
-  t.row_count_ = rows;
-  t.row_offsets_.reserve(rows);
-  t.value_offsets_.reserve(static_cast<size_t>(rows) * columns);
-  const size_t table_end = t.bytes_->size();
+  row_offsets.reserve(rows);
+  value_offsets.reserve(static_cast<size_t>(rows) * columns);
+  const size_t table_end = table.size();
   for (uint32_t r = 0; r < rows; ++r) {
-    const std::string row_name = "row " + std::to_string(r);
-    if (!in.Has(4)) return Malformed(in.pos(), "truncated size of " + row_name);
+    auto row_name = [r] { return "row " + std::to_string(r); };
+    if (!in.Has(4)) return Malformed(in.pos(), "truncated size of " + row_name());
     const uint32_t row_size = in.U32();
     if (row_size > in.remaining()) {
-      return Malformed(in.pos() - 4, row_name + " of " + std::to_string(row_size) + " bytes runs past the table");
+      return Malformed(in.pos() - 4, row_name() + " of " + std::to_string(row_size) + " bytes runs past the table");
     }
     const size_t row_end = in.pos() + row_size;
     in.set_end(row_end);
-    if (!in.Has(bitmap_bytes)) return Malformed(in.pos(), row_name + " is shorter than its NULL bitmap");
+    if (!in.Has(bitmap_bytes)) return Malformed(in.pos(), row_name() + " is shorter than its NULL bitmap");
     const size_t bitmap = in.pos();
-    t.row_offsets_.push_back(static_cast<uint32_t>(bitmap));
+    row_offsets.push_back(static_cast<uint32_t>(bitmap));
     in.Skip(bitmap_bytes);
     for (uint16_t c = 0; c < columns; ++c) {
       if ((static_cast<uint8_t>(*in.at(bitmap + c / 8)) >> (c % 8)) & 1) {
-        t.value_offsets_.push_back(0);
+        value_offsets.push_back(0);
         continue;
       }
-      const std::string where = row_name + " column " + std::to_string(c);
-      const int fixed = FixedSize(static_cast<uint8_t>(t.types_[c]));
-      if (fixed == 0) return Malformed(in.pos(), where + " has a non-NULL value of type NULL");
-      t.value_offsets_.push_back(static_cast<uint32_t>(in.pos()));
+      auto where = [&] { return row_name() + " column " + std::to_string(c); };
+      const int fixed = FixedSize(static_cast<uint8_t>(types[c]));
+      if (fixed == 0) return Malformed(in.pos(), where() + " has a non-NULL value of type NULL");
+      value_offsets.push_back(static_cast<uint32_t>(in.pos()));
       size_t length = fixed;
       if (fixed < 0) {
-        if (!in.Has(4)) return Malformed(in.pos(), where + ": truncated length");
+        if (!in.Has(4)) return Malformed(in.pos(), where() + ": truncated length");
         length = in.U32();
       }
-      if (!in.Has(length)) return Malformed(in.pos(), where + " runs past the row's " + std::to_string(row_size) + " bytes");
+      if (!in.Has(length)) {
+        return Malformed(in.pos(), where() + " runs past the row's " + std::to_string(row_size) + " bytes");
+      }
       in.Skip(length);
     }
     if (in.remaining() != 0) {
-      return Malformed(in.pos(), row_name + " has " + std::to_string(in.remaining()) + " bytes after its last value");
+      return Malformed(in.pos(), row_name() + " has " + std::to_string(in.remaining()) + " bytes after its last value");
     }
     in.set_end(table_end);
   }
   if (in.remaining() != 0) {
     return Malformed(in.pos(), std::to_string(in.remaining()) + " bytes after the last row");
   }
-  return t;
+  row_count = rows;
+  return Status::Ok();
 }
+
+}  // namespace detail
+
+Result<ResultTable> ResultTable::Parse(std::string bytes) {
+  auto* answer = new detail::Answer(std::weak_ptr<AnswerPool>());
+  answer->Retain();
+  const Status parsed = answer->LoadOne(std::move(bytes));
+  if (!parsed.ok()) {
+    answer->Release();
+    return parsed;
+  }
+  ResultTable table = answer->tables()[0];  // a counted copy
+  answer->Release();
+  return table;
+}
+
+ResultTable::ResultTable(detail::Answer* home, const detail::TableLayout* layout, bool counted)
+    : home_(home), layout_(layout), counted_(counted) {
+  if (counted_) home_->Retain();
+}
+
+ResultTable::ResultTable(const ResultTable& other) : home_(other.home_), layout_(other.layout_), counted_(true) {
+  home_->Retain();
+}
+
+ResultTable::ResultTable(ResultTable&& other) noexcept
+    : home_(other.home_), layout_(other.layout_), counted_(other.counted_) {
+  other.counted_ = false;
+}
+
+ResultTable& ResultTable::operator=(const ResultTable& other) {
+  if (this == &other) return *this;
+  other.home_->Retain();
+  Drop();
+  home_ = other.home_;
+  layout_ = other.layout_;
+  counted_ = true;
+  return *this;
+}
+
+ResultTable& ResultTable::operator=(ResultTable&& other) noexcept {
+  if (this == &other) return *this;
+  Drop();
+  home_ = other.home_;
+  layout_ = other.layout_;
+  counted_ = other.counted_;
+  other.counted_ = false;
+  return *this;
+}
+
+ResultTable::~ResultTable() { Drop(); }
+
+void ResultTable::Drop() {
+  if (counted_) home_->Release();
+  counted_ = false;
+}
+
+size_t ResultTable::column_count() const { return layout_->types.size(); }
+size_t ResultTable::row_count() const { return layout_->row_count; }
+std::string_view ResultTable::bytes() const { return layout_->bytes; }
 
 ValueType ResultTable::column_type(size_t column) const {
   CheckColumn(column);
-  return types_[column];
+  return layout_->types[column];
 }
 
 std::string_view ResultTable::column_name(size_t column) const {
   CheckColumn(column);
-  return names_[column];
+  return layout_->names[column];
 }
 
 int ResultTable::ColumnIndex(std::string_view name) const {
-  for (size_t c = 0; c < names_.size(); ++c) {
-    if (names_[c] == name) return static_cast<int>(c);
+  for (size_t c = 0; c < layout_->names.size(); ++c) {
+    if (layout_->names[c] == name) return static_cast<int>(c);
   }
   auto lower = [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch; };
-  for (size_t c = 0; c < names_.size(); ++c) {
-    const std::string_view n = names_[c];
+  for (size_t c = 0; c < layout_->names.size(); ++c) {
+    const std::string_view n = layout_->names[c];
     if (n.size() != name.size()) continue;
     bool same = true;
     for (size_t i = 0; i < n.size() && same; ++i) same = lower(n[i]) == lower(name[i]);
@@ -212,9 +280,9 @@ int ResultTable::ColumnIndex(std::string_view name) const {
 }
 
 void ResultTable::CheckColumn(size_t column) const {
-  if (column >= types_.size()) {
+  if (column >= layout_->types.size()) {
     throw std::out_of_range("column " + std::to_string(column) + " of a table with " +
-                            std::to_string(types_.size()) + " columns");
+                            std::to_string(layout_->types.size()) + " columns");
   }
 }
 
@@ -222,18 +290,18 @@ bool ResultTable::IsNull(size_t row, size_t column) const { return ValueAtAnyTyp
 
 uint32_t ResultTable::ValueAtAnyType(size_t row, size_t column) const {
   CheckColumn(column);
-  if (row >= row_count_) {
+  if (row >= layout_->row_count) {
     throw std::out_of_range("row " + std::to_string(row) + " of a table with " +
-                            std::to_string(row_count_) + " rows");
+                            std::to_string(layout_->row_count) + " rows");
   }
-  return value_offsets_[row * types_.size() + column];
+  return layout_->value_offsets[row * layout_->types.size() + column];
 }
 
 uint32_t ResultTable::ValueAt(size_t row, size_t column, ValueType expected) const {
   const uint32_t at = ValueAtAnyType(row, column);
-  if (types_[column] != expected) {
+  if (layout_->types[column] != expected) {
     throw std::invalid_argument("column " + std::to_string(column) + " is " +
-                                std::string(ValueTypeName(types_[column])) + ", not " +
+                                std::string(ValueTypeName(layout_->types[column])) + ", not " +
                                 std::string(ValueTypeName(expected)));
   }
   return at;
@@ -241,13 +309,13 @@ uint32_t ResultTable::ValueAt(size_t row, size_t column, ValueType expected) con
 
 int64_t ResultTable::GetInt64(size_t row, size_t column) const {
   const uint32_t at = ValueAtAnyType(row, column);
-  const ValueType type = types_[column];
+  const ValueType type = layout_->types[column];
   if (!IsInteger(type)) {
     throw std::invalid_argument("column " + std::to_string(column) + " is " +
                                 std::string(ValueTypeName(type)) + ", not an integer type");
   }
   if (at == 0) return 0;
-  const char* p = bytes_->data() + at;
+  const char* p = layout_->bytes.data() + at;
   switch (FixedSize(static_cast<uint8_t>(type))) {
     case 1: return Load<int8_t>(p);
     case 2: return Load<int16_t>(p);
@@ -257,37 +325,37 @@ int64_t ResultTable::GetInt64(size_t row, size_t column) const {
 }
 
 double ResultTable::GetDouble(size_t row, size_t column) const {
-  if (types_.size() > column && IsInteger(types_[column])) return static_cast<double>(GetInt64(row, column));
+  if (layout_->types.size() > column && IsInteger(layout_->types[column])) return static_cast<double>(GetInt64(row, column));
   const uint32_t at = ValueAt(row, column, ValueType::kFloat);
-  return at == 0 ? 0.0 : Load<double>(bytes_->data() + at);
+  return at == 0 ? 0.0 : Load<double>(layout_->bytes.data() + at);
 }
 
 std::string ResultTable::GetDecimal(size_t row, size_t column) const {
   const uint32_t at = ValueAt(row, column, ValueType::kDecimal);
-  return at == 0 ? std::string() : DecimalText(Load<__int128>(bytes_->data() + at));
+  return at == 0 ? std::string() : DecimalText(Load<__int128>(layout_->bytes.data() + at));
 }
 
 std::string_view ResultTable::GetString(size_t row, size_t column) const {
   const uint32_t at = ValueAt(row, column, ValueType::kVarchar);
   if (at == 0) return {};
-  return std::string_view(bytes_->data() + at + 4, Load<uint32_t>(bytes_->data() + at));
+  return std::string_view(layout_->bytes.data() + at + 4, Load<uint32_t>(layout_->bytes.data() + at));
 }
 
 std::string_view ResultTable::GetBytes(size_t row, size_t column) const {
-  if (types_.size() > column && types_[column] == ValueType::kVarchar) return GetString(row, column);
+  if (layout_->types.size() > column && layout_->types[column] == ValueType::kVarchar) return GetString(row, column);
   const uint32_t at = ValueAt(row, column, ValueType::kVarbinary);
   if (at == 0) return {};
-  return std::string_view(bytes_->data() + at + 4, Load<uint32_t>(bytes_->data() + at));
+  return std::string_view(layout_->bytes.data() + at + 4, Load<uint32_t>(layout_->bytes.data() + at));
 }
 
 int64_t ResultTable::GetTimestampMicros(size_t row, size_t column) const {
   const uint32_t at = ValueAt(row, column, ValueType::kTimestamp);
-  return at == 0 ? 0 : Load<int64_t>(bytes_->data() + at);
+  return at == 0 ? 0 : Load<int64_t>(layout_->bytes.data() + at);
 }
 
 Param ResultTable::Get(size_t row, size_t column) const {
   if (IsNull(row, column)) return Param();
-  switch (types_[column]) {
+  switch (layout_->types[column]) {
     case ValueType::kFloat: return Param(GetDouble(row, column));
     case ValueType::kDecimal: return Param::Decimal(GetDecimal(row, column));
     case ValueType::kVarchar: return Param(std::string(GetString(row, column)));

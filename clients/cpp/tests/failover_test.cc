@@ -356,7 +356,7 @@ TEST(FailoverTest, CloseEndsACallWaitingForTheNewLeaders) {
 }
 
 Result<ResultTable> Table(const std::string& bytes) {
-  return ResultTable::Parse(std::make_shared<const std::string>(bytes));
+  return ResultTable::Parse(bytes);
 }
 
 TEST(FailoverTest, ReadsThePartitionsTableAndRefusesBadOnes) {

@@ -15,7 +15,7 @@ VoterReport Sample() {
   r.settings.contestants = 6;
   r.settings.maxvotes = 2;
   r.seconds = 2;
-  r.latency = {10, 0.5, 0.4, 0.9, 1.25, 2, 3};
+  r.latency = {10, 0.5, 0.4, 0.9, 1.25, 2, 3, 2.5};
   r.measured = {1000, 200, 10, 3};
   r.standings.entries = {{1, "Edwina Burnam", 1234567}, {2, "Tabatha Gehling", 89}};
   r.consistency = {true, {"all (COUNT(*) FROM votes)  driver 1 database 1"}};
@@ -51,7 +51,7 @@ TEST(VoterReportTest, shouldWriteTheJavaDriversJsonFields) {
   const std::string json = Sample().Json().ToString();
   for (const char* field :
        {"\"driver\" : \"cpp\"", "\"tps\" : 605", "\"avg_ms\" : 0.5", "\"p50_ms\" : 0.4", "\"p95_ms\" : 0.9",
-        "\"p99_ms\" : 1.25", "\"p999_ms\" : 2", "\"max_ms\" : 3", "\"answered\" : 1210", "\"accepted\" : 1000",
+        "\"p99_ms\" : 1.25", "\"p999_ms\" : 2", "\"max_ms\" : 3", "\"p9999_ms\" : 2.5", "\"answered\" : 1210", "\"accepted\" : 1000",
         "\"over_limit\" : 200", "\"invalid\" : 10", "\"failed\" : 3", "\"consistent\" : true", "\"duration_s\" : 2",
         "\"mode\" : \"async\"", "\"threads\" : 1", "\"ratelimit\" : 0", "\"servers\" : \"127.0.0.1:1\"",
         "\"partitions\" : 2", "\"warmup_s\" : 8", "\"contestants\" : 6", "\"maxvotes\" : 2"}) {

@@ -2,7 +2,8 @@
 // InvocationResponse), with its result tables parsed. Every answer of the
 // server is a Response, failures included: look at `status`.
 //
-// Ownership: a value type; its tables share the bytes of the answer.
+// Ownership: a value type; its tables share the answer's bytes and layouts
+// (ResultTables), which go back to the client's pool when the last copy goes.
 // Thread model: not synchronized; immutable once handed to a callback.
 #ifndef PARTITA_CLIENT_RESPONSE_H_
 #define PARTITA_CLIENT_RESPONSE_H_
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "partita/client/result_table.h"
+#include "partita/client/result_tables.h"
 
 namespace partita::client {
 
@@ -39,7 +40,7 @@ struct Response {
   int32_t app_status = 0;
   std::string app_status_message;
   // The procedure's result tables, in order.
-  std::vector<ResultTable> results;
+  ResultTables results;
   // Nanoseconds the server spent on the call.
   uint64_t server_nanos = 0;
   // The catalog version the call ran against.

@@ -19,7 +19,10 @@
 // range, or on a column of another type, is a programmer error: it throws
 // std::out_of_range or std::invalid_argument (like std::vector::at).
 //
-// Ownership: shares ownership of the bytes it reads (copies are cheap).
+// Ownership: a handle on the answer that holds the table's bytes and its
+// parsed layout (detail::Answer). A copy shares them: it costs one atomic
+// increment, and keeps the answer alive after its Response is gone. The
+// tables a Response holds are its own and valid while it lives.
 // Thread model: immutable after Parse; safe to read from any thread.
 #ifndef PARTITA_CLIENT_RESULT_TABLE_H_
 #define PARTITA_CLIENT_RESULT_TABLE_H_
@@ -34,6 +37,11 @@
 #include "partita/client/result.h"
 
 namespace partita::client {
+
+namespace detail {
+class Answer;
+struct TableLayout;
+}  // namespace detail
 
 // Column types: the numbers of ValueType in proto/plan.proto.
 enum class ValueType : uint8_t {
@@ -57,11 +65,16 @@ class ResultTable final {
  public:
   // Parses the table that fills `bytes` exactly (its u32 table_size first).
   // Returns the table, or kMalformed naming the byte offset and the problem.
-  static Result<ResultTable> Parse(std::shared_ptr<const std::string> bytes);
   static Result<ResultTable> Parse(std::string bytes);
 
-  size_t column_count() const { return types_.size(); }
-  size_t row_count() const { return row_count_; }
+  ResultTable(const ResultTable& other);
+  ResultTable(ResultTable&& other) noexcept;
+  ResultTable& operator=(const ResultTable& other);
+  ResultTable& operator=(ResultTable&& other) noexcept;
+  ~ResultTable();
+
+  size_t column_count() const;
+  size_t row_count() const;
   ValueType column_type(size_t column) const;
   std::string_view column_name(size_t column) const;
   // The index of the column named `name` (exactly, else ignoring ASCII case), or -1.
@@ -79,22 +92,24 @@ class ResultTable final {
   Param Get(size_t row, size_t column) const;
 
   // The table's bytes as received: u32 table_size, then the table.
-  std::string_view bytes() const { return *bytes_; }
+  std::string_view bytes() const;
 
  private:
-  ResultTable() = default;
+  friend class detail::Answer;
+  // A handle on `layout`, held by `home`; `counted` says whether it holds a
+  // reference on `home` (copies do; the handles an answer keeps for its
+  // Response do not, or the answer would keep itself alive).
+  ResultTable(detail::Answer* home, const detail::TableLayout* layout, bool counted);
+  void Drop();
 
   // The offset of the value at (row, column) in bytes_; REQUIRES: in range.
   uint32_t ValueAt(size_t row, size_t column, ValueType expected) const;
   uint32_t ValueAtAnyType(size_t row, size_t column) const;
   void CheckColumn(size_t column) const;
 
-  std::shared_ptr<const std::string> bytes_;
-  std::vector<ValueType> types_;
-  std::vector<std::string_view> names_;
-  size_t row_count_ = 0;
-  std::vector<uint32_t> row_offsets_;    // each row's NULL bitmap
-  std::vector<uint32_t> value_offsets_;  // row * column_count + column; 0 for a NULL
+  detail::Answer* home_ = nullptr;
+  const detail::TableLayout* layout_ = nullptr;
+  bool counted_ = false;
 };
 
 }  // namespace partita::client

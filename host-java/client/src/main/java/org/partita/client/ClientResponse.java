@@ -37,6 +37,9 @@ public record ClientResponse(Status status, ErrorCode errorCode, String message,
 
     private final int wireCode;
 
+    // values() copies its array on every call; an answer asks once.
+    private static final Status[] VALUES = values();
+
     Status(CallStatus wire) {
       this.wireCode = wire.getNumber();
     }
@@ -48,7 +51,7 @@ public record ClientResponse(Status status, ErrorCode errorCode, String message,
 
     /** The status with wire number {@code code}, or UNEXPECTED_FAILURE for an unknown number. */
     public static Status fromWireCode(int code) {
-      for (Status s : values()) {
+      for (Status s : VALUES) {
         if (s.wireCode == code) {
           return s;
         }

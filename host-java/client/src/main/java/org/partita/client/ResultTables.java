@@ -48,6 +48,26 @@ public final class ResultTables {
    *
    * @throws ResultFormatException if the bytes are not exactly one result set
    */
+  /**
+   * Reads the one table that fills bytes [{@code start}, {@code end}) of
+   * {@code shared} without a view of its own (as {@link #parseShared(ByteBuffer,
+   * int, int)} does for a result set): how an answer's result, one table per
+   * {@code results} entry of the wire, is read. REQUIRES: as parseShared.
+   *
+   * @throws ResultFormatException if the bytes are not exactly one table
+   */
+  public static ResultTable parseOneShared(ByteBuffer shared, int start, int end) {
+    if (shared.order() != ByteOrder.LITTLE_ENDIAN || start < 0 || end > shared.limit() || start > end) {
+      throw new IllegalArgumentException("parseOneShared needs a little-endian buffer and a range within its limit");
+    }
+    final ResultTable table = ResultTable.readShared(shared, start, end);
+    if (start + table.byteSize() != end) {
+      throw new ResultFormatException(start + table.byteSize(), (end - start - table.byteSize())
+          + " bytes after the table");
+    }
+    return table;
+  }
+
   public static ResultTable[] parseShared(ResultTable[] reuse, ByteBuffer shared, int start, int end) {
     if (shared.order() != ByteOrder.LITTLE_ENDIAN || start < 0 || end > shared.limit() || start > end) {
       throw new IllegalArgumentException("parseShared needs a little-endian buffer and a range within its limit");

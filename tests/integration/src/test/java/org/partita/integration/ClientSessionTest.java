@@ -31,14 +31,6 @@ import org.partita.proto.ErrorCode;
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ClientSessionTest {
-  private static final String DDL = """
-      CREATE TABLE entries (k BIGINT NOT NULL, note VARCHAR(32));
-      PARTITION TABLE entries ON COLUMN k;
-      CREATE PROCEDURE AddEntry PARTITION ON TABLE entries COLUMN k PARAMETER 0
-        AS INSERT INTO entries (k, note) VALUES (?, ?);
-      CREATE PROCEDURE CountEntries PARTITION ON TABLE entries COLUMN k PARAMETER 0
-        AS SELECT COUNT(*) FROM entries WHERE k = ?;
-      """;
   /** DedupTable.DEFAULT_CAPACITY: the records a partition copy keeps. */
   private static final int TABLE_CAPACITY = 8 * 1024;
 
@@ -49,7 +41,7 @@ class ClientSessionTest {
   @BeforeAll
   static void start() throws Exception {
     schema = Files.createTempFile("client-session-", ".sql");
-    Files.writeString(schema, DDL);
+    Files.writeString(schema, EntriesSchema.DDL);
     server = ServerProcess.start(List.of("--schema", schema.toString(), "--sites", "2"));
     reader = Clients.connect(server, "session-test-reader");
   }

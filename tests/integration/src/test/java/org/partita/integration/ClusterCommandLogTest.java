@@ -40,9 +40,9 @@ import org.partita.server.txn.TxnId;
  * then in the command log of both hosts that hold its partition, under the
  * same transaction id: the leader answered only once its own record was
  * synced and its replica acknowledged, which the replica did only once the
- * item was on its disk. A host started again on its data directory is
- * refused with the reason (a cluster does not restart from its logs yet),
- * and a host started on another host's directory is refused naming whose
+ * item was on its disk. A host started again on its data directory without
+ * {@code --recover} is refused with the reason (ClusterRecoveryTest
+ * restarts the whole cluster from its logs), and a host started on another host's directory is refused naming whose
  * it is.
  * Every process is stopped by its handle.
  */

@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,9 +38,9 @@ import org.partita.proto.ErrorCode;
  * refused by its procedure, "not run" or OUTCOME_UNKNOWN; transfers commit
  * again after the failover; the copies still paired agree by
  * {@code @Statistics CHECKSUM}; a replicated-table write runs through the
- * coordinator afterwards. The tests tagged {@code known-gap} also require
- * the total of every balance to be the opening total on both survivors,
- * which a kill during a commit can break until the prepare step exists.
+ * coordinator afterwards; the total of every balance is the opening total
+ * on both survivors (the prepare step: a transaction the kill interrupts
+ * while it commits is committed on every partition or on none).
  * Every process is stopped by its handle.
  */
 @Timeout(400)
@@ -68,39 +67,18 @@ class ClusterMultiPartitionFailoverTest {
   }
 
   @Test
-  void shouldCommitTransfersAgainWhenAParticipantsHostIsKilledMidRun() throws Exception {
-    transfersThroughAKill(2, false);
+  void shouldKeepTheTotalWhenAParticipantsHostIsKilledMidRun() throws Exception {
+    transfersThroughAKill(2);
   }
 
   @Test
-  void shouldCommitTransfersAgainWhenTheCoordinatorsHostIsKilledMidRun() throws Exception {
-    transfersThroughAKill(0, false);
+  void shouldKeepTheTotalWhenTheCoordinatorsHostIsKilledMidRun() throws Exception {
+    transfersThroughAKill(0);
     assertTrue(hosts.get(1).output().contains("this host coordinates from now on"), "host 1 took over");
   }
 
-  /*
-   * The same runs, also requiring the total to stay whole. Without the prepare step of multi-partition
-   * commits (docs/cluster.md, "When a host dies mid-transaction") a kill that lands while a transaction
-   * commits tears it (one partition has it, another not): these fail often today (2 and 1 of 6 runs on
-   * 2026-11-24), so
-   * they are kept out of the default run as a known gap (docs/testing.md, "Tests of known gaps") and are
-   * the regression tests the prepare step must turn green.
-   */
-
-  @Test
-  @Tag("known-gap")
-  void shouldKeepTheTotalWhenAParticipantsHostIsKilledMidRun() throws Exception {
-    transfersThroughAKill(2, true);
-  }
-
-  @Test
-  @Tag("known-gap")
-  void shouldKeepTheTotalWhenTheCoordinatorsHostIsKilledMidRun() throws Exception {
-    transfersThroughAKill(0, true);
-  }
-
-  /** {@code requireWholeTotal}: also check that the total of every balance is the opening total. */
-  private void transfersThroughAKill(int victim, boolean requireWholeTotal) throws Exception {
+  /** Transfers through the kill of {@code victim}'s host; the total of every balance stays the opening total. */
+  private void transfersThroughAKill(int victim) throws Exception {
     startBankCluster();
     final PartitaClient all = client(true, addresses.toArray(new String[0]));
     for (long id = 0; id < ACCOUNTS; id++) {
@@ -139,12 +117,7 @@ class ClusterMultiPartitionFailoverTest {
     final long expected = ACCOUNTS * OPENING;
     for (PartitaClient host : survivors) {
       final ClientResponse sum = callUntilAnswered(host, "@AdHoc", "SELECT SUM(balance) FROM accounts");
-      if (requireWholeTotal) {
-        assertEquals(expected, sum.firstLong(), "the total of every balance after " + load.answers);
-      } else if (sum.firstLong() != expected) {
-        System.out.printf("multi-partition failover: KNOWN GAP: the total is %d, not %d, after %s (a transaction"
-            + " torn by the kill; no prepare step yet, docs/cluster.md)%n", sum.firstLong(), expected, load.answers);
-      }
+      assertEquals(expected, sum.firstLong(), "the total of every balance after " + load.answers);
     }
     // A replicated-table write through the coordinator after the failover (a new one when host 0 was killed,
     // whose merge engine took the replicated tables from its copy of partition 0), read back on both survivors.

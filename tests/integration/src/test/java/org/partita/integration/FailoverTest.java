@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -21,10 +20,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.partita.client.ClientConfig;
 import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClient;
 import org.partita.client.ResultTable;
@@ -44,7 +43,10 @@ import org.partita.proto.ErrorCode;
  * afterwards; the copies still paired agree by {@code @Statistics CHECKSUM}.
  * A host paused (SIGSTOP) past the timeout and resumed stops serving: the
  * write it was sent while paused is not acknowledged and is not on the new
- * leader, and its calls are answered NOT_LEADER. A replica whose write
+ * leader; it then reads that it was declared dead, starts again in its
+ * process as a new incarnation (rejoin) on the same client port, gets both
+ * its copies back, and answers NOT_LEADER for every partition (it leads
+ * none). A replica whose write
  * hash differs (a procedure writing the clock) is dropped by a new epoch, so
  * the held answer leaves. The victim is never the
  * metadata leader (its loss would add a Raft election, about 1–2 s, to the
@@ -53,7 +55,6 @@ import org.partita.proto.ErrorCode;
 @Timeout(300)
 class FailoverTest {
   private static final Path KV_DDL = ServerProcess.ROOT.resolve("bench/kv/ddl.sql");
-  private static final String METADATA_LEADER = "failure detection: this voter leads the metadata group";
   // The partition must serve again; how fast (the 5 s target) is a benchmark figure (bench/cluster/RESULTS.md),
   // not asserted here: on a loaded 2-core machine failure detection alone can take longer.
   private static final long SERVED_AGAIN_BOUND_NANOS = Duration.ofSeconds(30).toNanos();
@@ -61,19 +62,20 @@ class FailoverTest {
   @TempDir
   Path dir;
 
-  private final List<ServerProcess> hosts = new ArrayList<>();
-  /** Each host's command-line arguments, for a restart (rejoin). */
-  private final List<List<String>> arguments = new ArrayList<>();
-  private final List<String> addresses = new ArrayList<>();
-  private final List<PartitaClient> clients = new ArrayList<>();
+  private ClusterProcesses cluster;
+  private List<ServerProcess> hosts;
+  private List<String> addresses;
+
+  @BeforeEach
+  void openCluster() {
+    cluster = new ClusterProcesses(dir, "failover-test");
+    hosts = cluster.hosts;
+    addresses = cluster.addresses;
+  }
 
   @AfterEach
   void stopEverything() throws Exception {
-    clients.forEach(PartitaClient::close);
-    for (ServerProcess host : hosts) {
-      signal(host, "CONT");
-      host.close();
-    }
+    cluster.close();
   }
 
   @Test
@@ -144,11 +146,53 @@ class FailoverTest {
     final ClientResponse missing = callUntilAnswered(all, "Get", probe + "-stale");
     assertTrue(missing.ok(), missing.message());
     assertFalse(missing.results().get(0).advanceRow(), "the deposed host's write reached the new leader");
-    final ClientResponse write = attempt(victimOnly, "Put", probe + "-after", value(probe));
+    // Declared dead, it rejoins by itself: a new incarnation in the same process, on the same client port.
+    assertEquals(2, awaitRejoined(victim).size(), () -> "the resumed host's two copies came back:\n"
+        + resumed.output());
+    assertTrue(resumed.output().contains("partita: rejoining: the metadata group declared this host's incarnation"),
+        resumed.output());
+    final PartitaClient again = client(false, addresses.get(victim));
+    final ClientResponse write = attempt(again, "Put", probe + "-after", value(probe));
     assertEquals(ErrorCode.ERROR_CODE_NOT_LEADER, write.errorCode(), write.message());
-    final ClientResponse read = attempt(victimOnly, "Get", probe);
+    final ClientResponse read = attempt(again, "Get", probe);
     assertEquals(ErrorCode.ERROR_CODE_NOT_LEADER, read.errorCode(), read.message());
     assertArrayEquals(value(probe), row(callUntilAnswered(all, "Get", probe)));
+    assertEveryPairAgrees();
+  }
+
+  /**
+   * Waits (at most 120 s) until the survivors of {@code victim} logged that it rejoined both the partitions it
+   * held; returns what they logged ("partition P: T ms, longest chunk pause U us").
+   */
+  private List<String> awaitRejoined(int victim) throws InterruptedException {
+    final Pattern rejoined = Pattern.compile("rejoin: partition (\\d+): host " + victim + " rejoined in (\\d+) ms"
+        + "[^\\n]*longest pause of this partition for a chunk (\\d+) us");
+    final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    List<String> done = List.of();
+    while (System.nanoTime() < deadline) {
+      done = new ArrayList<>();
+      for (int h : survivors(victim)) {
+        final Matcher m = rejoined.matcher(hosts.get(h).output());
+        while (m.find()) {
+          done.add("partition " + m.group(1) + ": " + m.group(2) + " ms, longest chunk pause " + m.group(3) + " us");
+        }
+      }
+      if (done.size() == 2) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    return done;
+  }
+
+  /** Every partition's two copies (on all three hosts) have equal checksums. */
+  private void assertEveryPairAgrees() {
+    final Map<Integer, List<Long>> checksums = checksums(List.of(0, 1, 2));
+    assertEquals(3, checksums.size(), "every partition has copies: " + checksums);
+    for (Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
+      assertEquals(2, copies.getValue().size(), "partition " + copies.getKey() + ": " + checksums);
+      assertEquals(copies.getValue().get(0), copies.getValue().get(1), "partition " + copies.getKey());
+    }
   }
 
   /**
@@ -192,34 +236,17 @@ class FailoverTest {
    */
   @Test
   void shouldRunAWriteSentAgainAfterItsLeaderHostWasKilledExactlyOnce() throws Exception {
-    final Path ddl = dir.resolve("entries.sql");
-    java.nio.file.Files.writeString(ddl, """
-        CREATE TABLE entries (k BIGINT NOT NULL, note VARCHAR(32));
-        PARTITION TABLE entries ON COLUMN k;
-        CREATE PROCEDURE AddEntry PARTITION ON TABLE entries COLUMN k PARAMETER 0
-          AS INSERT INTO entries (k, note) VALUES (?, ?);
-        CREATE PROCEDURE CountEntries PARTITION ON TABLE entries COLUMN k PARAMETER 0
-          AS SELECT COUNT(*) FROM entries WHERE k = ?;
-        """);
-    startCluster(ddl);
+    startCluster(EntriesSchema.writeTo(dir));
     final int leader = victimHost();
     // Formation's placement (docs/cluster.md, "What K >= 1 does today"): the partition host h leads has its
     // other copy on host h + 1 (mod 3); the metadata leader is neither of them.
     final int replica = (leader + 1) % 3;
     final PartitaClient leaderOnly = client(false, addresses.get(leader));
-    long key = -1;
-    for (long k = 1; k < 1000 && key < 0; k++) {
-      if (attempt(leaderOnly, "CountEntries", k).ok()) {
-        key = k;
-      }
-    }
+    final long key = entryKeyLedBy(leaderOnly);
     assertTrue(key > 0, "host " + leader + " leads some key");
     final int partition = ledPartition(leaderOnly);
     final long before = checksumOn(leaderOnly, partition);
-    final PartitaClient writer = new PartitaClient(ClientConfig.builder().clientName("retry-test")
-        .callTimeout(Duration.ofSeconds(60)).build());
-    clients.add(writer);
-    writer.connect(addresses.get(leader));
+    final PartitaClient writer = cluster.client(Duration.ofSeconds(60), true, addresses.get(leader));
     final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (writer.connectedServers().size() < 3 && System.nanoTime() < deadline) {
       Thread.sleep(20);
@@ -280,26 +307,12 @@ class FailoverTest {
    */
   @Test
   void aRejoinedCopyAnswersACallSentAgainFromBeforeItsSnapshotFromTheTable() throws Exception {
-    final Path ddl = dir.resolve("entries.sql");
-    java.nio.file.Files.writeString(ddl, """
-        CREATE TABLE entries (k BIGINT NOT NULL, note VARCHAR(32));
-        PARTITION TABLE entries ON COLUMN k;
-        CREATE PROCEDURE AddEntry PARTITION ON TABLE entries COLUMN k PARAMETER 0
-          AS INSERT INTO entries (k, note) VALUES (?, ?);
-        CREATE PROCEDURE CountEntries PARTITION ON TABLE entries COLUMN k PARAMETER 0
-          AS SELECT COUNT(*) FROM entries WHERE k = ?;
-        """);
-    startCluster(ddl);
+    startCluster(EntriesSchema.writeTo(dir));
     // Neither host killed below leads the metadata group: the leader's partition has its other copy on the next host.
     final int leader = victimHost();
     final int replica = (leader + 1) % 3;
     final PartitaClient leaderOnly = client(false, addresses.get(leader));
-    long key = -1;
-    for (long k = 1; k < 1000 && key < 0; k++) {
-      if (attempt(leaderOnly, "CountEntries", k).ok()) {
-        key = k;
-      }
-    }
+    final long key = entryKeyLedBy(leaderOnly);
     assertTrue(key > 0, "host " + leader + " leads some key");
     final int partition = ledPartition(leaderOnly);
     final long session = 0x5E55_7077L;
@@ -329,13 +342,7 @@ class FailoverTest {
       assertTrue(System.nanoTime() < failedOver, "the killed host's partition was not served again within 60 s");
       Thread.sleep(50);
     }
-    final List<String> again = new ArrayList<>(arguments.get(replica));
-    again.set(again.indexOf("--port") + 1, addresses.get(replica).substring(addresses.get(replica).indexOf(':') + 1));
-    again.add("--rejoin");
-    final ServerProcess back = ServerProcess.launch(again, dir.resolve("host" + replica + "-rejoined.log"));
-    hosts.set(replica, back);
-    assertTrue(back.awaitReadyLine(), () -> "the rejoining host did not print its ready line:\n" + back.output());
-    addresses.set(replica, back.address());
+    final ServerProcess back = cluster.rejoin(replica);
     final String rejoined = "rejoin: partition " + partition + ": host " + replica + " rejoined";
     final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (!hosts.get(leader).output().contains(rejoined)) {
@@ -355,6 +362,16 @@ class FailoverTest {
     }
     assertEquals(1, callUntilAnswered(survivor, "CountEntries", key).firstLong(),
         "sent again after the rejoin and a failover: answered from the loaded table, not run again");
+  }
+
+  /** The first key of the entries table that the host {@code only} reaches leads, or -1. */
+  private static long entryKeyLedBy(PartitaClient only) {
+    for (long k = 1; k < 1000; k++) {
+      if (attempt(only, "CountEntries", k).ok()) {
+        return k;
+      }
+    }
+    return -1;
   }
 
   /** A raw connection to {@code address} logged in with client session {@code session}. */
@@ -417,32 +434,9 @@ class FailoverTest {
     firstSuccess(all, probe, killed);
 
     final long restarted = System.nanoTime();
-    // Back on its client port, as a host restarted in place is: the clients reconnect to it and find it there.
-    final List<String> again = new ArrayList<>(arguments.get(victim));
-    again.set(again.indexOf("--port") + 1, addresses.get(victim).substring(addresses.get(victim).indexOf(':') + 1));
-    again.add("--rejoin");
-    final ServerProcess back = ServerProcess.launch(again, dir.resolve("host" + victim + "-rejoined.log"));
-    hosts.set(victim, back);
-    assertTrue(back.awaitReadyLine(), () -> "the rejoining host did not print its ready line:\n" + back.output());
-    addresses.set(victim, back.address());
+    final ServerProcess back = cluster.rejoin(victim);
     // The victim held two copies (it led one partition and was a replica of another): both come back.
-    final Pattern rejoined = Pattern.compile("rejoin: partition (\\d+): host " + victim + " rejoined in (\\d+) ms"
-        + "[^\\n]*longest pause of this partition for a chunk (\\d+) us");
-    final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    List<String> done = List.of();
-    while (System.nanoTime() < deadline) {
-      done = new ArrayList<>();
-      for (int h : survivors(victim)) {
-        final Matcher m = rejoined.matcher(hosts.get(h).output());
-        while (m.find()) {
-          done.add("partition " + m.group(1) + ": " + m.group(2) + " ms, longest chunk pause " + m.group(3) + " us");
-        }
-      }
-      if (done.size() == 2) {
-        break;
-      }
-      Thread.sleep(100);
-    }
+    final List<String> done = awaitRejoined(victim);
     assertEquals(2, done.size(), () -> "the victim's two copies came back: " + hosts.get(survivors(victim).get(0))
         .output() + "\n" + hosts.get(survivors(victim).get(1)).output() + "\n" + back.output());
     System.out.printf("rejoin: host %d restarted; its copies back %.2f s after the restart: %s%n", victim,
@@ -468,7 +462,7 @@ class FailoverTest {
    * Lets the firehose run one more second, stops it, checks that writes were acknowledged after
    * {@code killed}, and reads every acknowledged write back through {@code client}.
    */
-  private static void stopAndReadBack(Firehose load, PartitaClient client, long killed) throws InterruptedException {
+  static void stopAndReadBack(Firehose load, PartitaClient client, long killed) throws InterruptedException {
     Thread.sleep(1000);
     load.stop();
     assertTrue(load.acknowledgedAfter(killed) > 0, "writes were acknowledged after the failover");
@@ -496,74 +490,29 @@ class FailoverTest {
     assertEquals(1, paired, "one partition kept both its copies: " + checksums);
   }
 
-  /** The host that logged that it leads the metadata group (-1: none yet). */
-  private int metadataLeader() {
-    for (int i = 0; i < hosts.size(); i++) {
-      if (hosts.get(i).isAlive() && hosts.get(i).output().contains(METADATA_LEADER)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
   private void startCluster() throws IOException, InterruptedException {
     startCluster(KV_DDL);
   }
 
   private void startCluster(Path schema, String... extra) throws IOException, InterruptedException {
-    final String cluster = ClusterTest.clusterList(3, ClusterTest.freeClusterPort(3));
-    for (int i = 0; i < 3; i++) {
-      final List<String> args = new ArrayList<>(List.of("--schema", schema.toString(), "--cluster", cluster,
-          "--host-id", Integer.toString(i), "--bind", "127.0.0." + (i + 1), "--port", "0", "--http-port", "0",
-          "--data-dir", dir.resolve("host" + i).toString(), "--sites-per-host", "2", "--kfactor", "1",
-          "--join-timeout", "120s"));
-      args.addAll(List.of(extra));
-      arguments.add(args);
-      hosts.add(ServerProcess.launch(args, dir.resolve("host" + i + ".log")));
-    }
-    for (ServerProcess host : hosts) {
-      assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
-      addresses.add(host.address());
-    }
+    cluster.start(3, 1, 2, schema, extra);
+  }
+
+  private int metadataLeader() {
+    return cluster.loggedMetadataLeader();
   }
 
   /** A host other than the metadata leader (each host leads one partition). */
   private int victimHost() throws InterruptedException {
-    final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      for (int i = 0; i < hosts.size(); i++) {
-        if (hosts.get(i).output().contains(METADATA_LEADER)) {
-          return (i + 1) % hosts.size();
-        }
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no host logged that it leads the metadata group");
+    return (cluster.metadataLeader() + 1) % hosts.size();
   }
 
-  /** A key of the partition {@code host} leads: the first one that host itself serves. */
   private String keyLedBy(int host) {
-    final PartitaClient only = client(false, addresses.get(host));
-    String last = "";
-    for (int i = 0; i < 1000; i++) {
-      final int n = i;
-      final ClientResponse answer = only.callAsync("Get", "probe" + i).handle((a, e) -> {
-        if (e != null) {
-          throw new AssertionError("probe" + n + " failed: " + e, e);
-        }
-        return a;
-      }).join();
-      if (answer.ok()) {
-        return "probe" + i;
-      }
-      last = answer.errorCode() + ": " + answer.message();
-    }
-    throw new AssertionError("host " + host + " served none of 1000 keys; the last answer: " + last + "\n"
-        + hosts.get(host).output());
+    return cluster.keyLedBy(host);
   }
 
   /** Nanoseconds from {@code since} to the first successful write of {@code key} (retried every 20 ms). */
-  private static long firstSuccess(PartitaClient client, String key, long since) throws InterruptedException {
+  static long firstSuccess(PartitaClient client, String key, long since) throws InterruptedException {
     final long deadline = since + Duration.ofSeconds(60).toNanos();
     while (System.nanoTime() < deadline) {
       final ClientResponse answer = attempt(client, "Put", key, value(key));
@@ -576,12 +525,12 @@ class FailoverTest {
   }
 
   /** The answer, or null when the call failed without one (its connection was lost, or it timed out). */
-  private static ClientResponse attempt(PartitaClient client, String procedure, Object... parameters) {
+  static ClientResponse attempt(PartitaClient client, String procedure, Object... parameters) {
     return client.callAsync(procedure, parameters).handle((answer, error) -> error == null ? answer : null).join();
   }
 
   /** Calls until the answer is not NOT_LEADER and came (a client routing by an old topology, a lost connection). */
-  private static ClientResponse callUntilAnswered(PartitaClient client, String procedure, Object... parameters)
+  static ClientResponse callUntilAnswered(PartitaClient client, String procedure, Object... parameters)
       throws InterruptedException {
     ClientResponse answer = null;
     for (int n = 0; n < 200; n++) {
@@ -595,18 +544,8 @@ class FailoverTest {
         + (answer == null ? "no answer" : answer.message()));
   }
 
-  /** Partition -> the checksums of its copies on {@code hostIds}. */
   private Map<Integer, List<Long>> checksums(List<Integer> hostIds) {
-    final Map<Integer, List<Long>> out = new TreeMap<>();
-    for (int i : hostIds) {
-      final ClientResponse answer = client(false, addresses.get(i)).callAsync("@Statistics", "CHECKSUM").join();
-      assertTrue(answer.ok(), answer.message());
-      final ResultTable table = answer.results().get(0);
-      while (table.advanceRow()) {
-        out.computeIfAbsent((int) table.getLong(0), p -> new ArrayList<>()).add(table.getLong(4));
-      }
-    }
-    return out;
+    return cluster.checksums(hostIds);
   }
 
   private static List<Integer> survivors(int victim) {
@@ -620,33 +559,27 @@ class FailoverTest {
   }
 
   private PartitaClient client(boolean discoverHosts, String... servers) {
-    final PartitaClient client = new PartitaClient(ClientConfig.builder().clientName("failover-test")
-        .callTimeout(Duration.ofSeconds(20)).discoverHosts(discoverHosts).build());
-    clients.add(client);
-    for (String address : servers) {
-      client.connect(address);
-    }
-    return client;
+    return cluster.client(discoverHosts, servers);
   }
 
-  private static void signal(ServerProcess host, String signal) throws IOException, InterruptedException {
+  static void signal(ServerProcess host, String signal) throws IOException, InterruptedException {
     if (host.isAlive()) {
       new ProcessBuilder("kill", "-" + signal, Long.toString(host.pid())).inheritIO().start().waitFor();
     }
   }
 
-  private static byte[] value(String key) {
+  static byte[] value(String key) {
     return ("value-of-" + key).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static byte[] row(ClientResponse answer) {
+  static byte[] row(ClientResponse answer) {
     final ResultTable table = answer.results().get(0);
     assertTrue(table.advanceRow(), "no row");
     return table.getBytes(0);
   }
 
   /** Writes distinct keys with at most 64 calls in flight until stopped; records the acknowledged ones. */
-  private static final class Firehose {
+  static final class Firehose {
     final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     private final Map<String, Long> acknowledgedAt = new ConcurrentHashMap<>();
     private final PartitaClient client;

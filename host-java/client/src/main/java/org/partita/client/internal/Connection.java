@@ -482,26 +482,39 @@ public final class Connection {
   }
 
   private void answered(Channel ch, InvocationResponse r) {
-    final PendingCall call = inFlight.remove(r.getClientHandle());
+    answered(ch, r.getClientHandle(), r.getErrorCode(), r.getCatalogVersion(), r.getTopologyVersion(),
+        () -> Responses.toClientResponse(r));
+  }
+
+  /** Makes the answer's ClientResponse; throws ResultFormatException for a malformed table. */
+  @FunctionalInterface
+  private interface AnswerReader {
+    ClientResponse read();
+  }
+
+  private void answered(Channel ch, long handle, int errorCode, long catalogVersion, long topologyVersion,
+      AnswerReader reader) {
+    final PendingCall call = inFlight.remove(handle);
     if (call == null) {
       listener.lateResponse();
       return;
     }
     final ClientResponse response;
     try {
-      response = Responses.toClientResponse(r);
+      response = reader.read();
     } catch (ResultFormatException e) {
       inFlight.put(call);
       closeWith(ch, "malformed result table in the answer to " + call.procedure + ": " + e.getMessage(), null);
       return;
     }
-    listener.catalogVersionSeen(r.getCatalogVersion());
-    listener.topologyVersionSeen(r.getTopologyVersion());
-    if (r.getErrorCode() == ErrorCode.ERROR_CODE_NOT_LEADER_VALUE && listener.notLeader(call, r.getTopologyVersion())) {
+    listener.catalogVersionSeen(catalogVersion);
+    listener.topologyVersionSeen(topologyVersion);
+    if (errorCode == ErrorCode.ERROR_CODE_NOT_LEADER_VALUE && listener.notLeader(call, topologyVersion)) {
       return;
     }
-    if (r.getErrorCode() == ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN_VALUE
-        && listener.outcomeUnknown(call, "the server at " + address + " answered OUTCOME_UNKNOWN: " + r.getMessage())) {
+    if (errorCode == ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN_VALUE
+        && listener.outcomeUnknown(call, "the server at " + address + " answered OUTCOME_UNKNOWN: "
+            + response.message())) {
       return;
     }
     call.answered(response, System.nanoTime());
@@ -514,6 +527,8 @@ public final class Connection {
   /** Reads the frames of one channel. */
   private final class Handler extends ChannelInboundHandlerAdapter {
     private boolean loggedIn;
+    private final AnswerDecoder answers = new AnswerDecoder();
+    private final AnswerReader decodedAnswer = answers::response;  // made once, not per answer
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
@@ -530,8 +545,14 @@ public final class Connection {
       final ByteBuf frame = (ByteBuf) msg;
       final ServerMessage message;
       try {
+        if (loggedIn && answers.decode(frame)) {
+          // The answers' own path: no generated parser (AnswerDecoder).
+          answered(ctx.channel(), answers.clientHandle, answers.errorCodeNumber, answers.catalogVersion,
+              answers.topologyVersion, decodedAnswer);
+          return;
+        }
         message = ServerMessage.parseFrom(frame.nioBuffer());
-      } catch (InvalidProtocolBufferException e) {
+      } catch (InvalidProtocolBufferException | AnswerDecoder.MalformedFrameException e) {
         closeWith(ctx.channel(), "malformed frame from the server (" + frame.readableBytes() + " bytes): "
             + e.getMessage(), null);
         return;

@@ -31,18 +31,19 @@ final class Responses {
       }
       tables.add(table);
     }
-    return new ClientResponse(ClientResponse.Status.fromWireCode(r.getStatusValue()), errorCode(r),
+    return new ClientResponse(ClientResponse.Status.fromWireCode(r.getStatusValue()),
+        errorCode(r.getErrorCode(), r.getErrorName()),
         r.getMessage(), tables, r.getAppStatus(), r.getAppStatusMessage(), r.getServerNanos());
   }
 
   /** The answer's error code: the number when the server sent a known one, else the code its name names. */
-  private static ErrorCode errorCode(InvocationResponse r) {
-    if (r.getErrorCode() != 0) {
-      final ErrorCode code = ErrorCode.forNumber(r.getErrorCode());
+  static ErrorCode errorCode(int number, String name) {
+    if (number != 0) {
+      final ErrorCode code = ErrorCode.forNumber(number);
       if (code != null) {
         return code;
       }
     }
-    return ClientResponse.errorCodeNamed(r.getErrorName());
+    return ClientResponse.errorCodeNamed(name);
   }
 }

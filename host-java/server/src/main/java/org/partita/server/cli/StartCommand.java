@@ -148,13 +148,19 @@ final class StartCommand implements Callable<Integer> {
       + "(docs/cluster.md, \"Rejoin\")")
   private boolean rejoin;
 
+  @Option(names = "--recover", description = "with --cluster and a command log: the whole cluster restarts on its "
+      + "hosts' data directories (every host was stopped or killed; start each with --recover): the metadata from "
+      + "its Raft log, every copy replayed from its host's command log, the copies of each partition reconciled "
+      + "(docs/cluster.md, \"Durability on a cluster\")")
+  private boolean recover;
+
   /** The cluster options, or null for a single host; IllegalArgumentException on options that need --cluster. */
   private ClusterOptions clusterOptions() {
     if (cluster == null) {
       if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null || heartbeatTimeout != null
-          || rejoin) {
+          || rejoin || recover) {
         throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host, --join-timeout, "
-            + "--heartbeat-timeout and --rejoin need --cluster");
+            + "--heartbeat-timeout, --rejoin and --recover need --cluster");
       }
       return null;
     }
@@ -165,11 +171,11 @@ final class StartCommand implements Callable<Integer> {
         joinTimeout == null ? ClusterOptions.DEFAULT_JOIN_TIMEOUT
             : java.time.Duration.ofMillis(Sizes.millis("--join-timeout", joinTimeout)),
         heartbeatTimeout == null ? ClusterOptions.DEFAULT_HEARTBEAT_TIMEOUT
-            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)), rejoin);
+            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)), rejoin, recover);
   }
 
   private CommandLogOptions commandLogOptions() {
-    // A cluster host logs only when asked (it cannot restart from its log yet: docs/durability.md, "On a cluster").
+    // A cluster host logs only when asked (docs/durability.md, "On a cluster", says why the default stays off).
     final CommandLogMode mode = commandLog != null ? CommandLogMode.parse(commandLog)
         : dataDir != null && cluster == null ? CommandLogMode.SYNC : CommandLogMode.OFF;
     return new CommandLogOptions(mode, logInterval, logMaxLag, (long) logSegmentMb << 20, snapshotLogMb << 20);
@@ -180,6 +186,7 @@ final class StartCommand implements Callable<Integer> {
     final ServerOptions options;
     final PartitaServer server;
     final ClusterOptions clusterOptions;
+    final ClusterTlsFiles clusterTls;
     try {
       clusterOptions = clusterOptions();
       final int sites = clusterOptions == null ? this.sites : clusterOptions.sitesPerHost();
@@ -189,29 +196,72 @@ final class StartCommand implements Callable<Integer> {
       options = new ServerOptions(schema, classes, sites, bind, port, httpPort, dataDir, webRoot,
           new ConnectionLimits(maxInFlight, maxFrameBytes), siteQueue, networkThreads, queryLimits,
           commandLogOptions());
-      final ClusterTlsFiles clusterTls = clusterTlsArgs.files(clusterOptions != null);
+      clusterTls = clusterTlsArgs.files(clusterOptions != null);
       server = clusterOptions == null ? PartitaServer.start(options, security.options())
           : PartitaServer.start(options, clusterOptions, security.options(), clusterTls);
     } catch (StartupException | IllegalArgumentException e) {
       System.err.println("partita start: " + e.getMessage());
       return 1;
     }
+    final java.util.concurrent.atomic.AtomicReference<PartitaServer> running =
+        new java.util.concurrent.atomic.AtomicReference<>(server);
+    final java.util.concurrent.atomic.AtomicBoolean exiting = new java.util.concurrent.atomic.AtomicBoolean();
     final Runnable shutdown = () -> {
+      exiting.set(true);
       try {
-        server.shutdown();
+        running.get().shutdown();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     };
     StopSignals.install(shutdown);
     Runtime.getRuntime().addShutdownHook(new Thread(shutdown, "partita-exit"));
+    printReady(options, clusterOptions, server);
+    PartitaServer current = server;
+    while (true) {
+      current.awaitStopped();
+      final String why = current.stoppedToRejoin();
+      if (why == null || clusterOptions == null || exiting.get()) {
+        return 0;
+      }
+      current = rejoin(options.onPorts(current.clientPort(), current.httpPort()), clusterOptions, clusterTls, why);
+      if (current == null) {
+        return 1;
+      }
+      running.set(current);
+      if (exiting.get()) {
+        current.shutdown();
+      }
+    }
+  }
+
+  /**
+   * A cluster host declared dead starts again in this process as a new
+   * incarnation, on the same ports (docs/cluster.md, "Network partitions");
+   * null (and the reason printed) when it cannot.
+   */
+  private PartitaServer rejoin(ServerOptions options, ClusterOptions clusterOptions, ClusterTlsFiles clusterTls,
+      String why) throws InterruptedException {
+    System.out.println("partita: rejoining: " + why + "; this host starts again as a new incarnation with "
+        + "--rejoin and takes its copies from their leaders");
+    System.out.flush();
+    final PartitaServer again;
+    try {
+      again = PartitaServer.start(options, clusterOptions.forRejoin(), security.options(), clusterTls);
+    } catch (StartupException | IllegalArgumentException e) {
+      System.err.println("partita start: this host was declared dead and could not rejoin: " + e.getMessage());
+      return null;
+    }
+    printReady(options, clusterOptions, again);
+    return again;
+  }
+
+  private void printReady(ServerOptions options, ClusterOptions clusterOptions, PartitaServer server) {
     System.out.println("partita: ready: client port " + bind + ":" + server.clientPort()
         + (server.httpPort() >= 0 ? ", HTTP port " + bind + ":" + server.httpPort() : "")
         + ", " + options.sites() + " site(s), command log " + options.commandLog().mode()
         + (clusterOptions == null ? "" : ", cluster host " + clusterOptions.hostId() + " of "
         + clusterOptions.hosts().split(",").length + ", every host serving"));
     System.out.flush();
-    server.awaitStopped();
-    return 0;
   }
 }

@@ -70,6 +70,8 @@ public final class ClusterMember implements AutoCloseable {
   private volatile AutoCloseable dependent;
   /** This host returns to a running cluster (docs/cluster.md, "Rejoin"). */
   private boolean rejoin;
+  /** The whole cluster restarts on its hosts' data directories (docs/cluster.md, "Durability on a cluster"). */
+  private boolean recover;
 
   private ClusterMember(ClusterConfig config, Duration timeout, ClusterTls tls) {
     this.config = config;
@@ -120,9 +122,22 @@ public final class ClusterMember implements AutoCloseable {
    */
   public static ClusterMember join(ClusterConfig config, Path dataDir, int schemaFingerprint, Duration timeout,
       ClusterTlsFiles tlsFiles, boolean rejoin) throws ClusterException, InterruptedException {
+    return join(config, dataDir, schemaFingerprint, timeout, tlsFiles, rejoin, false);
+  }
+
+  /**
+   * {@link #join(ClusterConfig, Path, int, Duration, ClusterTlsFiles, boolean)}, or with {@code recover} a
+   * restart of the whole cluster on its hosts' data directories (docs/cluster.md, "Durability on a cluster"): a
+   * voter restarts on its Raft log, the host registers with a new incarnation although the restarted group may
+   * still show its earlier one UP, and the installed map is the one the cluster stopped with; the host then
+   * reports its log ({@link #recover}) and gets the reconciled map.
+   */
+  public static ClusterMember join(ClusterConfig config, Path dataDir, int schemaFingerprint, Duration timeout,
+      ClusterTlsFiles tlsFiles, boolean rejoin, boolean recover) throws ClusterException, InterruptedException {
     final ClusterTls tls = tlsFiles == null ? null : ClusterTls.open(tlsFiles, config.self().getAddress());
     final ClusterMember member = new ClusterMember(config, timeout, tls);
     member.rejoin = rejoin;
+    member.recover = recover;
     try {
       member.startServices(dataDir);
       member.register(schemaFingerprint);
@@ -137,8 +152,8 @@ public final class ClusterMember implements AutoCloseable {
   private void startServices(Path dataDir) throws ClusterException, InterruptedException {
     if (config.isVoter()) {
       final Path metadataDir = dataDir.resolve("metadata");
-      if (rejoin) {
-        requireEarlierMetadata(metadataDir);
+      if (rejoin || recover) {
+        requireEarlierMetadata(metadataDir, rejoin ? "--rejoin" : "--recover");
       } else {
         refuseEarlierMetadata(metadataDir);
       }
@@ -192,10 +207,10 @@ public final class ClusterMember implements AutoCloseable {
   }
 
   /** A voter rejoins on its own Raft log: a voter that lost it must not vote again as if it had none. */
-  private static void requireEarlierMetadata(Path metadataDir) throws ClusterException {
+  private static void requireEarlierMetadata(Path metadataDir, String option) throws ClusterException {
     try (Stream<Path> entries = Files.isDirectory(metadataDir) ? Files.list(metadataDir) : Stream.empty()) {
       if (entries.findAny().isEmpty()) {
-        throw new ClusterException("--rejoin on a metadata voter needs its Raft log from its earlier run in "
+        throw new ClusterException(option + " on a metadata voter needs its Raft log from its earlier run in "
             + metadataDir + ", which is empty or missing: start the host on the --data-dir it ran with", null);
       }
     } catch (IOException e) {
@@ -208,7 +223,7 @@ public final class ClusterMember implements AutoCloseable {
         .setHost(HostRecord.newBuilder().setHostId(config.hostId()).setIncarnation(incarnation)
             .setInternalAddress(address(config.self())))
         .setSchemaFingerprint(schemaFingerprint).setConfiguration(config.canonical())
-        .setHostCount(config.hostCount()).setRejoin(rejoin);
+        .setHostCount(config.hostCount()).setRejoin(rejoin).setRecover(recover);
     final MetadataReply reply = send(MetadataCommand.newBuilder().setRegisterHost(register).build(),
         "register this host");
     if (!reply.getApplied()) {
@@ -289,6 +304,65 @@ public final class ClusterMember implements AutoCloseable {
       }
     }
     return led;
+  }
+
+  /**
+   * Whole-cluster restart (docs/cluster.md, "Durability on a cluster"):
+   * reports {@code tails}, the last transaction this host's log holds for
+   * each copy the map gives it, then waits (at most the join timeout) until
+   * every copy of every partition reported and the metadata group
+   * reconciled them, and returns the reconciled map (also {@link #map} from
+   * now on). REQUIRES: joined with {@code recover}.
+   *
+   * @throws ClusterException when the group refused the report, no partition map could be reconciled (a
+   *     partition no log can rebuild), or some host did not report in time
+   */
+  public PartitionMap recover(List<org.partita.proto.cluster.LogTail> tails)
+      throws ClusterException, InterruptedException {
+    final MetadataReply reply = send(MetadataCommand.newBuilder().setReportLog(
+        org.partita.proto.cluster.ReportLog.newBuilder().setHostId(config.hostId()).setIncarnation(incarnation)
+            .addAllTails(tails)).build(), "report this host's command log");
+    if (!reply.getApplied()) {
+      throw new ClusterException("the cluster refused host " + config.hostId() + "'s log report: "
+          + reply.getRefusal(), null);
+    }
+    view.offer(reply.getState());
+    final long round = reply.getState().getRecoveryRound();
+    final MetadataSnapshot state = view.await(s -> s.getRecoveredRound() >= round, timeout.toMillis());
+    if (state.getRecoveredRound() < round) {
+      throw new ClusterException("the cluster did not recover within " + timeout.toSeconds() + " s: "
+          + unreported(state) + "; start every host of the cluster with --recover on its data directory", null);
+    }
+    if (state.getRecoveredRound() == round && !state.getRecoveryFailure().isEmpty()) {
+      throw new ClusterException("the cluster cannot recover from its hosts' command logs: "
+          + state.getRecoveryFailure(), null);
+    }
+    map = mapOf(state);
+    LOG.info("cluster: recovery round " + round + " reconciled every partition; partition map version "
+        + map.version() + ", host " + config.hostId() + " leads " + ledHere(map));
+    return map;
+  }
+
+  /** "host(s) 1 (127.0.0.2:...) have not reported their logs", for the recovery timeout. */
+  private String unreported(MetadataSnapshot state) {
+    final List<Integer> reported = state.getLogReportsList().stream()
+        .map(org.partita.proto.cluster.ReportLog::getHostId).toList();
+    final List<String> absent = new ArrayList<>();
+    for (int id = 0; id < config.hostCount(); id++) {
+      if (!reported.contains(id) && holdsCopy(map, id)) {
+        absent.add(id + " (" + address(config.hosts().get(id)) + ")");
+      }
+    }
+    return "host(s) " + String.join(", ", absent) + " holding copies have not reported their command logs";
+  }
+
+  private static boolean holdsCopy(PartitionMap installed, int host) {
+    for (int p = 0; p < installed.partitionCount(); p++) {
+      if (installed.replicas(p).replicaHosts().contains(host)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -415,6 +489,19 @@ public final class ClusterMember implements AutoCloseable {
     return client.send(MetadataCommand.newBuilder().setAddReplica(org.partita.proto.cluster.AddReplica.newBuilder()
         .setPartition(partition).setExpectedEpoch(expectedEpoch).setHostId(host).setIncarnation(hostIncarnation))
         .build());
+  }
+
+  /**
+   * Asks the metadata group to declare this host's own incarnation dead
+   * ({@code MarkDead}, compare-and-set on the incarnation): a host that
+   * stopped serving while cut off from the voters, and reaches them again
+   * before the metadata leader declared it dead, hands its partitions to
+   * their other copies this way, and then returns by rejoin (docs/cluster.md,
+   * "Network partitions"). Blocks on Ratis.
+   */
+  public MetadataReply declareSelfDead() throws IOException {
+    return client.send(MetadataCommand.newBuilder().setMarkDead(org.partita.proto.cluster.MarkDead.newBuilder()
+        .setHostId(config.hostId()).setIncarnation(incarnation)).build());
   }
 
   /** The voters this host has an open internal connection to now (its own included when it is one). */

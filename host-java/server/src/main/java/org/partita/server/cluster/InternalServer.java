@@ -104,7 +104,7 @@ final class InternalServer implements AutoCloseable {
             System.nanoTime());
         case WATCH -> watch(context.channel(), frame.getWatch().getHostId());
         case REPLICATION_BATCH, REPLICATION_ACK, FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER,
-            REJOIN_START, REJOIN_CHUNK, REJOIN_ITEMS, REJOIN_PROGRESS ->
+            REJOIN_START, REJOIN_CHUNK, REJOIN_ITEMS, REJOIN_PROGRESS, REPAIR_OFFER, REPAIR_ITEMS ->
             replicate(context, frame);
         default -> refuse(context.channel(), "an unexpected internal frame (" + frame.getFrameCase() + ")");
       }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.partita.client.proto.PartitionReplicas;
 import org.partita.client.proto.Topology;
 import org.partita.proto.cluster.ChangeLeader;
@@ -18,6 +19,9 @@ import org.partita.proto.cluster.MetadataCommand;
 import org.partita.proto.cluster.MetadataReply;
 import org.partita.proto.cluster.MetadataSnapshot;
 import org.partita.proto.cluster.RegisterHost;
+import org.partita.proto.cluster.ReportLog;
+import org.partita.proto.cluster.StreamedCopy;
+import org.partita.proto.cluster.VoidTail;
 import org.partita.server.topology.PartitionMap;
 
 /**
@@ -47,6 +51,15 @@ final class MetadataState {
   private volatile String configuration = "";
   private volatile int hostCount;
   private volatile long appliedIndex;
+  // Whole-cluster restart (RecoveryReconciliation): rounds opened and closed, the open round's reports by host,
+  // the tails dropped so far, and the copies rejoin streams gave (RecoveryReconciliation.copyKey). Replaced,
+  // never changed in place.
+  private volatile long recoveryRound;
+  private volatile long recoveredRound;
+  private volatile Map<Integer, ReportLog> reports = Map.of();
+  private volatile List<VoidTail> voidTails = List.of();
+  private volatile Set<Long> streamed = Set.of();
+  private volatile String recoveryFailure = "";
   // The whole state as last applied, for readers on other threads.
   private volatile MetadataSnapshot snapshot = MetadataSnapshot.getDefaultInstance();
 
@@ -81,6 +94,7 @@ final class MetadataState {
       case MARK_DEAD -> markDead(command.getMarkDead());
       case HOST_SERVING -> serving(command.getHostServing());
       case ADD_REPLICA -> addReplica(command.getAddReplica());
+      case REPORT_LOG -> reportLog(command.getReportLog());
       case COMMAND_NOT_SET -> refused("empty metadata command at log index " + logIndex);
     };
     return applied(logIndex, reply);
@@ -114,13 +128,32 @@ final class MetadataState {
     configuration = saved.getConfiguration();
     hostCount = saved.getHostCount();
     appliedIndex = saved.getAppliedIndex();
+    recoveryRound = saved.getRecoveryRound();
+    recoveredRound = saved.getRecoveredRound();
+    final Map<Integer, ReportLog> savedReports = new TreeMap<>();
+    for (ReportLog r : saved.getLogReportsList()) {
+      savedReports.put(r.getHostId(), r);
+    }
+    reports = Map.copyOf(savedReports);
+    voidTails = List.copyOf(saved.getVoidTailsList());
+    final Set<Long> copies = new TreeSet<>();
+    for (StreamedCopy c : saved.getStreamedCopiesList()) {
+      copies.add(RecoveryReconciliation.copyKey(c.getPartition(), c.getHostId()));
+    }
+    streamed = Set.copyOf(copies);
+    recoveryFailure = saved.getRecoveryFailure();
     snapshot = buildSnapshot();
   }
 
   private MetadataSnapshot buildSnapshot() {
     final MetadataSnapshot.Builder s = MetadataSnapshot.newBuilder().setAppliedIndex(appliedIndex)
         .addAllHosts(new TreeMap<>(hosts).values()).setSchemaFingerprint(schemaFingerprint)
-        .setConfiguration(configuration).setHostCount(hostCount);
+        .setConfiguration(configuration).setHostCount(hostCount).setRecoveryRound(recoveryRound)
+        .setRecoveredRound(recoveredRound).addAllLogReports(new TreeMap<>(reports).values())
+        .addAllVoidTails(voidTails).setRecoveryFailure(recoveryFailure);
+    for (long copy : new TreeSet<>(streamed)) {
+      s.addStreamedCopies(StreamedCopy.newBuilder().setPartition((int) (copy >>> 32)).setHostId((int) copy));
+    }
     final PartitionMap current = map;
     if (current != null) {
       s.setMap(current.fill(Topology.newBuilder()));
@@ -154,10 +187,14 @@ final class MetadataState {
     if (existing != null && existing.getIncarnation() == host.getIncarnation()) {
       return withMap(MetadataReply.newBuilder().setApplied(true));
     }
+    if (command.getRecover()) {
+      return recoverHost(host, existing, who);
+    }
     if (existing != null && existing.getState() == HostState.HOST_STATE_UP) {
       return refused(who + ": host id " + host.getHostId() + " is already registered and up (incarnation "
           + existing.getIncarnation() + ", internal address " + existing.getInternalAddress()
-          + "): two processes were started with --host-id " + host.getHostId());
+          + "): two processes were started with --host-id " + host.getHostId() + " (a whole cluster restarting on"
+          + " its data directories starts every host with --recover)");
     }
     if (existing != null && !command.getRejoin()) {
       return refused(who + ": the host was declared dead (incarnation " + existing.getIncarnation() + "); it "
@@ -183,6 +220,101 @@ final class MetadataState {
     return withMap(MetadataReply.newBuilder().setApplied(true));
   }
 
+  /**
+   * A host of a restarting cluster registers with a new incarnation
+   * (docs/cluster.md, "Durability on a cluster"): every host stopped, so its
+   * earlier incarnation may still show UP; the map and the copies stay, and
+   * a report of its earlier incarnation in an open round is dropped.
+   */
+  private MetadataReply recoverHost(HostRecord host, HostRecord existing, String who) {
+    if (existing == null) {
+      return refused(who + ": a recovery, but the cluster has never registered host " + host.getHostId()
+          + ": a host that never ran in this cluster has nothing to recover; start the cluster without --recover");
+    }
+    if (map == null) {
+      return refused(who + ": a recovery, but the cluster never installed its partition map: nothing ran, so there"
+          + " is nothing to recover; start the cluster on empty data directories");
+    }
+    final Map<Integer, HostRecord> next = new TreeMap<>(hosts);
+    next.put(host.getHostId(), host.toBuilder().setState(HostState.HOST_STATE_UP).setServing(false)
+        .clearClientAddress().clearHttpAddress().build());
+    hosts = Map.copyOf(next);
+    final Map<Integer, ReportLog> left = new TreeMap<>(reports);
+    left.remove(host.getHostId());
+    reports = Map.copyOf(left);
+    return withMap(MetadataReply.newBuilder().setApplied(true));
+  }
+
+  /**
+   * A recovering host's log tails (whole-cluster restart): opens a round
+   * when none is open, records the report, and once every copy reported
+   * reconciles the partitions ({@link RecoveryReconciliation}) and closes
+   * the round.
+   */
+  private MetadataReply reportLog(ReportLog report) {
+    final HostRecord host = hosts.get(report.getHostId());
+    final String who = "ReportLog of host " + report.getHostId();
+    if (host == null || host.getIncarnation() != report.getIncarnation()
+        || host.getState() != HostState.HOST_STATE_UP) {
+      return refused(who + ": incarnation " + report.getIncarnation() + " of the host is not registered and up");
+    }
+    if (map == null) {
+      return refused(who + ": no partition map installed");
+    }
+    if (recoveryRound == recoveredRound && !holdsAnyCopy(map, report.getHostId())) {
+      // A host without copies (declared dead before the cluster stopped) has nothing to reconcile.
+      return withMap(MetadataReply.newBuilder().setApplied(true));
+    }
+    if (recoveryRound == recoveredRound) {
+      recoveryRound++;
+      reports = Map.of();
+      recoveryFailure = "";
+    }
+    final Map<Integer, ReportLog> next = new TreeMap<>(reports);
+    next.put(report.getHostId(), report);
+    reports = Map.copyOf(next);
+    if (RecoveryReconciliation.complete(map, reports)) {
+      closeRecoveryRound();
+    }
+    return withMap(MetadataReply.newBuilder().setApplied(true));
+  }
+
+  private void closeRecoveryRound() {
+    final RecoveryReconciliation.Outcome outcome = RecoveryReconciliation.reconcile(map, reports, streamed);
+    recoveredRound = recoveryRound;
+    reports = Map.of();
+    if (outcome.failure() != null) {
+      recoveryFailure = outcome.failure();
+      return;
+    }
+    final List<VoidTail> tails = new ArrayList<>(voidTails);
+    tails.addAll(outcome.voidTails());
+    voidTails = List.copyOf(tails);
+    map = outcome.map();
+    streamed = keptCopies(streamed, map);
+  }
+
+  private static boolean holdsAnyCopy(PartitionMap current, int host) {
+    for (int p = 0; p < current.partitionCount(); p++) {
+      if (current.replicas(p).replicaHosts().contains(host)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The entries of {@code copies} that {@code current} still lists. */
+  private static Set<Long> keptCopies(Set<Long> copies, PartitionMap current) {
+    final Set<Long> kept = new TreeSet<>();
+    for (long copy : copies) {
+      final int p = (int) (copy >>> 32);
+      if (p < current.partitionCount() && current.replicas(p).replicaHosts().contains((int) copy)) {
+        kept.add(copy);
+      }
+    }
+    return Set.copyOf(kept);
+  }
+
   private MetadataReply markDead(MarkDead command) {
     final HostRecord existing = hosts.get(command.getHostId());
     final String who = "MarkDead for host " + command.getHostId();
@@ -201,6 +333,7 @@ final class MetadataState {
     hosts = Map.copyOf(next);
     if (map != null) {
       map = withoutHost(map, command.getHostId());
+      streamed = keptCopies(streamed, map);
     }
     return withMap(MetadataReply.newBuilder().setApplied(true));
   }
@@ -287,6 +420,9 @@ final class MetadataState {
           ? new PartitionMap.Replicas(p, old.leaderHost(), replicas, old.epoch() + 1) : current.replicas(p));
     }
     map = PartitionMap.of(current.version() + 1, bucketTable(current), partitions);
+    final Set<Long> copies = new TreeSet<>(streamed);
+    copies.add(RecoveryReconciliation.copyKey(add.getPartition(), add.getHostId()));
+    streamed = Set.copyOf(copies);
     return withMap(MetadataReply.newBuilder().setApplied(true));
   }
 
@@ -345,6 +481,7 @@ final class MetadataState {
           : current.replicas(p));
     }
     map = PartitionMap.of(current.version() + 1, bucketTable(current), partitions);
+    streamed = keptCopies(streamed, map);
     return withMap(MetadataReply.newBuilder().setApplied(true));
   }
 
@@ -387,7 +524,7 @@ final class MetadataState {
     return PartitionMap.of(version, buckets, partitions);
   }
 
-  private static int[] bucketTable(PartitionMap map) {
+  static int[] bucketTable(PartitionMap map) {
     final int[] buckets = new int[PartitionMap.BUCKETS];
     for (int b = 0; b < buckets.length; b++) {
       buckets[b] = map.partitionOfBucket(b);

@@ -89,6 +89,10 @@ public final class Database implements AutoCloseable {
   private volatile FragmentServer fragments;
   /** On a connected cluster host of several: the other hosts, followed through failovers ({@link #followMap}). */
   private volatile LeaderFollowingTransport hosts;
+  /** What this host's copies hold of multi-partition transactions (prepared parts, for failover's decisions). */
+  private final MultiPartitionParts parts;
+  /** On a connected cluster host of several: finishes parts a failover left prepared; else null. */
+  private volatile InDoubtResolver resolver;
   /** The query bounds a cluster host opened with (its coordinator's, once connected). */
   private QueryLimits hostLimits;
   /** A cluster host's site queue capacity (for the copies a rejoin opens later). */
@@ -112,6 +116,7 @@ public final class Database implements AutoCloseable {
     this.hostId = hostId;
     this.sitesByPartition = new Site[map.partitionCount()];
     this.replicaSites = new Site[map.partitionCount()];
+    this.parts = new MultiPartitionParts(map.partitionCount());
   }
 
   /** Opens {@code partitions} partitions of {@code catalog} (empty tables) with default queue bounds. */
@@ -335,7 +340,8 @@ public final class Database implements AutoCloseable {
       return;
     }
     hosts = new LeaderFollowingTransport(transport, map);
-    fragments = new FragmentServer(hostId, p -> sitesByPartition[p]);
+    resolver = new InDoubtResolver(hostId, transport, () -> map, parts, () -> coordinator);
+    fragments = new FragmentServer(hostId, p -> sitesByPartition[p], parts, resolver);
     final int coordinatorHost = map.leaderOf(0);
     if (coordinatorHost == hostId) {
       coordinator = clusterCoordinator(map.replicas(0).epoch());
@@ -354,7 +360,7 @@ public final class Database implements AutoCloseable {
   private MpCoordinator clusterCoordinator(long epoch) {
     return new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(sites), map, catalog, adHocPlans,
         next -> catalog = next, hostLimits, epoch, new MpCoordinator.AcrossHosts(hostId, hosts,
-            BatchRequestWriter.detached(), () -> map, p -> sitesByPartition[p]));
+            BatchRequestWriter.detached(), () -> map, p -> sitesByPartition[p], parts));
   }
 
   /**
@@ -427,6 +433,11 @@ public final class Database implements AutoCloseable {
   public void serveFragment(org.partita.proto.cluster.FragmentRequest request,
       Consumer<org.partita.proto.cluster.FragmentAnswer> answer) {
     final FragmentServer server = fragments;
+    final InDoubtResolver outcomes = resolver;
+    if (request.hasOutcome() && outcomes != null) {
+      outcomes.answer(request, answer);
+      return;
+    }
     if (server == null) {
       answer.accept(org.partita.proto.cluster.FragmentAnswer.newBuilder().setRequestId(request.getRequestId())
           .setError(org.partita.proto.cluster.RemoteError.newBuilder()
@@ -560,7 +571,44 @@ public final class Database implements AutoCloseable {
     if (site == null) {
       throw new IllegalArgumentException("host " + hostId + " holds no replica of partition " + partition);
     }
+    if (item.hasDecision()) {
+      decide(partition, item, done);
+      return true;
+    }
+    if (item.hasMultiPartitionRun() && item.getMultiPartitionRun().getPrepared()) {
+      final PreparedHold hold = parts.hold(TxnHeader.fromProto(item.getMultiPartitionRun().getJoin()
+          .getCoordinator()).id(), partition);
+      if (!site.offer(new ReplicaRun(this, item, done, hold))) {
+        parts.dropped(hold);
+        return false;
+      }
+      return true;
+    }
     return site.offer(new ReplicaRun(this, item, done));
+  }
+
+  /**
+   * A decision item from the leader: it goes to the prepared part the copy holds (its site waits for it
+   * there, not in its queue), which answers {@code done} once it committed or rolled back.
+   */
+  private void decide(int partition, org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done) {
+    final PreparedHold hold = parts.decisionFor(partition);
+    final TxnId txn = TxnHeader.fromProto(item.getDecision().getCoordinator()).id();
+    if (hold == null || !hold.txn().equals(txn)) {
+      done.failed("a decision on transaction " + txn + " for partition " + partition + ", whose copy on host "
+          + hostId + " holds " + (hold == null ? "no prepared part" : "the prepared part of " + hold.txn()));
+      return;
+    }
+    if (!hold.decide(new PreparedHold.Decision(item.getDecision().getCommit(), TxnHeader.fromProto(item.getHeader()),
+        done))) {
+      // Decided before, after a failover: the leader's decision is the same one (one coordinator decides).
+      done.ran(0);
+    }
+  }
+
+  /** What this host's copies hold of multi-partition transactions. */
+  MultiPartitionParts multiPartitionParts() {
+    return parts;
   }
 
   /**
@@ -587,7 +635,24 @@ public final class Database implements AutoCloseable {
       sites.add(site);
       sitesByPartition[partition] = site;
       replicaSites[partition] = null;
+      resolveHeld(partition);
     }
+  }
+
+  /**
+   * A replica copy that now leads {@code partition} and holds a prepared
+   * part: its old leader will send no decision, so the cluster's
+   * coordinator gives it ({@link InDoubtResolver}); until then the copy
+   * keeps it prepared and takes no other work.
+   */
+  private void resolveHeld(int partition) {
+    final PreparedHold hold = parts.undecided(partition);
+    final InDoubtResolver outcomes = resolver;
+    if (hold == null || outcomes == null) {
+      return;
+    }
+    outcomes.watch(hold.txn(), "the prepared part of partition " + partition + " on host " + hostId + " (its leader"
+        + " is gone)", commit -> hold.decide(new PreparedHold.Decision(commit, null, null)));
   }
 
   /**
@@ -681,7 +746,21 @@ public final class Database implements AutoCloseable {
    * database serves anyone (docs/durability.md). One replay per opening.
    */
   public LogReplay replayer() {
-    return new LogReplay(this, List.copyOf(sites), coordinator);
+    return new LogReplay(this, sites.toArray(new Site[0]), coordinator);
+  }
+
+  /**
+   * A cluster host's recovery entry (docs/cluster.md, "Durability on a
+   * cluster"): replays logged items on every copy this host holds, led or
+   * replicated, before it serves; a copy's part of a multi-partition
+   * transaction runs on that copy alone. One replay per opening.
+   */
+  public LogReplay copyReplayer() {
+    final Site[] copies = new Site[map.partitionCount()];
+    for (int p = 0; p < copies.length; p++) {
+      copies[p] = sitesByPartition[p] != null ? sitesByPartition[p] : replicaSites[p];
+    }
+    return new LogReplay(this, copies, null);
   }
 
   CatalogSnapshot catalogSnapshot() {
@@ -1192,8 +1271,18 @@ public final class Database implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    if (resolver != null) {
+      resolver.close();
+    }
     if (coordinator != null) {
       coordinator.close();
+    }
+    for (int p = 0; p < replicaSites.length; p++) {
+      final PreparedHold hold = parts.undecided(p);
+      if (hold != null) {
+        // Closing: the copy's memory goes with it; a part not committed here is not logged here.
+        hold.decide(new PreparedHold.Decision(false, null, null));
+      }
     }
     if (fragments != null) {
       fragments.close();

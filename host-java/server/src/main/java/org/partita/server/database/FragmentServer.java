@@ -57,6 +57,9 @@ final class FragmentServer implements AutoCloseable {
 
   private final int hostId;
   private final IntFunction<Site> leaderSites;
+  private final MultiPartitionParts parts;
+  /** Finishes the parts left prepared by a coordinator that is gone; null: none (they roll back). */
+  private final InDoubtResolver resolver;
   private final ExecutorService thread =
       Executors.newSingleThreadExecutor(r -> new Thread(r, "partita-fragments"));
   // Confined to the thread.
@@ -66,8 +69,18 @@ final class FragmentServer implements AutoCloseable {
 
   /** @param leaderSites partition -> its site when this host leads it, else null */
   FragmentServer(int hostId, IntFunction<Site> leaderSites) {
+    this(hostId, leaderSites, null, null);
+  }
+
+  /**
+   * @param parts where the host keeps what its copies hold (null: nowhere)
+   * @param resolver asks the new coordinator about parts left prepared (null: they roll back)
+   */
+  FragmentServer(int hostId, IntFunction<Site> leaderSites, MultiPartitionParts parts, InDoubtResolver resolver) {
     this.hostId = hostId;
     this.leaderSites = leaderSites;
+    this.parts = parts;
+    this.resolver = resolver;
   }
 
   /** Runs {@code request}; {@code answer} gets its outcome, exactly once, on any thread. */
@@ -92,6 +105,14 @@ final class FragmentServer implements AutoCloseable {
         }
         part.participant.executeBatch(request.getBatch().toByteArray()).whenComplete((result, failure) ->
             answer.accept(failure != null ? error(request, failure) : result(request, result)));
+      }
+      case PREPARE -> {
+        final Part part = open.get(key);
+        if (part == null) {
+          answer.accept(notJoined(request));
+          return;
+        }
+        reply(request, part.participant.prepare(), answer);
       }
       case COMMIT -> {
         final Part part = open.get(key);
@@ -139,7 +160,7 @@ final class FragmentServer implements AutoCloseable {
       return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a join of partition " + partition
           + " with a malformed invocation: " + e.getMessage());
     }
-    final LocalParticipant participant = new LocalParticipant(partition);
+    final LocalParticipant participant = new LocalParticipant(partition, parts);
     final MultiPartitionTxn txn = new MultiPartitionTxn(TxnHeader.fromProto(request.getTransaction()), invocation,
         null);
     site.submit(new MultiPartitionJoin(txn, participant));
@@ -151,11 +172,13 @@ final class FragmentServer implements AutoCloseable {
   /**
    * The map after a failover: every open part whose coordinator's host no
    * longer leads partition 0 in {@code map} will hear nothing more from it,
-   * so it is finished here by {@link FailoverOutcome#decide} on what this
-   * part knows — committed if its coordinator told it to commit, rolled
-   * back otherwise — and released, so its partition takes work again.
-   * Returns at once; the parts are finished on this server's thread, after
-   * the steps that came before.
+   * so it is finished here — committed if its coordinator told it to
+   * commit (committed anywhere means commit everywhere), rolled back if
+   * the prepare step never reached it (no partition can have committed),
+   * and otherwise (prepared, not told) as the new coordinator decides from
+   * what every survivor holds ({@link InDoubtResolver}) — and released, so
+   * its partition takes work again. Returns at once; the parts are finished
+   * on this server's thread, after the steps that came before.
    */
   void coordinatorMoved(org.partita.server.topology.PartitionMap map) {
     final int coordinator = map.leaderOf(0);
@@ -176,9 +199,14 @@ final class FragmentServer implements AutoCloseable {
         continue;
       }
       it.remove();
+      final Key key = entry.getKey();
+      if (!part.commitAsked && part.participant.prepareAsked() && resolver != null) {
+        resolver.watch(new org.partita.server.txn.TxnId(org.partita.server.txn.TxnId.MULTI_PARTITION, key.epoch(),
+            key.sequence()), "partition " + key.partition() + "'s part", commit -> finishInDoubt(part, commit));
+        continue;
+      }
       final FailoverOutcome.Decision decision = FailoverOutcome.decide(java.util.List.of(part.commitAsked
           ? FailoverOutcome.PartState.COMMITTED : FailoverOutcome.PartState.OPEN), 1);
-      final Key key = entry.getKey();
       LOG.warning("multi-partition: the coordinator's host " + part.coordinatorHost + " left partition 0 (now led"
           + " by host " + coordinator + " in epoch " + epoch + "): partition " + key.partition() + "'s part in"
           + " transaction " + key.epoch() + ":" + key.sequence() + " is " + (decision == FailoverOutcome.Decision.COMMIT
@@ -188,6 +216,18 @@ final class FragmentServer implements AutoCloseable {
         part.participant.finish(false);
       }
       part.participant.release();
+    }
+  }
+
+  /** Applies the new coordinator's decision to a part left prepared, on this server's thread. */
+  private void finishInDoubt(Part part, boolean commit) {
+    try {
+      thread.execute(() -> {
+        part.participant.finish(commit);
+        part.participant.release();
+      });
+    } catch (RejectedExecutionException e) {
+      // Closing: the sites stop with the database.
     }
   }
 

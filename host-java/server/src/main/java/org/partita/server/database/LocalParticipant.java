@@ -20,7 +20,10 @@ import org.partita.server.txn.TxnHeader;
  * ({@link #execute}) or, for a partition led here in a cluster whose
  * coordinator is on another host, as whole engine batches
  * ({@link #executeBatch}); with replicas, what the partition ran goes to
- * them once it committed ({@link ReplicatedPart}).
+ * them once it committed ({@link ReplicatedPart}), or, when the coordinator
+ * asks for the prepare step ({@link #prepare}), before: the part travels
+ * as prepared and its commit or roll back follows as an item of its own
+ * ({@link PartDecision}).
  *
  * <p>Thread model: requests are added by the coordinator thread (or the
  * thread serving another host's coordinator) and served
@@ -28,7 +31,9 @@ import org.partita.server.txn.TxnHeader;
  */
 final class LocalParticipant implements Participant {
   /** One message of the mailbox. */
-  private sealed interface Request permits Fragment, Batch, Finish, ApplyCatalog, Release {}
+  private sealed interface Request permits Fragment, Batch, Prepare, Finish, ApplyCatalog, Release {}
+
+  private record Prepare(CompletableFuture<Void> answer) implements Request {}
 
   private record Fragment(FragmentRequest request, CompletableFuture<ByteBuffer> answer) implements Request {}
 
@@ -43,11 +48,32 @@ final class LocalParticipant implements Participant {
   private record Release() implements Request {}
 
   private final int partition;
+  /** Where the host keeps what its copies hold (outcome queries after a failover); null on a single host. */
+  private final MultiPartitionParts parts;
   private final BlockingQueue<Request> mailbox = new LinkedBlockingQueue<>();
   private final CompletableFuture<Void> released = new CompletableFuture<>();
+  /** The part's state for outcome queries (any thread): PREPARED once the prepare step left. */
+  private volatile FailoverOutcome.PartState state = FailoverOutcome.PartState.OPEN;
+  /** Site-confined: the part went to the replicas as prepared; its end goes as a decision item. */
+  private boolean preparedOnCopies;
 
   LocalParticipant(int partition) {
+    this(partition, null);
+  }
+
+  LocalParticipant(int partition, MultiPartitionParts parts) {
     this.partition = partition;
+    this.parts = parts;
+  }
+
+  /** What this part is now, for an outcome query (any thread). */
+  FailoverOutcome.PartState state() {
+    return state;
+  }
+
+  /** True once the prepare step was asked for (any thread): the part may be held on the other copies. */
+  boolean prepareAsked() {
+    return state != FailoverOutcome.PartState.OPEN;
   }
 
   @Override
@@ -66,6 +92,13 @@ final class LocalParticipant implements Participant {
   CompletableFuture<ByteBuffer> executeBatch(byte[] request) {
     final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
     mailbox.add(new Batch(request, answer));
+    return answer;
+  }
+
+  @Override
+  public CompletableFuture<Void> prepare() {
+    final CompletableFuture<Void> answer = new CompletableFuture<>();
+    mailbox.add(new Prepare(answer));
     return answer;
   }
 
@@ -101,13 +134,30 @@ final class LocalParticipant implements Participant {
     // The site may wait on the mailbox a while: what it released before goes on now.
     pipeline.siteIdle();
     final RunningCall running = site.runningCall();
+    final org.partita.server.txn.TxnId txn = join.txn().header().id();
+    if (parts != null) {
+      parts.opened(txn, partition, this);
+    }
     running.begin(join.txn().invocation());
     try {
-      serveUntilReleased(site, running, recorder);
+      serveUntilReleased(site, header, join, running, recorder);
     } finally {
       running.end();
     }
-    if (recorder == null) {
+    if (preparedOnCopies && state == FailoverOutcome.PartState.PREPARED) {
+      // Released undecided (never asked to finish): the part did not commit here.
+      finish(site.engine(), new Finish(false, new CompletableFuture<>()), recorder);
+    }
+    if (parts != null) {
+      parts.closed(txn, partition, state == FailoverOutcome.PartState.COMMITTED);
+    }
+    if (preparedOnCopies) {
+      // The part is on every copy, prepared: its end follows it in the partition's order.
+      final PartDecision decision = new PartDecision(join.txn(), state == FailoverOutcome.PartState.COMMITTED);
+      pipeline.decide(site.initiator().nextHeader(site.catalogVersion()), decision, recorder.committedHash(),
+          () -> released.complete(null));
+      pipeline.siteIdle();
+    } else if (recorder == null) {
       pipeline.release(header, join, () -> released.complete(null));
     } else {
       pipeline.release(header, recorder.part(join.txn()), recorder.committedHash(),
@@ -115,12 +165,15 @@ final class LocalParticipant implements Participant {
     }
   }
 
-  private void serveUntilReleased(Site site, RunningCall running, ReplicatedPart.Recorder recorder) {
+  private void serveUntilReleased(Site site, TxnHeader header, MultiPartitionJoin join, RunningCall running,
+      ReplicatedPart.Recorder recorder) {
     for (Request r = take(); !(r instanceof Release); r = take()) {
       if (r instanceof Fragment f) {
         runFragment(site.engine(), running, recorder, writer -> f.request().writeTo(writer, false), f.answer());
       } else if (r instanceof Batch b) {
         runFragment(site.engine(), running, recorder, writer -> writer.load(b.request()), b.answer());
+      } else if (r instanceof Prepare p) {
+        prepare(site.initiator().pipeline(), header, join, recorder, p.answer());
       } else if (r instanceof Finish f) {
         finish(site.engine(), f, recorder);
       } else if (r instanceof ApplyCatalog a) {
@@ -161,8 +214,33 @@ final class LocalParticipant implements Participant {
     }
   }
 
-  private static void finish(PartitionEngine engine, Finish f, ReplicatedPart.Recorder recorder) {
+  /**
+   * The prepare step on the site's thread: with replicas, the part as run
+   * so far goes to each as prepared and {@code answer} completes once every
+   * one holds it (or fails with OUTCOME_UNKNOWN when this host loses the
+   * partition first); without, at once.
+   */
+  private void prepare(CommitPipeline pipeline, TxnHeader header, MultiPartitionJoin join,
+      ReplicatedPart.Recorder recorder, CompletableFuture<Void> answer) {
+    if (state == FailoverOutcome.PartState.OPEN) {
+      state = FailoverOutcome.PartState.PREPARED;
+    }
+    if (recorder == null || preparedOnCopies) {
+      answer.complete(null);
+      return;
+    }
+    preparedOnCopies = true;
+    pipeline.prepare(header, recorder.prepared(join.txn()), recorder.hash(), () -> answer.complete(null),
+        lost -> answer.completeExceptionally(new org.partita.server.error.ServerException(lost.errorCode(),
+            "partition " + partition + " could not prepare its part: " + lost.message())));
+    pipeline.siteIdle();
+  }
+
+  private void finish(PartitionEngine engine, Finish f, ReplicatedPart.Recorder recorder) {
     try {
+      if (state == FailoverOutcome.PartState.OPEN || state == FailoverOutcome.PartState.PREPARED) {
+        state = f.commit() ? FailoverOutcome.PartState.COMMITTED : FailoverOutcome.PartState.ROLLED_BACK;
+      }
       if (recorder != null) {
         recorder.finished(f.commit() && engine.inTransaction());
       }

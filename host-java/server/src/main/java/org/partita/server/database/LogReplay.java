@@ -38,7 +38,8 @@ import org.partita.server.txn.TxnId;
  */
 public final class LogReplay {
   private final Database database;
-  private final List<Site> sites;
+  // By partition; null where this host holds no copy (a cluster host).
+  private final Site[] sites;
   private final MpCoordinator coordinator;
   private final List<RuntimeException> failures = new ArrayList<>();
   private final Consumer<RuntimeException> failureSink = this::fail;
@@ -51,11 +52,16 @@ public final class LogReplay {
   private TxnId[] snapshotCut;
   private long skipped;
 
-  LogReplay(Database database, List<Site> sites, MpCoordinator coordinator) {
+  /**
+   * @param sites the copy of each partition, by partition (null: none here, a cluster host's)
+   * @param coordinator the host's multi-partition coordinator, or null on a cluster host: its log holds each
+   *     copy's part of a multi-partition transaction, replayed on that copy alone, and its joins are not replayed
+   */
+  LogReplay(Database database, Site[] sites, MpCoordinator coordinator) {
     this.database = database;
-    this.sites = sites;
+    this.sites = sites.clone();
     this.coordinator = coordinator;
-    this.lastOfPartition = new CompletableFuture<?>[sites.size()];
+    this.lastOfPartition = new CompletableFuture<?>[sites.length];
   }
 
   /**
@@ -77,9 +83,9 @@ public final class LogReplay {
   public void replay(org.partita.proto.txn.WorkItem record) {
     final TxnHeader header = TxnHeader.fromProto(record.getHeader());
     final int partition = header.id().partition();
-    if (partition >= sites.size()) {
-      fail(new IllegalStateException(header.id() + " belongs to partition " + partition + " but this host has "
-          + sites.size()));
+    if (partition >= sites.length || sites[partition] == null) {
+      fail(new IllegalStateException(header.id() + " belongs to partition " + partition + ", of which this host"
+          + " holds no copy (" + sites.length + " partition(s))"));
       return;
     }
     if (snapshotCut != null && snapshotCut[partition] != null && header.id().compareTo(snapshotCut[partition]) <= 0) {
@@ -90,6 +96,8 @@ public final class LogReplay {
       join(record.getMultiPartition(), header);
     } else if (record.getKindCase() == KindCase.SINGLE_PARTITION) {
       singlePartition(record, header);
+    } else if (record.getKindCase() == KindCase.MULTI_PARTITION_RUN) {
+      part(record, header);
     } else {
       fail(new IllegalStateException(header.id() + " is a work item of no known kind"));
     }
@@ -107,7 +115,17 @@ public final class LogReplay {
     final int partition = header.id().partition();
     lastOfPartition[partition] = done;
     replayed.incrementAndGet();
-    sites.get(partition).submit(new Replayed(item, header, failureSink));
+    sites[partition].submit(new Replayed(item, header, failureSink));
+  }
+
+  /** A cluster copy's part of a multi-partition transaction: its batches run again on that copy alone. */
+  private void part(org.partita.proto.txn.WorkItem record, TxnHeader header) {
+    final int partition = header.id().partition();
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    lastOfPartition[partition] = done;
+    replayed.incrementAndGet();
+    multiPartition++;
+    sites[partition].submit(new ReplayedPart(record.getMultiPartitionRun(), header, failureSink, done));
   }
 
   /**
@@ -132,11 +150,16 @@ public final class LogReplay {
   }
 
   private void join(org.partita.proto.txn.MultiPartitionJoin join, TxnHeader header) {
+    if (coordinator == null) {
+      fail(new IllegalStateException(header.id() + " is a multi-partition join, which a cluster host does not"
+          + " replay (it replays each copy's part)"));
+      return;
+    }
     final TxnId coordinatorId = TxnHeader.fromProto(join.getCoordinator()).id();
-    final TxnHeader[] headers = joins.computeIfAbsent(coordinatorId, id -> new TxnHeader[sites.size()]);
+    final TxnHeader[] headers = joins.computeIfAbsent(coordinatorId, id -> new TxnHeader[sites.length]);
     headers[header.id().partition()] = header;
     final int seen = joinsSeen.merge(coordinatorId, 1, Integer::sum);
-    if (seen < sites.size()) {
+    if (seen < sites.length) {
       return;
     }
     joins.remove(coordinatorId);

@@ -53,7 +53,7 @@ import org.partita.server.txn.TxnId;
  * else runs on the coordinator thread. The coordinator's catalog snapshot,
  * merge engine and procedure instances are confined to it.
  */
-final class MpCoordinator implements AutoCloseable {
+final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions {
   /** A unit of the coordinator's inbox. */
   sealed interface Request permits Call, Statement, Ddl, Replay, Snapshot, LoadReplicated, Restore {
     Consumer<ClientResponse> done();
@@ -133,6 +133,17 @@ final class MpCoordinator implements AutoCloseable {
   private PartitionEngine mergeEngine;
   /** Null on a single host; on a cluster, how the partitions other hosts lead are reached. */
   private final AcrossHosts acrossHosts;
+  /** The epoch of this coordinator's transaction ids. */
+  private final long epoch;
+  /**
+   * On a cluster: this coordinator's decisions on its transactions by sequence (the last
+   * {@value #DECISIONS_KEPT}), for hosts holding a part prepared after a failover. Written on the
+   * coordinator thread, read by any.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<Long, Boolean> decisions =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  /** Decisions kept at most. */
+  static final int DECISIONS_KEPT = 65_536;
 
   /**
    * The partitions of a cluster that other hosts lead (docs/cluster.md,
@@ -145,7 +156,7 @@ final class MpCoordinator implements AutoCloseable {
    */
   record AcrossHosts(int selfHost, HostTransport transport, BatchRequestWriter writer,
                      java.util.function.Supplier<PartitionMap> leaders,
-                     java.util.function.IntFunction<Site> ledHere) {}
+                     java.util.function.IntFunction<Site> ledHere, MultiPartitionParts parts) {}
 
   /**
    * The coordinator of a cluster whose partitions are on several hosts:
@@ -182,6 +193,7 @@ final class MpCoordinator implements AutoCloseable {
       List<String> schemaChanges, AdHocPlans adHocPlans, Consumer<CatalogSnapshot> publish, QueryLimits limits,
       long epoch, CommitPipeline pipeline, AcrossHosts acrossHosts) {
     this.acrossHosts = acrossHosts;
+    this.epoch = epoch;
     this.schemaChanges = new ArrayList<>(schemaChanges);
     this.limits = limits;
     this.pipeline = pipeline;
@@ -351,14 +363,21 @@ final class MpCoordinator implements AutoCloseable {
         running);
     ClientResponse response;
     boolean commitSent = false;
+    final boolean prepares = acrossHosts != null && replicated(acrossHosts.leaders().get());
     try {
       final List<ResultTable> results = body.run(context);
       context.rethrowIfInterrupted();
+      if (prepares) {
+        // Every part on every copy before any commit (docs/cluster.md, "When a host dies mid-transaction").
+        context.prepare();
+      }
       commitSent = true;
+      decided(txn, true);
       context.finish(true);
       response = context.withAppStatus(ClientResponse.success(results));
     } catch (Throwable t) {
       response = context.withAppStatus(commitSent ? Failures.response(t) : FailoverOutcome.beforeCommit(t));
+      decided(txn, commitSent);
       try {
         context.finish(false);
       } catch (RuntimeException e) {
@@ -382,6 +401,36 @@ final class MpCoordinator implements AutoCloseable {
       response = FailoverOutcome.afterRelease(response, e);
     }
     return response;
+  }
+
+  /** True when some partition of {@code map} has more than one copy (the prepare step is then needed). */
+  private static boolean replicated(PartitionMap map) {
+    for (int p = 0; p < map.partitionCount(); p++) {
+      if (map.replicas(p).replicaHosts().size() > 1) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Records this coordinator's decision on {@code txn} (a cluster's coordinator only), before it is sent. */
+  private void decided(MultiPartitionTxn txn, boolean commit) {
+    if (acrossHosts == null) {
+      return;
+    }
+    final long sequence = txn.header().id().sequence();
+    decisions.putIfAbsent(sequence, commit);
+    decisions.remove(sequence - DECISIONS_KEPT);
+  }
+
+  @Override
+  public long epoch() {
+    return epoch;
+  }
+
+  @Override
+  public Boolean decision(long sequence) {
+    return decisions.get(sequence);
   }
 
   /**
@@ -414,7 +463,7 @@ final class MpCoordinator implements AutoCloseable {
     for (int p = 0; p < leaders.partitionCount(); p++) {
       final Site site = acrossHosts.ledHere().apply(p);
       if (site != null) {
-        final LocalParticipant participant = new LocalParticipant(p);
+        final LocalParticipant participant = new LocalParticipant(p, acrossHosts.parts());
         site.submit(new MultiPartitionJoin(txn, participant));
         participants.add(participant);
       } else {

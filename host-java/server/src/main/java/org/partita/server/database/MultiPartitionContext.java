@@ -176,6 +176,15 @@ final class MultiPartitionContext implements ProcedureContext {
   }
 
   /** Commits (or rolls back) every partition, and the coordinator's engine. */
+  /** The prepare step on every participant; waits for all (the first failure is thrown once all answered). */
+  void prepare() {
+    final List<CompletableFuture<Void>> all = new ArrayList<>();
+    for (Participant participant : participants) {
+      all.add(participant.prepare());
+    }
+    joinAll(all);
+  }
+
   void finish(boolean commit) {
     final List<CompletableFuture<Void>> all = new ArrayList<>();
     for (Participant participant : participants) {

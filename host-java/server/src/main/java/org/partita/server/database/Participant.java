@@ -20,6 +20,14 @@ interface Participant {
   /** Runs {@code request}; completes with the result set (a private copy) or the engine's error. */
   CompletableFuture<ByteBuffer> execute(FragmentRequest request);
 
+  /**
+   * The prepare step (docs/cluster.md, "When a host dies mid-transaction"):
+   * puts the partition's part, as run so far, on every copy of the
+   * partition, held there without being committed; completes once every
+   * copy holds it. A partition with one copy completes at once.
+   */
+  CompletableFuture<Void> prepare();
+
   /** Commits (or rolls back) the partition's part of the transaction. */
   CompletableFuture<Void> finish(boolean commit);
 

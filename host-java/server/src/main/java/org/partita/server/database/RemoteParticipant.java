@@ -69,6 +69,12 @@ final class RemoteParticipant implements Participant {
   }
 
   @Override
+  public CompletableFuture<Void> prepare() {
+    return done(prototype.toBuilder().setPrepare(org.partita.proto.cluster.FragmentPrepare.getDefaultInstance())
+        .build(), false);
+  }
+
+  @Override
   public CompletableFuture<Void> finish(boolean commit) {
     // A roll back (and a release) of a partition whose join was refused has nothing to undo there.
     return done(prototype.toBuilder().setCommit(commit).build(), !commit);

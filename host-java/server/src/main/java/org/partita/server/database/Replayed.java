@@ -25,6 +25,21 @@ record Replayed(WorkItem item, TxnHeader header, Consumer<RuntimeException> fail
 
   @Override
   public void run(Site site, TxnHeader ignored) {
+    adopt(site, header, failures);
+    site.replaying(true);
+    try {
+      item.run(site, header);
+    } finally {
+      site.replaying(false);
+    }
+  }
+
+  /**
+   * Has {@code site} adopt {@code header}, a logged item's, as the last one
+   * it ran, and checks that the item ran at the site's catalog version; a
+   * problem goes to {@code failures}. REQUIRES: on the site's thread.
+   */
+  static void adopt(Site site, TxnHeader header, Consumer<RuntimeException> failures) {
     try {
       site.initiator().adopt(header);
     } catch (IllegalStateException e) {
@@ -34,12 +49,6 @@ record Replayed(WorkItem item, TxnHeader header, Consumer<RuntimeException> fail
       failures.accept(new IllegalStateException("replaying " + header.id() + " logged at catalog version "
           + header.catalogVersion() + " on partition " + site.partition() + " at catalog version "
           + site.catalogVersion() + ": the log and the schema disagree"));
-    }
-    site.replaying(true);
-    try {
-      item.run(site, header);
-    } finally {
-      site.replaying(false);
     }
   }
 

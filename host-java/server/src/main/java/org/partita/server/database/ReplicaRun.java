@@ -28,8 +28,13 @@ import org.partita.server.txn.TxnHeader;
  * sync mode once the record is on this host's disk; on the log's writer
  * thread then, else on the copy's thread).
  */
-record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done)
-    implements WorkItem {
+record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done,
+                  PreparedHold hold) implements WorkItem {
+  /** An item other than a prepared part. */
+  ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done) {
+    this(database, item, done, null);
+  }
+
   @Override
   public void run(Site site, TxnHeader ignored) {
     if (done.cancelled()) {
@@ -42,7 +47,11 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
       return;
     }
     if (item.hasMultiPartitionRun()) {
-      runPart(site, header);
+      if (hold != null) {
+        runPrepared(site, header);
+      } else {
+        runPart(site, header);
+      }
       return;
     }
     final ClientResponse[] answer = new ClientResponse[1];
@@ -66,26 +75,27 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
 
   /** Hands the item that ran to the host's replica log; {@code done} hears once it is released. */
   private void logged(Site site, TxnHeader header, long writeHash) {
+    logged(header, () -> done.ran(writeHash));
+  }
+
+  /** Hands the item to the host's replica log; {@code then} runs once it is released. */
+  private void logged(TxnHeader header, Runnable then) {
     final CommitPipeline pipeline = database.replicaLog();
     final SequencedItem record = new Logged(item);
     pipeline.sequenced(header, record);
-    pipeline.release(header, record, () -> done.ran(writeHash));
+    pipeline.release(header, record, then);
   }
 
   /**
    * The item as this copy's log records it: a single-partition call as its
-   * leader sent it; a part of a multi-partition transaction as the
-   * partition's join, as one host logs it (docs/durability.md, "What is
-   * logged").
+   * leader sent it; a part of a multi-partition transaction as the engine
+   * batches this copy ran (a record recovery replays on this copy alone,
+   * docs/durability.md, "On a cluster").
    */
   private record Logged(org.partita.proto.txn.WorkItem item) implements SequencedItem {
     @Override
     public org.partita.proto.txn.WorkItem toProto(TxnHeader header) {
-      if (!item.hasMultiPartitionRun()) {
-        return item;
-      }
-      return org.partita.proto.txn.WorkItem.newBuilder().setHeader(header.toProto())
-          .setMultiPartition(item.getMultiPartitionRun().getJoin()).build();
+      return item;
     }
   }
 
@@ -100,15 +110,7 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     long hash = 0;
     site.replaying(true);
     try {
-      for (ByteString batch : item.getMultiPartitionRun().getBatchesList()) {
-        engine.request().load(batch.toByteArray());
-        try {
-          engine.execute();
-          hash = engine.writeHash();
-        } catch (EngineException e) {
-          hash = 0;
-        }
-      }
+      hash = runBatches(engine);
       if (engine.inTransaction()) {
         engine.commit();
       }
@@ -124,6 +126,73 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     }
     site.replicated(header);
     logged(site, header, hash);
+  }
+
+  /**
+   * Runs the leader's batches of the part in order, leaving the engine's
+   * transaction open; the write hash by {@link ReplicatedPart.Recorder}'s
+   * rule (a failed batch rolled the transaction back: 0).
+   */
+  private long runBatches(PartitionEngine engine) {
+    long hash = 0;
+    for (ByteString batch : item.getMultiPartitionRun().getBatchesList()) {
+      engine.request().load(batch.toByteArray());
+      try {
+        engine.execute();
+        hash = engine.writeHash();
+      } catch (EngineException e) {
+        hash = 0;
+      }
+    }
+    return hash;
+  }
+
+  /**
+   * Runs this copy's part of a prepared multi-partition transaction
+   * (docs/cluster.md, "When a host dies mid-transaction"): the leader's
+   * batches, leaving the engine's transaction open; acknowledges the part
+   * with its write hash (its leader's prepare step waits for that), then
+   * holds the site — nothing else runs on this copy — until the decision
+   * comes ({@link PreparedHold}): commits or rolls back, logs a committed
+   * part's join, and answers the decision item.
+   */
+  private void runPrepared(Site site, TxnHeader header) {
+    final PartitionEngine engine = site.engine();
+    long hash = 0;
+    site.replaying(true);
+    try {
+      hash = runBatches(engine);
+    } catch (RuntimeException e) {
+      if (engine.inTransaction()) {
+        engine.rollback();
+      }
+      database.multiPartitionParts().ended(hold, false);
+      done.failed("cannot run " + header.id() + " (a prepared part of a multi-partition transaction) on this copy: "
+          + e.getMessage());
+      return;
+    } finally {
+      site.replaying(false);
+    }
+    done.ran(hash);
+    final PreparedHold.Decision decision = hold.await();
+    final boolean commit = decision.commit() && engine.inTransaction();
+    if (engine.inTransaction()) {
+      if (decision.commit()) {
+        engine.commit();
+      } else {
+        engine.rollback();
+      }
+    }
+    database.multiPartitionParts().ended(hold, decision.commit());
+    site.replicated(decision.header() != null ? decision.header() : header);
+    final long decided = commit ? hash : 0;
+    final ReplicaExecutor.Done answer = decision.done();
+    final Runnable acknowledge = answer == null ? () -> { } : () -> answer.ran(decided);
+    if (decision.commit()) {
+      logged(header, acknowledge);
+    } else {
+      acknowledge.run();
+    }
   }
 
   @Override

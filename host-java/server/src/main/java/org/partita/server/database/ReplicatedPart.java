@@ -9,24 +9,31 @@ import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 
 /**
- * A partition's part in a committed multi-partition transaction as its
- * leader ran it, for its replicas (docs/cluster.md, "Multi-partition
- * transactions"): the engine batches in order, each without its time limit.
- * A replica runs them under the partition's header and commits
- * ({@link ReplicaRun}); its write hash must be the leader's. Immutable.
+ * A partition's part in a multi-partition transaction as its leader ran it,
+ * for its replicas (docs/cluster.md, "Multi-partition transactions"): the
+ * engine batches in order, each without its time limit. A replica runs
+ * them under the partition's header and commits ({@link ReplicaRun}), or,
+ * for a {@code prepared} part, holds them open until the decision item
+ * that follows ({@link PartDecision}); its write hash must be the
+ * leader's. Immutable.
  */
-record ReplicatedPart(MultiPartitionTxn txn, List<byte[]> batches) implements SequencedItem {
+record ReplicatedPart(MultiPartitionTxn txn, List<byte[]> batches, boolean prepared) implements SequencedItem {
   ReplicatedPart {
     batches = List.copyOf(batches);
   }
 
   @Override
   public WorkItem toProto(TxnHeader header) {
-    final MultiPartitionRun.Builder run = MultiPartitionRun.newBuilder().setJoin(txn.toProto());
+    final MultiPartitionRun.Builder run = MultiPartitionRun.newBuilder().setJoin(txn.toProto()).setPrepared(prepared);
     for (byte[] batch : batches) {
       run.addBatches(ByteString.copyFrom(batch));
     }
     return WorkItem.newBuilder().setHeader(header.toProto()).setMultiPartitionRun(run).build();
+  }
+
+  @Override
+  public boolean multiPartitionPart() {
+    return true;
   }
 
   /**
@@ -71,8 +78,18 @@ record ReplicatedPart(MultiPartitionTxn txn, List<byte[]> batches) implements Se
       return committedHash;
     }
 
+    /** The write hash of the part as run so far (the engine's open transaction). */
+    long hash() {
+      return hash;
+    }
+
     ReplicatedPart part(MultiPartitionTxn txn) {
-      return new ReplicatedPart(txn, batches);
+      return new ReplicatedPart(txn, batches, false);
+    }
+
+    /** The part as run so far, for the prepare step. */
+    ReplicatedPart prepared(MultiPartitionTxn txn) {
+      return new ReplicatedPart(txn, batches, true);
     }
   }
 }

@@ -296,7 +296,8 @@ final class Site implements Runnable {
     final TxnHeader last = lastReplicated;
     if (last != null) {
       next.adopt(last);
-    } else if (initiator.lastSequence() > 0) {
+    } else if (initiator.lastRun() != null) {
+      // The last item this copy sequenced, or replayed at recovery.
       next.adopt(new TxnHeader(initiator.lastRun(), initiator.lastTimestampMicros(), 0, catalog.version()));
     }
     initiator = next;

@@ -11,8 +11,8 @@ import org.partita.server.txn.TxnHeader;
  * the partition's initiator as they leave the queue; the others (reads of
  * statistics) change nothing and get none.
  */
-sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed, SnapshotBegin,
-    SnapshotLoad, ReplicaRun, SiteChecksum, LeadInEpoch, ReplicatedTablesCopy, RejoinBegin, RejoinLoad,
+sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed, ReplayedPart,
+    SnapshotBegin, SnapshotLoad, ReplicaRun, SiteChecksum, LeadInEpoch, ReplicatedTablesCopy, RejoinBegin, RejoinLoad,
     QueueBarrier {
   /**
    * Runs the item on {@code site}'s thread. {@code header} is the item's

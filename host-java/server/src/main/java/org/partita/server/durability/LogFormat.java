@@ -26,7 +26,8 @@ import org.partita.server.txn.TxnId;
  * version (8), timestamp in µs (8), seed (8), kind (1: 1 a single-partition
  * {@code ProcedureInvocation}, 2 a {@code MultiPartitionJoin}, 3 an
  * {@code Aborted} marker for the transaction of its header, with an empty
- * body), then the work item's protobuf bytes (proto/txn.proto). Stateless.
+ * body, 4 a {@code MultiPartitionRun}: a cluster copy's committed part of a
+ * multi-partition transaction, its engine batches), then the work item's protobuf bytes (proto/txn.proto). Stateless.
  */
 final class LogFormat {
   static final int MAGIC = 0x50544C47;
@@ -40,6 +41,7 @@ final class LogFormat {
   static final byte KIND_SINGLE_PARTITION = 1;
   static final byte KIND_MULTI_PARTITION = 2;
   static final byte KIND_ABORTED = 3;
+  static final byte KIND_MULTI_PARTITION_PART = 4;
   /** Where the kind byte is, from a frame's start. */
   static final int KIND_OFFSET = FRAME_PREFIX + 44;
 
@@ -59,6 +61,7 @@ final class LogFormat {
       case SINGLE_PARTITION -> KIND_SINGLE_PARTITION;
       case MULTI_PARTITION -> KIND_MULTI_PARTITION;
       case ABORTED -> KIND_ABORTED;
+      case MULTI_PARTITION_RUN -> KIND_MULTI_PARTITION_PART;
       default -> throw new IllegalArgumentException("a work item with no kind cannot be logged");
     };
   }
@@ -67,6 +70,7 @@ final class LogFormat {
     return switch (item.getKindCase()) {
       case SINGLE_PARTITION -> item.getSinglePartition();
       case ABORTED -> item.getAborted();
+      case MULTI_PARTITION_RUN -> item.getMultiPartitionRun();
       default -> item.getMultiPartition();
     };
   }
@@ -169,6 +173,8 @@ final class LogFormat {
         item.setMultiPartition(MultiPartitionJoin.parseFrom(body));
       } else if (kind == KIND_ABORTED) {
         item.setAborted(Aborted.parseFrom(body));
+      } else if (kind == KIND_MULTI_PARTITION_PART) {
+        item.setMultiPartitionRun(org.partita.proto.txn.MultiPartitionRun.parseFrom(body));
       } else {
         throw new BadFrame("a record of unknown kind " + kind);
       }

@@ -29,6 +29,9 @@ import org.partita.server.txn.TxnHeader;
 public final class LoggedPipeline implements CommitPipeline {
   private final CommitPipeline log;
   private final CommitPipeline next;
+  // The part prepared and not yet decided, when it changed something; the partition's thread only.
+  private TxnHeader preparedHeader;
+  private SequencedItem preparedPart;
 
   /**
    * @param log the host's command log (shared by every partition of the host)
@@ -63,9 +66,19 @@ public final class LoggedPipeline implements CommitPipeline {
     next.release(header, item, both::done);
   }
 
+  /**
+   * A partition's part of a multi-partition transaction ({@code item}: its
+   * engine batches, as its replicas get them). A part that changed something
+   * ({@code writeHash} not 0) is logged as a record of its own after the
+   * partition's join, the record recovery on a cluster replays on this copy
+   * (docs/durability.md, "On a cluster"); its answer waits for it too.
+   */
   @Override
   public void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
     final Both both = new Both(answer);
+    if (writeHash != 0 && item.multiPartitionPart()) {
+      log.sequenced(header, item);
+    }
     log.release(header, item, both::done);
     next.release(header, item, writeHash, both::done);
   }
@@ -83,15 +96,51 @@ public final class LoggedPipeline implements CommitPipeline {
     });
   }
 
+  /**
+   * A prepared part is not logged yet (its join was, when sequenced): it is
+   * kept until its decision, and logged as a record of its own if the
+   * decision commits it and it changed something, as {@link #release(TxnHeader,
+   * SequencedItem, long, Runnable)} logs a part committed without the prepare
+   * step. A partition holds at most one prepared part at a time (its site
+   * waits behind it), so one is kept.
+   */
+  @Override
+  public void prepare(TxnHeader header, SequencedItem part, long writeHash, Runnable prepared,
+      Consumer<ClientResponse> lost) {
+    if (writeHash != 0 && part.multiPartitionPart()) {
+      preparedHeader = header;
+      preparedPart = part;
+    }
+    next.prepare(header, part, writeHash, prepared, lost);
+  }
+
+  /**
+   * The decision itself is not logged; a committed part is, under its own
+   * header, before the decision's answer (which waits behind the log as
+   * every answer does).
+   */
+  @Override
+  public void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
+    final Both both = new Both(answer);
+    if (preparedPart != null && decision.commitsPreparedPart()) {
+      log.sequenced(preparedHeader, preparedPart);
+    }
+    preparedHeader = null;
+    preparedPart = null;
+    log.release(header, decision, both::done);
+    next.decide(header, decision, writeHash, both::done);
+  }
+
   /** The partition's own pipeline batches its hand-offs until its site runs dry: pass the moment on. */
   @Override
   public void siteIdle() {
     next.siteIdle();
   }
 
+  /** Always: the log keeps each part a multi-partition transaction ran here, replicas or not. */
   @Override
   public boolean replicatesWork() {
-    return next.replicatesWork();
+    return true;
   }
 
   @Override

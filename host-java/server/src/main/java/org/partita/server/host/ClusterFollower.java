@@ -21,15 +21,23 @@ import org.partita.server.topology.PartitionMap;
  * new epoch (a leader releases the answers its dead replica held; a replica
  * queues everything its dead leader sent, then its site sequences in the
  * new epoch); a copy the map no longer holds stops (held answers fail as
- * OUTCOME_UNKNOWN, new calls get NOT_LEADER). A host the metadata declares
+ * OUTCOME_UNKNOWN, new calls get NOT_LEADER). With several copies left
+ * (K ≥ 2) the survivors repair first (docs/cluster.md, "Repair among
+ * survivors"): the one that leads next takes the longest order any of them
+ * received and sends each the items it lacks before it takes new work; a
+ * leader that keeps leading with fewer replicas moves to a new pipeline, and
+ * a replica that keeps its leader enters the new epoch after the old one. A host the metadata declares
  * dead, or one cut off from a majority of the metadata voters for the
- * heartbeat timeout, stops serving altogether (self-stop) and stays stopped:
- * it comes back only by rejoin, as a new incarnation ({@link ClusterRejoin}
- * makes the changes of the map a rejoin brings).
- *
- * <p>A partition that keeps more than one copy after a failover (K ≥ 2)
- * needs repair among its survivors before it takes work, which is not
- * built: such a partition is logged and left waiting.
+ * heartbeat timeout, stops serving altogether (self-stop) and never serves
+ * again in that incarnation: it comes back only by rejoin, as a new
+ * incarnation ({@link ClusterRejoin} makes the changes of the map a rejoin
+ * brings). Once it reaches the metadata group again and reads its own
+ * incarnation declared dead, it tells {@link #whenDeclaredDead}'s hook
+ * (the server restarts itself in the process with {@code --rejoin}); a host
+ * that stopped while cut off but finds itself still up when it reaches a
+ * majority of the voters again asks the group to declare it dead first, so
+ * its partitions move to their other copies and it then rejoins the same
+ * way (docs/cluster.md, "Network partitions").
  *
  * <p>Owns one daemon thread on which every change is made, in the order the
  * metadata came; the watch's threads only hand the metadata over.
@@ -37,6 +45,11 @@ import org.partita.server.topology.PartitionMap;
 final class ClusterFollower implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ClusterFollower.class.getName());
   private static final long CONTROL_CHECK_MILLIS = 100;
+  /** How long the survivor that leads next waits for the other survivors' repair offers before it looks again. */
+  static final long REPAIR_WAIT_MILLIS = 10_000;
+  /** How often a diverged replica's drop is asked for when the metadata refuses it (its epoch moved meanwhile). */
+  private static final int DROP_ATTEMPTS = 20;
+  private static final long DROP_RETRY_NANOS = 100_000_000L;
 
   private final ClusterMember member;
   private final Database database;
@@ -52,7 +65,15 @@ final class ClusterFollower implements AutoCloseable {
   private PartitionMap current;
   private long appliedIndex;
   private long votersLostSince = -1;
+  /** The control plane was lost (not a declaration read): this host asks for its own MarkDead on reconnection. */
+  private boolean stoppedCutOff;
+  private long lastSelfDeclareNanos;
+  /** The metadata showed this incarnation dead or replaced: nothing more to ask for. */
+  private boolean gone;
+  private boolean declaredDeadTold;
   private volatile String stopped;
+  /** Told once, with the reason, when this host reads its own incarnation declared dead; or null. */
+  private volatile java.util.function.Consumer<String> declaredDead;
   /** Rejoin's hook for the partitions whose epoch moved (docs/cluster.md, "Rejoin"), or null. */
   private volatile ClusterRejoin rejoin;
 
@@ -74,6 +95,16 @@ final class ClusterFollower implements AutoCloseable {
     rejoin = hook;
   }
 
+  /**
+   * From now on {@code hook} is told, once and on the follower's thread, when
+   * this host reads its own incarnation declared dead in the metadata (it
+   * reached the metadata group again): it must not block (before {@link
+   * #start}).
+   */
+  void whenDeclaredDead(java.util.function.Consumer<String> hook) {
+    declaredDead = hook;
+  }
+
   void start() {
     member.followMetadata(state -> thread.execute(() -> follow(state)));
     thread.execute(() -> follow(member.metadata()));
@@ -93,9 +124,15 @@ final class ClusterFollower implements AutoCloseable {
       }
       appliedIndex = state.getAppliedIndex();
       final HostRecord self = hostRecord(state, member.hostId());
-      if (self != null && (self.getIncarnation() != member.incarnation()
-          || self.getState() == HostState.HOST_STATE_DEAD)) {
-        selfStop("the metadata group declared this host's incarnation " + member.incarnation() + " dead");
+      if (self != null && self.getIncarnation() != member.incarnation()) {
+        gone = true;
+        selfStop("the metadata group registered incarnation " + self.getIncarnation() + " of this host id, not "
+            + "this process's " + member.incarnation() + " (another process started with this --host-id)");
+      } else if (self != null && self.getState() == HostState.HOST_STATE_DEAD) {
+        final String why = "the metadata group declared this host's incarnation " + member.incarnation() + " dead";
+        gone = true;
+        selfStop(why);
+        tellDeclaredDead(why);
       }
       if (!state.hasMap()) {
         return;
@@ -132,7 +169,11 @@ final class ClusterFollower implements AutoCloseable {
           + next.replicaHosts());
       return;
     }
-    if (next.leaderHost() == self && next.replicaHosts().size() == 1) {
+    if (next.replicaHosts().size() > 1) {
+      changeKeepingCopies(p, old, next);
+      return;
+    }
+    if (next.leaderHost() == self) {
       final long start = System.nanoTime();
       final boolean led = old.leaderHost() == self;
       database.lead(p, next.epoch(), replication.keepAlone(p, next.epoch()));
@@ -140,12 +181,73 @@ final class ClusterFollower implements AutoCloseable {
           + " partition " + p + " in epoch " + next.epoch() + " as its only copy (was led by host "
           + old.leaderHost() + " on hosts " + old.replicaHosts() + "); switched in "
           + (System.nanoTime() - start) / 1_000_000 + " ms");
+    }
+  }
+
+  /**
+   * Partition {@code p} keeps several copies in {@code next}, this host's
+   * among them (K ≥ 2; docs/cluster.md, "Repair among survivors").
+   */
+  private void changeKeepingCopies(int p, PartitionMap.Replicas old, PartitionMap.Replicas next) {
+    final int self = member.hostId();
+    final java.util.List<Integer> others = next.replicaHosts().stream().filter(h -> h != self).toList();
+    final long start = System.nanoTime();
+    if (next.leaderHost() == self && replication.leadsIn(p, old.epoch())) {
+      database.lead(p, next.epoch(), replication.keepLeading(p, next.epoch(), others));
+      LOG.warning("cluster: partition " + p + ": this host (" + self + ") keeps leading it in epoch " + next.epoch()
+          + " with copies on hosts " + next.replicaHosts() + " (was " + old.replicaHosts() + ")");
       return;
     }
-    LOG.severe("cluster: partition " + p + " moved to epoch " + next.epoch() + " led by host " + next.leaderHost()
-        + " with copies on hosts " + next.replicaHosts() + ": a failover that keeps more than one copy needs repair"
-        + " among the survivors, which is not built yet (K >= 2; docs/cluster.md); this copy waits and the"
-        + " partition's calls are not answered");
+    if (next.leaderHost() == self) {
+      final org.partita.server.txn.CommitPipeline pipeline = replication.repairAndLead(p, next.epoch(), others,
+          REPAIR_WAIT_MILLIS, () -> ClusterMember.mapOf(member.metadata()).replicas(p).epoch() == next.epoch());
+      if (pipeline == null) {
+        LOG.severe("cluster: partition " + p + ": the repair among its survivors for epoch " + next.epoch()
+            + " did not finish; its calls wait for the next epoch");
+        dropSilentSurvivors(p, next);
+        return;
+      }
+      database.lead(p, next.epoch(), pipeline);
+      LOG.warning("cluster: failover: this host (" + self + ") now leads partition " + p + " in epoch "
+          + next.epoch() + " with copies on hosts " + next.replicaHosts() + " (was led by host " + old.leaderHost()
+          + " on hosts " + old.replicaHosts() + "); repaired and switched in "
+          + (System.nanoTime() - start) / 1_000_000 + " ms");
+      return;
+    }
+    final boolean followed = old.leaderHost() == next.leaderHost() ? replication.allowEpoch(p, next.epoch())
+        : replication.followNewLeader(p, next.epoch(), next.leaderHost());
+    if (!followed) {
+      LOG.severe("cluster: partition " + p + " moved to epoch " + next.epoch() + " led by host " + next.leaderHost()
+          + " with a copy on this host (" + self + "), which holds no replica copy of it to follow with");
+    } else if (old.leaderHost() != next.leaderHost()) {
+      LOG.warning("cluster: failover: this host (" + self + ") stays a copy of partition " + p + " in epoch "
+          + next.epoch() + ", now led by host " + next.leaderHost() + " (was host " + old.leaderHost()
+          + "); it offered its repair log and waits for the items it lacks");
+    }
+  }
+
+  /**
+   * The repair of {@code p} for {@code next}'s epoch waited in vain for some
+   * survivors' offers while the metadata kept that epoch: asks for the next
+   * epoch without them (they come back by rejoin), whose repair then runs
+   * with the survivors that offered. Follower thread.
+   */
+  private void dropSilentSurvivors(int p, PartitionMap.Replicas next) {
+    if (ClusterMember.mapOf(member.metadata()).replicas(p).epoch() != next.epoch()) {
+      return;
+    }
+    final java.util.List<Integer> rest = new java.util.ArrayList<>(replication.offered(p, next.epoch()));
+    rest.add(0, member.hostId());
+    try {
+      final org.partita.proto.cluster.MetadataReply reply = member.changeLeader(p, next.epoch(), member.hostId(),
+          rest);
+      LOG.warning("cluster: partition " + p + ": asked the metadata group for an epoch without the survivors whose "
+          + "repair offers did not come (copies on hosts " + rest + "): " + (reply.getApplied() ? "applied"
+          : "refused: " + reply.getRefusal()));
+    } catch (java.io.IOException e) {
+      LOG.severe("cluster: partition " + p + ": could not ask the metadata group to drop silent survivors: "
+          + e.getMessage());
+    }
   }
 
   /**
@@ -157,19 +259,28 @@ final class ClusterFollower implements AutoCloseable {
    */
   void dropDiverged(int p, long epoch, int replicaHost) {
     thread.execute(() -> {
-      final PartitionMap.Replicas copies = current.replicas(p);
-      if (stopped != null || copies.epoch() != epoch || !copies.replicaHosts().contains(replicaHost)) {
-        return;
-      }
-      final java.util.List<Integer> rest = copies.replicaHosts().stream().filter(h -> h != replicaHost).toList();
-      try {
-        final org.partita.proto.cluster.MetadataReply reply = member.changeLeader(p, epoch, member.hostId(), rest);
-        LOG.warning("cluster: partition " + p + ": asked the metadata group to drop replica host " + replicaHost
-            + " (its write hash differed): " + (reply.getApplied() ? "epoch " + (epoch + 1) + " on hosts " + rest
-            : "refused: " + reply.getRefusal()));
-      } catch (java.io.IOException e) {
-        LOG.severe("cluster: partition " + p + ": could not ask the metadata group to drop replica host "
-            + replicaHost + ": " + e.getMessage());
+      // With K >= 2 several replicas may diverge on one item: each is dropped from the epoch current when its
+      // turn comes (the first drop moved the epoch on), a refused compare-and-set read again and retried.
+      for (int attempt = 0; attempt < DROP_ATTEMPTS && stopped == null; attempt++) {
+        final PartitionMap.Replicas copies = ClusterMember.mapOf(member.metadata()).replicas(p);
+        if (copies.leaderHost() != member.hostId() || !copies.replicaHosts().contains(replicaHost)) {
+          return;
+        }
+        final java.util.List<Integer> rest = copies.replicaHosts().stream().filter(h -> h != replicaHost).toList();
+        try {
+          final org.partita.proto.cluster.MetadataReply reply = member.changeLeader(p, copies.epoch(),
+              member.hostId(), rest);
+          LOG.warning("cluster: partition " + p + ": asked the metadata group to drop replica host " + replicaHost
+              + " (its write hash differed in epoch " + epoch + "): " + (reply.getApplied() ? "epoch "
+              + (copies.epoch() + 1) + " on hosts " + rest : "refused: " + reply.getRefusal()));
+          if (reply.getApplied()) {
+            return;
+          }
+        } catch (java.io.IOException e) {
+          LOG.severe("cluster: partition " + p + ": could not ask the metadata group to drop replica host "
+              + replicaHost + ": " + e.getMessage());
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(DROP_RETRY_NANOS);
       }
     });
   }
@@ -183,23 +294,54 @@ final class ClusterFollower implements AutoCloseable {
     return null;
   }
 
-  /** Self-stop when a majority of the voters has been unreachable for the heartbeat timeout. */
+  /**
+   * Self-stop when a majority of the voters has been unreachable for the
+   * heartbeat timeout; once they are reachable again after such a stop,
+   * asks for this incarnation's own {@code MarkDead} (at most once a second)
+   * until the metadata shows it dead.
+   */
   private void checkControlPlane() {
-    if (stopped != null) {
-      return;
-    }
     final int majority = member.config().voterCount() / 2 + 1;
     final long now = System.nanoTime();
-    if (member.connectedVoters() >= majority) {
+    final boolean reached = member.connectedVoters() >= majority;
+    if (stopped != null) {
+      if (stoppedCutOff && reached && !gone && now - lastSelfDeclareNanos > 1_000_000_000L) {
+        lastSelfDeclareNanos = now;
+        declareSelfDead();
+      }
+      return;
+    }
+    if (reached) {
       votersLostSince = -1;
       return;
     }
     if (votersLostSince < 0) {
       votersLostSince = now;
     } else if (now - votersLostSince > timeoutNanos) {
+      stoppedCutOff = true;
       selfStop("this host reached fewer than " + majority + " of the " + member.config().voterCount()
           + " metadata voters for the heartbeat timeout (" + timeoutNanos / 1_000_000 + " ms)");
     }
+  }
+
+  private void declareSelfDead() {
+    try {
+      final org.partita.proto.cluster.MetadataReply reply = member.declareSelfDead();
+      LOG.warning("cluster: this host (" + member.hostId() + ") reaches the metadata voters again after stopping "
+          + "while cut off; asked the group to declare its incarnation " + member.incarnation() + " dead so it can "
+          + "rejoin: " + (reply.getApplied() ? "done" : "refused: " + reply.getRefusal()));
+    } catch (java.io.IOException | RuntimeException e) {
+      LOG.warning("cluster: could not ask the metadata group to declare this host dead: " + e.getMessage());
+    }
+  }
+
+  private void tellDeclaredDead(String why) {
+    final java.util.function.Consumer<String> hook = declaredDead;
+    if (declaredDeadTold || hook == null) {
+      return;
+    }
+    declaredDeadTold = true;
+    hook.accept(why);
   }
 
   private void selfStop(String why) {
@@ -208,8 +350,8 @@ final class ClusterFollower implements AutoCloseable {
     }
     stopped = why;
     LOG.severe("cluster: this host (" + member.hostId() + ") stops serving: " + why + ". Its held answers fail as "
-        + "OUTCOME_UNKNOWN and its partitions' calls are answered NOT_LEADER; it returns only by rejoin "
-        + "(docs/cluster.md, milestone 5)");
+        + "OUTCOME_UNKNOWN and its partitions' calls are answered NOT_LEADER; it returns only by rejoin, as a "
+        + "new incarnation (docs/cluster.md, \"Network partitions\")");
     replication.leaveAll(why);
   }
 

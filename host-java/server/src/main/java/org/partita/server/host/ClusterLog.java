@@ -31,16 +31,38 @@ final class ClusterLog {
 
   /**
    * Refuses, before the host joins, a data directory that already holds a
-   * command log: a cluster that restarts from its hosts' logs is not built
-   * yet, and starting a new cluster over an old log would fork its history.
+   * command log: starting a new cluster over an old log would fork its
+   * history; a stopped cluster restarts from its logs with {@code --recover}.
    */
   static void refuseExisting(ServerOptions options) throws StartupException {
     final Path dataDir = options.dataDir();
     try {
       if (dataDir != null && CommandLogRecovery.exists(dataDir)) {
-        throw new StartupException(dataDir + " holds a command log from an earlier run of a cluster host; a cluster"
-            + " does not restart from its hosts' command logs yet (docs/cluster.md, \"Durability on a cluster\"):"
-            + " start this host on an empty --data-dir", null);
+        throw new StartupException(dataDir + " holds a command log from an earlier run of a cluster host: a"
+            + " stopped cluster restarts from its hosts' logs with every host started with --recover"
+            + " (scripts/cluster start --recover; docs/cluster.md, \"Durability on a cluster\"), a host returns to"
+            + " a running cluster with --rejoin, and a new cluster starts on empty data directories", null);
+      }
+    } catch (IOException e) {
+      throw new StartupException("cannot read " + dataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Refuses a recovery ({@code --recover}) without a log to recover from:
+   * the host's copies would come back empty while the others' hold rows.
+   */
+  static void requireExisting(ServerOptions options) throws StartupException {
+    final Path dataDir = options.dataDir();
+    if (options.commandLog().mode() == CommandLogMode.OFF) {
+      throw new StartupException("--recover needs the command log the cluster ran with (--command-log sync or"
+          + " async): a cluster restarts from its hosts' logs", null);
+    }
+    try {
+      if (!CommandLogRecovery.exists(dataDir)) {
+        throw new StartupException("--recover, but " + dataDir + " holds no command log: this host has nothing to"
+            + " recover its copies from; start it on the data directory it ran with (and every host with"
+            + " --recover), or start a new cluster on empty data directories without --recover", null);
       }
     } catch (IOException e) {
       throw new StartupException("cannot read " + dataDir + ": " + e.getMessage(), e);
@@ -84,13 +106,23 @@ final class ClusterLog {
 
   /** Opens the host's log, or returns null when its mode is off. */
   static CommandLog open(ServerOptions options, ClusterConfig config, int fingerprint) throws StartupException {
+    return open(options, config, fingerprint, FIRST_EPOCH, 1);
+  }
+
+  /**
+   * Opens the host's log at segment {@code firstSegment}, its segments'
+   * headers naming {@code epoch} (a recovered host continues its log after
+   * the segments it replayed), or returns null when its mode is off.
+   */
+  static CommandLog open(ServerOptions options, ClusterConfig config, int fingerprint, long epoch,
+      long firstSegment) throws StartupException {
     final CommandLogOptions logOptions = options.commandLog();
     if (logOptions.mode() == CommandLogMode.OFF) {
       return null;
     }
     try {
-      final CommandLog log = CommandLog.open(options.dataDir(), logOptions, FIRST_EPOCH, config.partitionCount(),
-          fingerprint, 1, DiskFailure.HALT);
+      final CommandLog log = CommandLog.open(options.dataDir(), logOptions, epoch, config.partitionCount(),
+          fingerprint, firstSegment, DiskFailure.HALT);
       LOG.info("command log " + logOptions.mode() + " in " + options.dataDir() + ": every copy this host holds"
           + " logs what it runs" + (logOptions.mode() == CommandLogMode.SYNC
           ? "; a replica acknowledges an item only once it is on this host's disk" : ""));

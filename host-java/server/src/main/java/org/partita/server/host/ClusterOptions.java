@@ -14,9 +14,11 @@ import java.time.Duration;
  * @param joinTimeout how long the host waits for the metadata group and the other hosts at start
  * @param heartbeatTimeout how long a host may stay silent before the metadata leader declares it dead (K ≥ 1)
  * @param rejoin the host returns to a running cluster that declared it dead ({@code --rejoin}, docs/cluster.md)
+ * @param recover the whole cluster restarts on its hosts' data directories from their command logs
+ *     ({@code --recover}, docs/cluster.md, "Durability on a cluster")
  */
 public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout,
-    Duration heartbeatTimeout, boolean rejoin) {
+    Duration heartbeatTimeout, boolean rejoin, boolean recover) {
   /** The default of {@code --join-timeout}. */
   public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(60);
   /** The default of {@code --heartbeat-timeout} (docs/cluster.md, "Failure detection and failover"). */
@@ -32,6 +34,21 @@ public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPer
       throw new IllegalArgumentException("--heartbeat-timeout must be at least " + MIN_HEARTBEAT_TIMEOUT.toMillis()
           + " ms (hosts send a heartbeat every 500 ms), got " + heartbeatTimeout.toMillis() + " ms");
     }
+    if (rejoin && recover) {
+      throw new IllegalArgumentException("--rejoin and --recover exclude each other: --rejoin brings one host back"
+          + " to a running cluster, --recover restarts a whole stopped cluster from its hosts' command logs");
+    }
+  }
+
+  /** A host forming the cluster, or with {@code rejoin} returning to it (not a recovery). */
+  public ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout,
+      Duration heartbeatTimeout, boolean rejoin) {
+    this(hosts, hostId, kFactor, sitesPerHost, joinTimeout, heartbeatTimeout, rejoin, false);
+  }
+
+  /** The same options with {@code --rejoin}: the host returns as a new incarnation. */
+  public ClusterOptions forRejoin() {
+    return new ClusterOptions(hosts, hostId, kFactor, sitesPerHost, joinTimeout, heartbeatTimeout, true);
   }
 
   /** A host forming the cluster (not a rejoin). */

@@ -2,6 +2,7 @@ package org.partita.server.host;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.logging.Logger;
 import org.partita.client.proto.Host;
 import org.partita.proto.cluster.HostRecord;
@@ -15,12 +16,14 @@ import org.partita.server.database.HostTransport;
 import org.partita.server.durability.CommandLog;
 import org.partita.server.durability.CommandLogMode;
 import org.partita.server.durability.LoggedPipeline;
+import org.partita.server.durability.SwitchablePipeline;
 import org.partita.server.replication.MultiPartitionLinks;
 import org.partita.server.replication.Replication;
 import org.partita.server.security.ClusterTlsFiles;
 import org.partita.server.security.SecurityOptions;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
+import org.partita.server.topology.PartitionMap;
 
 /**
  * Starts one host of a cluster (docs/cluster.md, milestones 2 and 3): checks
@@ -33,7 +36,11 @@ import org.partita.server.txn.ImmediateCommitPipeline;
  * with K ≥ 1 it then follows failovers ({@link ClusterFollower}) and, on a
  * voter, runs failure detection. With a command log every copy it holds
  * logs what it runs ({@link ClusterLog}; docs/durability.md, "On a
- * cluster").
+ * cluster"). With {@code --recover} the whole cluster restarts on its data
+ * directories: once registered, the host reports how far its log reaches
+ * for each copy it held, waits for the metadata group to reconcile the
+ * copies, replays its log into the copies of the reconciled map, then
+ * serves as at formation ({@link ClusterRecovery}).
  * Every failure is a
  * {@link StartupException} with the reason. Used once, at start.
  */
@@ -58,39 +65,26 @@ final class ClusterStart {
     final ClusterMember member;
     try {
       member = ClusterMember.join(config, options.dataDir(), DurableStart.fingerprint(catalog), cluster.joinTimeout(),
-          clusterTls, cluster.rejoin());
+          clusterTls, cluster.rejoin(), cluster.recover());
     } catch (ClusterException e) {
       throw new StartupException(e.getMessage(), e);
     }
-    final Database database;
+    // A whole-cluster restart: this host's log tails reported, the map reconciled before anything opens on it.
+    final ClusterRecovery.Scan recovered = cluster.recover() ? recover(options, config, member, catalog) : null;
     // K = 0: no replication exists at all; K >= 1: each led partition's answers wait for its replicas.
     final Replication replication = config.kFactor() == 0 ? null : new Replication(config.hostId(), member.map(),
         config.hosts(), member.connector(), member.eventLoop());
-    final CommandLog log;
+    final boolean joining = cluster.rejoin() || recovered != null && !holdsCopy(member.map(), config.hostId());
+    final Opened opened;
     try {
-      log = ClusterLog.open(options, config, DurableStart.fingerprint(catalog));
-    } catch (StartupException e) {
+      opened = recovered == null ? open(options, config, member, catalog, replication, joining)
+          : openRecovered(options, config, member, catalog, replication, joining, recovered);
+    } catch (RuntimeException | InterruptedException | StartupException e) {
       member.close();
       throw e;
     }
-    // With a log, every copy logs: the led partitions through it before their replication, the replicas after a run.
-    final CommitPipeline logPipeline = log == null ? ImmediateCommitPipeline.INSTANCE : log;
-    if (replication != null && log != null) {
-      replication.wrapPipelines(next -> new LoggedPipeline(log, next));
-    }
-    try {
-      database = replication == null
-          ? Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
-              logPipeline, options.queryLimits())
-          : cluster.rejoin() ? Database.openJoining(catalog, member.map(), config.hostId(),
-              options.siteQueueCapacity(), logPipeline, options.queryLimits())
-          : Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(),
-              replication::pipeline, logPipeline, options.queryLimits());
-    } catch (RuntimeException | InterruptedException e) {
-      ClusterLog.close(log);
-      member.close();
-      throw e;
-    }
+    final Database database = opened.database();
+    final CommandLog log = opened.log();
     ClusterFollower follower = null;
     ClusterRejoin rejoin = null;
     if (replication != null) {
@@ -144,6 +138,10 @@ final class ClusterStart {
       database.connectHosts(HostTransport.of(multiPartition::send, multiPartition::forward));
     }
     if (follower != null) {
+      if (config.kFactor() == 1) {
+        // A host declared dead (paused, cut off) comes back by itself: the process starts it again with --rejoin.
+        follower.whenDeclaredDead(server::stopToRejoin);
+      }
       // Failover (K >= 1): the voters declare silent hosts dead; every host follows the moved map.
       follower.start();
       member.detectFailures(cluster.heartbeatTimeout());
@@ -155,6 +153,127 @@ final class ClusterStart {
         .map(Database.PartitionStatus::partition).toList() + " of " + config.partitionCount() + " (replicas "
         + database.replicaPartitions() + "), K=" + config.kFactor() + ", started in " + (System.nanoTime() - begin) / 1_000_000 + " ms");
     return server;
+  }
+
+  /**
+   * Whole-cluster restart, before the host opens anything on the map
+   * (docs/cluster.md, "Durability on a cluster"): reads this host's log for
+   * the last transaction of each copy it held, reports it, and waits until
+   * the metadata group reconciled every partition ({@link ClusterMember#recover}).
+   */
+  private static ClusterRecovery.Scan recover(ServerOptions options, ClusterConfig config, ClusterMember member,
+      CompiledCatalog catalog) throws StartupException, InterruptedException {
+    try {
+      final ClusterRecovery.Scan scan = ClusterRecovery.scan(options.dataDir(), config.partitionCount(),
+          DurableStart.fingerprint(catalog), member.map(), config.hostId(), member.metadata().getVoidTailsList());
+      member.recover(scan.tails());
+      return scan;
+    } catch (ClusterException e) {
+      member.close();
+      throw new StartupException(e.getMessage(), e);
+    } catch (StartupException | RuntimeException | InterruptedException e) {
+      member.close();
+      throw e;
+    }
+  }
+
+  /** The host's database and its command log (null when off). */
+  private record Opened(Database database, CommandLog log) {}
+
+  /**
+   * Opens the host's log, then its database on the installed map, every copy
+   * logging into it (with K ≥ 1 the led copies behind replication), or with
+   * {@code joining} a rejoining host's database without copies.
+   */
+  private static Opened open(ServerOptions options, ClusterConfig config, ClusterMember member,
+      CompiledCatalog catalog, Replication replication, boolean joining)
+      throws StartupException, InterruptedException {
+    final CommandLog log = ClusterLog.open(options, config, DurableStart.fingerprint(catalog));
+    final CommitPipeline logPipeline = log == null ? ImmediateCommitPipeline.INSTANCE : log;
+    // Set up even on a rejoining host: the partitions it comes to lead log through it.
+    final IntFunction<CommitPipeline> led = ledPipelines(replication, log);
+    try {
+      final Database database = joining ? Database.openJoining(catalog, member.map(), config.hostId(),
+              options.siteQueueCapacity(), logPipeline, options.queryLimits())
+          : Database.openHost(catalog, member.map(), config.hostId(), options.siteQueueCapacity(), led,
+              logPipeline, options.queryLimits());
+      return new Opened(database, log);
+    } catch (RuntimeException | InterruptedException e) {
+      ClusterLog.close(log);
+      throw e;
+    }
+  }
+
+  /**
+   * A recovering host: opens its copies of the reconciled map behind
+   * immediate pipelines and replays its log into them, each up to its
+   * partition's cut (a host without copies replays nothing); only then opens
+   * its log (continuing after the replayed segments) and has every copy it
+   * leads sequence in the new epoch behind it (queued behind the replayed
+   * items), its replica copies logging into it.
+   */
+  private static Opened openRecovered(ServerOptions options, ClusterConfig config, ClusterMember member,
+      CompiledCatalog catalog, Replication replication, boolean joining, ClusterRecovery.Scan recovered)
+      throws StartupException, InterruptedException {
+    final PartitionMap map = member.map();
+    final SwitchablePipeline replicaLog = new SwitchablePipeline();
+    final Database database = joining ? Database.openJoining(catalog, map, config.hostId(),
+            options.siteQueueCapacity(), replicaLog, options.queryLimits())
+        : Database.openHost(catalog, map, config.hostId(), options.siteQueueCapacity(),
+            p -> ImmediateCommitPipeline.INSTANCE, replicaLog, options.queryLimits());
+    final CommandLog log;
+    try {
+      if (!joining) {
+        ClusterRecovery.replay(database, options.dataDir(), config.partitionCount(),
+            DurableStart.fingerprint(catalog), map, config.hostId(), member.metadata().getVoidTailsList());
+      }
+      log = ClusterLog.open(options, config, DurableStart.fingerprint(catalog), recovered.lastEpoch() + 1,
+          recovered.nextSegment());
+    } catch (StartupException | RuntimeException e) {
+      closeQuietly(database);
+      throw e;
+    }
+    replicaLog.switchTo(log == null ? ImmediateCommitPipeline.INSTANCE : log);
+    final IntFunction<CommitPipeline> led = ledPipelines(replication, log);
+    for (int p = 0; !joining && p < map.partitionCount(); p++) {
+      if (map.leaderOf(p) == config.hostId()) {
+        database.lead(p, map.replicas(p).epoch(), led.apply(p));
+      }
+    }
+    return new Opened(database, log);
+  }
+
+  /**
+   * The pipelines of the copies a host leads: with K ≥ 1 replication's
+   * (behind the log when there is one); with K = 0 the log, which keeps each
+   * multi-partition part too, or nothing.
+   */
+  private static IntFunction<CommitPipeline> ledPipelines(Replication replication, CommandLog log) {
+    if (replication != null) {
+      if (log != null) {
+        replication.wrapPipelines(next -> new LoggedPipeline(log, next));
+      }
+      return replication::pipeline;
+    }
+    return log == null ? p -> ImmediateCommitPipeline.INSTANCE
+        : p -> new LoggedPipeline(log, ImmediateCommitPipeline.INSTANCE);
+  }
+
+  private static boolean holdsCopy(PartitionMap map, int hostId) {
+    for (int p = 0; p < map.partitionCount(); p++) {
+      if (map.replicas(p).replicaHosts().contains(hostId)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void closeQuietly(Database database) {
+    try {
+      database.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Hosts of a cluster bound beyond loopback without admission would let any process pose as a host. */
@@ -184,17 +303,14 @@ final class ClusterStart {
       throw new StartupException("--rejoin needs --kfactor 1 or more: with K = 0 no host is declared dead, and a "
           + "stopped host serves again by starting it as before", null);
     }
-    if (cluster.rejoin() && cluster.kFactor() > 1) {
-      throw new StartupException("--rejoin with --kfactor " + cluster.kFactor() + ": rejoin is built for K = 1 "
-          + "only (with K >= 2 a failover keeps several copies, which need repair among the survivors first, not "
-          + "built yet; docs/cluster.md, \"Rejoin\")", null);
-    }
     if (options.dataDir() == null) {
       throw new StartupException("--cluster needs --data-dir (a metadata voter keeps the cluster's Raft log there)",
           null);
     }
     DataDirIdentity.claim(options.dataDir(), config);
-    if (options.commandLog().mode() != CommandLogMode.OFF) {
+    if (cluster.recover()) {
+      ClusterLog.requireExisting(options);
+    } else if (options.commandLog().mode() != CommandLogMode.OFF) {
       if (cluster.rejoin()) {
         ClusterLog.setAsideForRejoin(options);
       } else {

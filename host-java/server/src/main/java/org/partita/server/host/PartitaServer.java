@@ -71,6 +71,8 @@ public final class PartitaServer implements AutoCloseable {
   private int httpPort = -1;
   /** This host's part in its cluster, or null on a single host; closed after the database. */
   private volatile ClusterMember cluster;
+  /** Why this cluster host stopped to rejoin as a new incarnation, or null. */
+  private volatile String rejoinReason;
 
   /** The command log's figures for {@code @Statistics COMMANDLOG} (any thread). */
   private LogFigures logFigures() {
@@ -266,6 +268,23 @@ public final class PartitaServer implements AutoCloseable {
       }
     }, "partita-shutdown");
     t.start();
+  }
+
+  /**
+   * A cluster host declared dead (docs/cluster.md, "Network partitions"):
+   * shuts this server down in the background, recording {@code why}, so
+   * that its owner starts the host again with {@code --rejoin} ({@link
+   * #stoppedToRejoin}). Any thread; does not block.
+   */
+  void stopToRejoin(String why) {
+    rejoinReason = why;
+    LOG.warning("cluster: this host stops to rejoin the cluster as a new incarnation: " + why);
+    shutdownInBackground();
+  }
+
+  /** Why this server stopped so that its host rejoins its cluster, or null when it did not. */
+  public String stoppedToRejoin() {
+    return rejoinReason;
   }
 
   /**

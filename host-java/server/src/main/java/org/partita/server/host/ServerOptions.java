@@ -56,6 +56,15 @@ public record ServerOptions(List<Path> schema, List<Path> classes, int sites, St
         networkThreads, QueryLimits.DEFAULT, CommandLogOptions.of(CommandLogMode.OFF));
   }
 
+  /**
+   * The same options on the ports a running server bound ({@code httpPort} -1: none), so that a host
+   * starting again in the same process (a rejoin) is found where its clients knew it.
+   */
+  public ServerOptions onPorts(int boundClientPort, int boundHttpPort) {
+    return new ServerOptions(schema, classes, sites, bindAddress, boundClientPort, boundHttpPort, dataDir, webRoot,
+        limits, siteQueueCapacity, networkThreads, queryLimits, commandLog);
+  }
+
   /** Defaults for tests and embedding: loopback, any free ports, no data dir, no HTTP root. */
   public static ServerOptions ephemeral(List<Path> schema, int sites) {
     return new ServerOptions(schema, List.of(), sites, DEFAULT_BIND, 0, 0, null, null, ConnectionLimits.defaults(),

@@ -38,8 +38,12 @@ import org.partita.server.txn.TxnHeader;
  *
  * <p>A replica that does not answer holds every later answer: nothing is
  * dropped without a new epoch from the metadata group, after which the
- * host calls {@link #alone} (no replica left) or {@link #depose} (this host
- * no longer leads). One that answers another write hash stops its copy and
+ * host calls {@link #alone} (no replica left), {@link #drop} (the replicas
+ * the new epoch no longer has) or {@link #depose} (this host no longer
+ * leads). A pipeline of a later epoch under the same leader
+ * ({@link #follow}) sends nothing before this one holds nothing more, so a
+ * replica that stays enters the new epoch only once it acknowledged every
+ * item of the old one. One that answers another write hash stops its copy and
  * is reported ({@link #whenDiverged}), and the partition's answers stay
  * held from that item on until that epoch comes.
  *
@@ -77,6 +81,12 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   private final long[] acked;
   private final long[] sent;
   private final boolean[] diverged;
+  /** Replicas the metadata dropped in a later epoch: no longer waited for. */
+  private final boolean[] dropped;
+  /** The same leader's pipeline of the previous epoch, which must hold nothing before this one sends; or null. */
+  private volatile LeaderPipeline predecessor;
+  /** Told (outside the monitor) when this pipeline no longer holds anything after an acknowledgement or a drop. */
+  private volatile Runnable emptied = () -> { };
   /** Failover left no other copy: answers leave at once. */
   private boolean alone;
   /** Why this host no longer leads the partition, or null while it does. */
@@ -99,6 +109,66 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     this.acked = new long[this.replicas.length];
     this.sent = new long[this.replicas.length];
     this.diverged = new boolean[this.replicas.length];
+    this.dropped = new boolean[this.replicas.length];
+  }
+
+  /**
+   * This pipeline follows {@code previous}, the same leader's pipeline of the
+   * previous epoch: nothing of this epoch is sent while {@code previous}
+   * still holds items (its replicas must acknowledge the old epoch to its
+   * end before they enter the new one), and its emptying wakes this one's
+   * links. Call before the site releases anything here.
+   */
+  public void follow(LeaderPipeline previous) {
+    predecessor = previous;
+    previous.emptied = () -> {
+      for (int host : replicas) {
+        wake.accept(host);
+      }
+    };
+    if (!previous.holding()) {
+      previous.emptied.run();
+    }
+  }
+
+  /** True while items wait here for acknowledgements (not alone, not deposed). */
+  public synchronized boolean holding() {
+    return !pending.isEmpty() && !alone && deposed == null;
+  }
+
+  /**
+   * The metadata moved the partition to a later epoch without {@code host}
+   * (it died, or its copy diverged), this host still leading: what waited
+   * only for that replica is released, in order (in the earlier epochs this
+   * pipeline follows first); the others are still waited for. Any thread.
+   */
+  public void drop(int host) {
+    final LeaderPipeline previous = predecessor;
+    if (previous != null) {
+      previous.drop(host);
+    }
+    final List<Runnable> ready;
+    final boolean empty;
+    synchronized (this) {
+      final int r = indexOf(host);
+      if (r < 0 || dropped[r]) {
+        return;
+      }
+      dropped[r] = true;
+      acked[r] = Long.MAX_VALUE;
+      ready = alone || deposed != null ? List.of() : releasable();
+      empty = pending.isEmpty();
+    }
+    ready.forEach(Runnable::run);
+    if (empty) {
+      emptied.run();
+    }
+  }
+
+  /** The last sequence {@code host} acknowledged with this leader's hash (0: none, or not a replica here). */
+  public synchronized long acknowledged(int host) {
+    final int r = indexOf(host);
+    return r < 0 || dropped[r] ? 0 : acked[r];
   }
 
   public int partition() {
@@ -137,10 +207,36 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     hold(header, item, writeHash, () -> done.accept(response), done);
   }
 
-  /** Keeps the item until every replica acknowledged it; {@code done} (or null) hears OUTCOME_UNKNOWN if deposed. */
+  /**
+   * The prepare step: the part travels whole whatever its hash (a replica holds it until the decision);
+   * {@code prepared} runs once every replica acknowledged it with this hash, {@code lost} if deposed first.
+   */
+  @Override
+  public void prepare(TxnHeader header, SequencedItem part, long writeHash, Runnable prepared,
+      Consumer<ClientResponse> lost) {
+    hold(header, part, writeHash, true, prepared, lost);
+  }
+
+  /** The decision on the part prepared just before: travels whole (a roll back too, hash 0). */
+  @Override
+  public void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
+    hold(header, decision, writeHash, true, answer, null);
+  }
+
   private void hold(TxnHeader header, SequencedItem item, long writeHash, Runnable answer,
       Consumer<ClientResponse> done) {
-    final ReplicatedItem replicated = replicatedItem(header, item, writeHash);
+    hold(header, item, writeHash, false, answer, done);
+  }
+
+  /**
+   * Keeps the item until every replica acknowledged it; {@code done} (or null) hears OUTCOME_UNKNOWN if deposed.
+   * {@code whole}: the item travels as itself even when it changed nothing (a prepared part, a decision).
+   */
+  private void hold(TxnHeader header, SequencedItem item, long writeHash, boolean whole, Runnable answer,
+      Consumer<ClientResponse> done) {
+    final ReplicatedItem replicated = whole
+        ? ReplicatedItem.newBuilder().setItem(item.toProto(header)).setWriteHash(writeHash).build()
+        : replicatedItem(header, item, writeHash);
     final Consumer<ReplicatedItem> listener = tap;
     if (listener != null) {
       listener.accept(replicated);
@@ -199,8 +295,16 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
   @Override
   public synchronized InternalFrame drain(int host) {
     final int r = indexOf(host);
-    if (r < 0 || alone || deposed != null) {
+    if (r < 0 || alone || deposed != null || dropped[r]) {
       return null;
+    }
+    final LeaderPipeline previous = predecessor;
+    if (previous != null && previous.holding()) {
+      return null;
+    }
+    if (previous != null && last > 0) {
+      // The site switched to this epoch and the old one holds nothing more: it is over.
+      predecessor = null;
     }
     // An acknowledgement can overtake what this connection sent (it came on the replica's own connection).
     final long from = Math.max(sent[r], acked[r]) + 1;
@@ -236,14 +340,19 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
    */
   public String ack(ReplicationAck ack) {
     final List<Runnable> ready;
+    final boolean empty;
     synchronized (this) {
       final String refusal = takeAck(ack);
       if (refusal != null) {
         return refusal;
       }
       ready = releasable();
+      empty = !ready.isEmpty() && pending.isEmpty();
     }
     ready.forEach(Runnable::run);
+    if (empty) {
+      emptied.run();
+    }
     return null;
   }
 
@@ -257,7 +366,7 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
       return "an acknowledgement of partition " + partition + " from host " + ack.getReplicaHostId()
           + ", which holds no copy of it in epoch " + epoch;
     }
-    if (diverged[r] || alone || deposed != null) {
+    if (diverged[r] || dropped[r] || alone || deposed != null) {
       return null;
     }
     for (int i = 0; i < ack.getWriteHashesCount(); i++) {
@@ -298,6 +407,16 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
    */
   public void tap(Consumer<ReplicatedItem> listener) {
     tap = listener;
+  }
+
+  /** The same leader's pipeline of the previous epoch this one follows, or null. */
+  LeaderPipeline predecessor() {
+    return predecessor;
+  }
+
+  /** The host ids of the replicas of this pipeline's epoch. */
+  public List<Integer> replicaHosts() {
+    return java.util.Arrays.stream(replicas).boxed().toList();
   }
 
   /** The epoch this pipeline sequences in. */
@@ -371,6 +490,10 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
    * new epoch behind no replication at all). Any thread.
    */
   public void alone() {
+    final LeaderPipeline previous = predecessor;
+    if (previous != null) {
+      previous.alone();
+    }
     final List<Runnable> ready = new ArrayList<>();
     synchronized (this) {
       if (alone || deposed != null) {
@@ -383,6 +506,7 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
       }
     }
     ready.forEach(Runnable::run);
+    emptied.run();
     LOG.info("partition " + partition + ": this copy (host " + leaderHost + ") is the only one left; " + ready.size()
         + " held answer(s) released");
   }
@@ -396,6 +520,10 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
    * work with NOT_LEADER. Any thread.
    */
   public void depose(String why) {
+    final LeaderPipeline previous = predecessor;
+    if (previous != null) {
+      previous.depose(why);
+    }
     final List<Runnable> failed = new ArrayList<>();
     synchronized (this) {
       if (deposed != null) {
@@ -408,6 +536,7 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
       }
     }
     failed.forEach(Runnable::run);
+    emptied.run();
     LOG.warning("partition " + partition + ": host " + leaderHost + " no longer leads it (" + why + "); "
         + failed.size() + " held answer(s) failed as OUTCOME_UNKNOWN");
   }

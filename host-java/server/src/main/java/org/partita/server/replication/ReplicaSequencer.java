@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.function.IntConsumer;
 import java.util.logging.Logger;
 import org.partita.proto.cluster.InternalFrame;
+import org.partita.proto.cluster.RepairItems;
+import org.partita.proto.cluster.RepairOffer;
 import org.partita.proto.cluster.ReplicatedItem;
 import org.partita.proto.cluster.ReplicationAck;
 import org.partita.proto.cluster.ReplicationBatch;
@@ -25,9 +27,16 @@ import org.partita.server.txn.ReplicaExecutor;
  * they are acknowledged in their place with hash 0.
  *
  * <p>Every item stays in the repair log until the leader's committed
- * sequence passes it (repair among several survivors, not built yet, will
- * read it). On failover {@link #retire} takes the copy out of its leader's
- * order. An item
+ * sequence passes it. On failover {@link #retire} takes the copy out of its
+ * leader's order when it leads next or leaves; a copy that stays a replica
+ * under a new leader ({@link #followLeader}) offers the new leader its
+ * repair log and runs the dead leader's items it lacks ({@link #repair})
+ * before anything of the new epoch; the new leader's own copy is
+ * {@link #fence}d and {@link #supply supplied} the same way (docs/cluster.md,
+ * "Repair among survivors"). Under the same leader a new epoch is entered
+ * once its first batch came and every item of the old one ran
+ * ({@link #allowEpoch}: the leader sends nothing of the new epoch before
+ * every replica acknowledged the old one). An item
  * sent again after a reconnection is not run twice: it is acknowledged
  * again from the log. A write hash other than the leader's stops this copy
  * at once: nothing after that item runs or is acknowledged, and the log
@@ -53,7 +62,8 @@ public final class ReplicaSequencer implements OutboundSource {
 
   private final int partition;
   private final int selfHost;
-  private final int leaderHost;
+  /** Changes only under the monitor ({@link #followLeader}); read outside it only to wake a link. */
+  private volatile int leaderHost;
   private final ReplicaExecutor executor;
   private final IntConsumer wake;
   // Guarded by this.
@@ -67,6 +77,17 @@ public final class ReplicaSequencer implements OutboundSource {
   private long committed;
   /** Failover moved this copy out of its leader's order ({@link #retire}). */
   private boolean retired;
+  /** The highest epoch the metadata showed for this copy: batches up to it are taken, later ones held. */
+  private long knownEpoch;
+  /** The new leader's own copy during repair: takes no batch from anyone ({@link #fence}). */
+  private boolean fenced;
+  /** Under a new leader: waits for the dead leader's items it lacks ({@link #repair}) before the new epoch. */
+  private boolean repairing;
+  /** What this copy offers the new leader while it repairs (null otherwise), and whether this connection has it. */
+  private RepairOffer offer;
+  private boolean offerSent;
+  /** The old epoch's items are not acknowledged (their leader died): from a leader change to the next epoch. */
+  private boolean acksOff;
   /** The sequence whose hash differed or that could not run (0: this copy runs). */
   private long stoppedAt;
   private String stopReason;
@@ -79,6 +100,7 @@ public final class ReplicaSequencer implements OutboundSource {
       IntConsumer wake) {
     this.partition = partition;
     this.epoch = epoch;
+    this.knownEpoch = epoch;
     this.selfHost = selfHost;
     this.leaderHost = leaderHost;
     this.executor = executor;
@@ -105,7 +127,7 @@ public final class ReplicaSequencer implements OutboundSource {
   }
 
   private String take(ReplicationBatch batch) {
-    if (retired) {
+    if (retired || fenced) {
       return "a batch of partition " + batch.getPartition() + " from host " + batch.getLeaderHostId() + ", but this"
           + " copy no longer follows that leader (a failover moved the partition)";
     }
@@ -123,10 +145,16 @@ public final class ReplicaSequencer implements OutboundSource {
     if (batch.getEpoch() > epoch) {
       if (held.size() >= MAX_HELD_BATCHES) {
         return "more than " + MAX_HELD_BATCHES + " batches of partition " + partition + " in epoch "
-            + batch.getEpoch() + ", which this host has not seen yet (its epoch is " + epoch + ")";
+            + batch.getEpoch() + ", which this host has not seen yet or cannot enter yet (its epoch is " + epoch
+            + ")";
       }
       held.add(batch);
+      trySwitch();
       return null;
+    }
+    if (acksOff) {
+      return "a batch of partition " + partition + " in epoch " + epoch + " from host " + leaderHost + ", which "
+          + "leads it only from a later epoch";
     }
     trim(batch.getCommittedSequence());
     for (ReplicatedItem item : batch.getItemsList()) {
@@ -158,7 +186,7 @@ public final class ReplicaSequencer implements OutboundSource {
     }
     final Entry entry;
     switch (item.getKindCase()) {
-      case SINGLE_PARTITION, MULTI_PARTITION_RUN -> entry = new Entry(sequence, replicated, false);
+      case SINGLE_PARTITION, MULTI_PARTITION_RUN, DECISION -> entry = new Entry(sequence, replicated, false);
       case ABORTED, KIND_NOT_SET -> {
         if (replicated.getWriteHash() != 0) {
           return "a marker of partition " + partition + " sequence " + sequence + " with a write hash";
@@ -167,7 +195,7 @@ public final class ReplicaSequencer implements OutboundSource {
       }
       default -> {
         return "a " + item.getKindCase() + " item of partition " + partition + " sequence " + sequence
-            + ": only single-partition items and committed parts of multi-partition transactions are replicated";
+            + ": only single-partition items, parts of multi-partition transactions and their decisions are replicated";
       }
     }
     log.add(sequence, entry);
@@ -216,6 +244,7 @@ public final class ReplicaSequencer implements OutboundSource {
       }
       advanceDone();
       pump();
+      trySwitch();
       acknowledgeNow = stoppedAt != 0 || doneThrough >= submittedThrough || doneThrough - ackedThrough >= ACK_EVERY;
     }
     // An item still queued on the site will wake the link when it runs: one wake-up per run of items.
@@ -265,7 +294,14 @@ public final class ReplicaSequencer implements OutboundSource {
   @Override
   public synchronized InternalFrame drain(int host) {
     // A retired copy answers nothing more: its old leader's host may be a new incarnation by now (rejoin).
-    if (retired || host != leaderHost || doneThrough <= ackedThrough) {
+    if (retired || fenced || host != leaderHost) {
+      return null;
+    }
+    if (offer != null && !offerSent) {
+      offerSent = true;
+      return InternalFrame.newBuilder().setRepairOffer(offer).build();
+    }
+    if (acksOff || doneThrough <= ackedThrough) {
       return null;
     }
     final ReplicationAck.Builder ack = ReplicationAck.newBuilder().setPartition(partition).setEpoch(epoch)
@@ -275,7 +311,10 @@ public final class ReplicaSequencer implements OutboundSource {
       ack.addWriteHashes(log.get(ackedThrough).ownHash);
     }
     trim(committed);
-    return InternalFrame.newBuilder().setReplicationAck(ack).build();
+    final InternalFrame frame = InternalFrame.newBuilder().setReplicationAck(ack).build();
+    // The old epoch's last acknowledgement is out: a held batch of the next one may be taken now.
+    trySwitch();
+    return frame;
   }
 
   @Override
@@ -283,33 +322,195 @@ public final class ReplicaSequencer implements OutboundSource {
     if (host == leaderHost && !log.isEmpty()) {
       ackedThrough = Math.min(ackedThrough, log.firstSequence() - 1);
     }
+    if (host == leaderHost) {
+      offerSent = false;
+    }
   }
 
   /**
-   * The metadata shows {@code newEpoch} for this partition with this host
-   * still a replica under the same leader: batches of older epochs are
-   * refused from now on, and the held batches of this one are taken. The old
-   * epoch's log is dropped (repair, which would read it, is milestone 4).
+   * Same leader, new epoch (a replica died, a host rejoined, a diverged copy
+   * was dropped): the metadata shows {@code newEpoch} for this copy. Its
+   * leader sends nothing of the new epoch before every replica acknowledged
+   * the old one, so this copy enters it at the new epoch's first batch once
+   * every item it received ran; until then the old epoch's batches are
+   * still taken. A copy still repairing under a new leader offers its repair
+   * log for {@code newEpoch} instead (the new leader repairs in that one).
+   */
+  public void allowEpoch(long newEpoch) {
+    synchronized (this) {
+      if (newEpoch <= knownEpoch) {
+        return;
+      }
+      knownEpoch = newEpoch;
+      if (repairing) {
+        offer = offer.toBuilder().setEpoch(newEpoch).build();
+        offerSent = false;
+      }
+      trySwitch();
+    }
+    wake.accept(leaderHost);
+  }
+
+  /**
+   * Failover, a survivor that stays a replica (docs/cluster.md, "Repair
+   * among survivors"): the metadata moved the partition to {@code newEpoch}
+   * led by {@code newLeader}, the old leader being dead. The old leader's
+   * batches are refused from now on, nothing more of its order is
+   * acknowledged, and this copy offers the new leader everything it received
+   * and has not seen committed; the new epoch's batches wait until the new
+   * leader sent the old items this copy lacks ({@link #repair}) and they ran.
+   */
+  public void followLeader(int newLeader, long newEpoch) {
+    synchronized (this) {
+      knownEpoch = Math.max(knownEpoch, newEpoch);
+      held.clear();
+      leaderHost = newLeader;
+      repairing = true;
+      acksOff = true;
+      offer = offer(newEpoch);
+      offerSent = false;
+    }
+    wake.accept(newLeader);
+  }
+
+  /**
+   * Failover, the survivor that leads next: this copy takes no batch from
+   * anyone and acknowledges nothing more; returns what it received and has
+   * not seen committed, as the other survivors offer theirs, so the new
+   * leader can take the longest order among them ({@link #supply}).
+   */
+  public synchronized RepairOffer fence(long newEpoch) {
+    fenced = true;
+    acksOff = true;
+    held.clear();
+    return offer(newEpoch);
+  }
+
+  /** Everything in the repair log, for {@code newEpoch}'s leader. REQUIRES: holding the monitor. */
+  private RepairOffer offer(long newEpoch) {
+    final RepairOffer.Builder out = RepairOffer.newBuilder().setPartition(partition).setEpoch(newEpoch)
+        .setHostId(selfHost).setOldEpoch(epoch).setLastReceived(lastReceived);
+    if (!log.isEmpty()) {
+      for (long s = log.firstSequence(); s <= lastReceived; s++) {
+        out.addItems(log.get(s).item);
+      }
+    }
+    return out.build();
+  }
+
+  /**
+   * Repair: the old leader's items after the last this copy received, in
+   * order, from the copy that received the most ({@code items} may begin
+   * earlier: what this copy has is skipped). They run and are checked
+   * against the old leader's write hash like any item. Returns null, or why
+   * they do not follow this copy's order.
+   */
+  public String supply(List<ReplicatedItem> items) {
+    synchronized (this) {
+      return supplied(items);
+    }
+  }
+
+  private String supplied(List<ReplicatedItem> items) {
+    for (ReplicatedItem item : items) {
+      if (item.getItem().getHeader().getSequence() <= lastReceived) {
+        continue;
+      }
+      final String refusal = append(item, epoch);
+      if (refusal != null) {
+        return "repair: " + refusal;
+      }
+    }
+    advanceDone();
+    pump();
+    return null;
+  }
+
+  /**
+   * The new leader's {@link RepairItems} for this copy (docs/cluster.md,
+   * "Repair among survivors"): once they are in its order it may enter the
+   * new epoch (after they ran). One for another epoch or leader, or a second
+   * one, is ignored. Returns null, or why it is refused (the connection
+   * closes; the new leader sends it again).
+   */
+  public String repair(RepairItems items) {
+    synchronized (this) {
+      if (!repairing || items.getLeaderHostId() != leaderHost || items.getEpoch() != knownEpoch
+          || items.getOldEpoch() != epoch) {
+        return null;
+      }
+      final String refusal = supplied(items.getItemsList());
+      if (refusal != null) {
+        return refusal;
+      }
+      if (lastReceived < items.getThrough()) {
+        return "repair of partition " + partition + " through sequence " + items.getThrough() + " of epoch " + epoch
+            + ", but its items end at " + lastReceived;
+      }
+      repairing = false;
+      offer = null;
+      LOG.info("partition " + partition + ": this copy (host " + selfHost + ") has the old leader's order through "
+          + lastReceived + " of epoch " + epoch + " from its new leader, host " + leaderHost + "; it enters epoch "
+          + knownEpoch + " once those items ran");
+      trySwitch();
+    }
+    wake.accept(leaderHost);
+    return null;
+  }
+
+  /**
+   * Enters the earliest held epoch the metadata showed, once this copy may:
+   * not repairing, not stopped, every received item run and acknowledged
+   * (or, under a new leader, not to be acknowledged). REQUIRES: holding the
+   * monitor.
+   */
+  private void trySwitch() {
+    if (held.isEmpty() || repairing || fenced || retired || stoppedAt != 0 || doneThrough != lastReceived
+        || !acksOff && ackedThrough != doneThrough) {
+      return;
+    }
+    long next = Long.MAX_VALUE;
+    for (ReplicationBatch batch : held) {
+      if (batch.getEpoch() > epoch && batch.getEpoch() <= knownEpoch) {
+        next = Math.min(next, batch.getEpoch());
+      }
+    }
+    if (next != Long.MAX_VALUE) {
+      switchTo(next);
+    }
+  }
+
+  /** Enters {@code newEpoch}: the old epoch's log goes, the held batches of it are taken. REQUIRES: the monitor. */
+  private void switchTo(long newEpoch) {
+    epoch = newEpoch;
+    log.clear();
+    lastReceived = 0;
+    submittedThrough = 0;
+    doneThrough = 0;
+    ackedThrough = 0;
+    committed = 0;
+    acksOff = false;
+    final List<ReplicationBatch> waiting = new ArrayList<>(held);
+    held.clear();
+    for (ReplicationBatch batch : waiting) {
+      if (batch.getEpoch() >= newEpoch) {
+        take(batch);
+      }
+    }
+  }
+
+  /**
+   * A rejoining copy becomes a replica in {@code newEpoch} (its session
+   * queued every item of the old epoch on it): batches of older epochs are
+   * refused from now on, and the held batches of this one are taken at once.
    */
   public void enterEpoch(long newEpoch) {
     synchronized (this) {
       if (newEpoch <= epoch) {
         return;
       }
-      epoch = newEpoch;
-      log.clear();
-      lastReceived = 0;
-      submittedThrough = 0;
-      doneThrough = 0;
-      ackedThrough = 0;
-      committed = 0;
-      final List<ReplicationBatch> waiting = new ArrayList<>(held);
-      held.clear();
-      for (ReplicationBatch batch : waiting) {
-        if (batch.getEpoch() == newEpoch || batch.getEpoch() > newEpoch) {
-          take(batch);
-        }
-      }
+      knownEpoch = Math.max(knownEpoch, newEpoch);
+      switchTo(newEpoch);
     }
     wake.accept(leaderHost);
   }
@@ -363,6 +564,16 @@ public final class ReplicaSequencer implements OutboundSource {
   /** The epoch this copy is in. */
   public synchronized long epoch() {
     return epoch;
+  }
+
+  /** The last sequence of the current epoch received from the leader. */
+  public synchronized long lastReceived() {
+    return lastReceived;
+  }
+
+  /** True while this copy waits for its new leader's repair. */
+  public synchronized boolean repairing() {
+    return repairing;
   }
 
   /** Items in the repair log (received, not yet known committed). */

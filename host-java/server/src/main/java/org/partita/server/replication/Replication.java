@@ -7,8 +7,13 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import java.util.logging.Logger;
+import org.partita.proto.cluster.RepairItems;
+import org.partita.proto.cluster.RepairOffer;
+import org.partita.proto.cluster.ReplicatedItem;
 import org.partita.server.cluster.InternalConnector;
 import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.CommitPipeline;
@@ -37,6 +42,10 @@ public final class Replication implements AutoCloseable {
   private final Map<Integer, PeerLink> links = new java.util.concurrent.ConcurrentSkipListMap<>();
   private final LeaderPipeline[] leaders;
   private final ReplicaSequencer[] replicas;
+  /** Per partition, the fenced copy of a survivor that leads next and has not finished its repair (or null). */
+  private final ReplicaSequencer[] repairing;
+  /** Per partition, the survivors' repair offers by host (the latest of each), until the repair is done. */
+  private final Map<Integer, Map<Integer, RepairOffer>> offers = new ConcurrentHashMap<>();
   private final List<InetSocketAddress> internalAddresses;
   private final InternalConnector connector;
   private final EventLoopGroup group;
@@ -87,6 +96,7 @@ public final class Replication implements AutoCloseable {
     this.group = group;
     this.leaders = new LeaderPipeline[map.partitionCount()];
     this.replicas = new ReplicaSequencer[map.partitionCount()];
+    this.repairing = new ReplicaSequencer[map.partitionCount()];
     for (int p = 0; p < map.partitionCount(); p++) {
       final PartitionMap.Replicas copies = map.replicas(p);
       if (!copies.replicaHosts().contains(selfHost) || copies.replicaHosts().size() < 2) {
@@ -161,6 +171,21 @@ public final class Replication implements AutoCloseable {
   }
 
   /**
+   * The pipeline an acknowledgement of {@code partition} in {@code epoch}
+   * goes to: the current one, or the one it follows while that one still
+   * waits for the old epoch's acknowledgements.
+   */
+  LeaderPipeline leader(int partition, long epoch) {
+    final LeaderPipeline current = leader(partition);
+    for (LeaderPipeline p = current; p != null; p = p.predecessor()) {
+      if (p.epoch() == epoch) {
+        return p;
+      }
+    }
+    return current;
+  }
+
+  /**
    * Failover (docs/cluster.md, "Failure detection and failover"): the
    * metadata group left this host's copy of {@code partition} its only one,
    * in {@code epoch}. A pipeline it led releases its held answers and passes
@@ -179,11 +204,222 @@ public final class Replication implements AutoCloseable {
     if (copy != null) {
       copy.retire(RETIRE_WAIT_MILLIS);
     }
+    final ReplicaSequencer fenced = takeRepairing(partition);
+    if (fenced != null) {
+      fenced.retire(RETIRE_WAIT_MILLIS);
+    }
     final LeaderPipeline alone = new LeaderPipeline(partition, epoch, selfHost, List.of(), this::wake);
     synchronized (this) {
       leaders[partition] = alone;
     }
     return around.apply(alone);
+  }
+
+  /** Removes and returns this host's fenced copy of {@code partition} waiting for its repair (null when none). */
+  private synchronized ReplicaSequencer takeRepairing(int partition) {
+    final ReplicaSequencer copy = repairing[partition];
+    repairing[partition] = null;
+    return copy;
+  }
+
+  /** True when this host sequences {@code partition} in {@code epoch} (not deposed). */
+  public synchronized boolean leadsIn(int partition, long epoch) {
+    final LeaderPipeline led = leaders[partition];
+    return led != null && led.epoch() == epoch && led.deposed() == null;
+  }
+
+  /**
+   * The metadata moved {@code partition}, which this host leads, to
+   * {@code epoch} with {@code others} its other copies (a replica died or
+   * diverged, or a host rejoined): the old epoch's pipeline stops waiting
+   * for the replicas the new epoch dropped, and returns the new epoch's
+   * pipeline, which sends nothing before the old one holds nothing more
+   * (docs/cluster.md, "Repair among survivors"). Call {@code Database.lead}
+   * with it.
+   */
+  public CommitPipeline keepLeading(int partition, long epoch, List<Integer> others) {
+    final LeaderPipeline old = leader(partition);
+    final LeaderPipeline next = successor(partition, epoch, others, old);
+    for (LeaderPipeline p = old; p != null; p = p.predecessor()) {
+      for (int host : p.replicaHosts()) {
+        if (!others.contains(host)) {
+          old.drop(host);
+        }
+      }
+    }
+    return around.apply(next);
+  }
+
+  /** A new pipeline for {@code epoch} following {@code old} (or null), installed as the partition's. */
+  private LeaderPipeline successor(int partition, long epoch, List<Integer> others, LeaderPipeline old) {
+    final LeaderPipeline next = new LeaderPipeline(partition, epoch, selfHost, others, this::wake);
+    next.whenDiverged(host -> divergedListener.diverged(partition, epoch, host));
+    if (old != null) {
+      next.follow(old);
+    }
+    synchronized (this) {
+      leaders[partition] = next;
+    }
+    for (int host : others) {
+      link(host).add(next);
+    }
+    return next;
+  }
+
+  /**
+   * Same leader, new epoch, this host still a replica: the copy enters
+   * {@code epoch} at its first batch, once the old one is acknowledged to
+   * its end. False when this host has no replica copy of the partition.
+   */
+  public boolean allowEpoch(int partition, long epoch) {
+    final ReplicaSequencer copy = replica(partition);
+    if (copy == null) {
+      return false;
+    }
+    copy.allowEpoch(epoch);
+    return true;
+  }
+
+  /**
+   * Failover with several survivors, this host staying a replica: its copy
+   * follows {@code leaderHost} in {@code epoch}, offering what it received
+   * of the dead leader's order and waiting for the items it lacks
+   * (docs/cluster.md, "Repair among survivors"). False when this host has no
+   * replica copy of the partition.
+   */
+  public boolean followNewLeader(int partition, long epoch, int leaderHost) {
+    final ReplicaSequencer copy = replica(partition);
+    if (copy == null) {
+      return false;
+    }
+    link(leaderHost).add(copy);
+    copy.followLeader(leaderHost, epoch);
+    return true;
+  }
+
+  /** A survivor's offer (the internal port's event loop): kept for the repair of its partition. */
+  String offer(RepairOffer offer) {
+    if (offer.getPartition() >= leaders.length) {
+      return "a repair offer of partition " + offer.getPartition() + ", which does not exist";
+    }
+    offers.computeIfAbsent(offer.getPartition(), p -> new ConcurrentHashMap<>()).put(offer.getHostId(), offer);
+    return null;
+  }
+
+  /** The new leader's repair items for this host's copy (the internal port's event loop). */
+  String repair(RepairItems items) {
+    final ReplicaSequencer copy = replica(items.getPartition());
+    if (copy == null) {
+      return "repair items of partition " + items.getPartition() + ", which this host holds no replica of";
+    }
+    return copy.repair(items);
+  }
+
+  /**
+   * Failover with several survivors, this host the one that leads next
+   * (docs/cluster.md, "Repair among survivors"): fences its copy, waits for
+   * every other survivor's offer for {@code epoch}, takes the longest order
+   * among them all (running the dead leader's items it lacks itself, each
+   * checked against that leader's write hash), sends each survivor what it
+   * lacks, and returns the new epoch's pipeline for {@code Database.lead}
+   * (its site runs every repaired item before any new work). Returns null
+   * when an offer did not come within {@code maxWaitMillis} or
+   * {@code stillWanted} turned false (the metadata moved on: the copy stays
+   * fenced, and the next epoch's repair starts from it). Blocks: the
+   * follower's thread.
+   */
+  public CommitPipeline repairAndLead(int partition, long epoch, List<Integer> others, long maxWaitMillis,
+      BooleanSupplier stillWanted) {
+    final ReplicaSequencer copy;
+    synchronized (this) {
+      if (repairing[partition] == null) {
+        repairing[partition] = replicas[partition];
+        replicas[partition] = null;
+      }
+      copy = repairing[partition];
+    }
+    if (copy == null) {
+      LOG.severe("partition " + partition + ": this host (" + selfHost + ") leads it in epoch " + epoch
+          + " but holds no copy to repair from");
+      return null;
+    }
+    final long begun = System.nanoTime();
+    final RepairOffer own = copy.fence(epoch);
+    final Map<Integer, RepairOffer> got = awaitOffers(partition, epoch, others, maxWaitMillis, stillWanted);
+    if (got == null) {
+      return null;
+    }
+    final RepairUnion union;
+    try {
+      union = RepairUnion.of(own, got.values());
+    } catch (IllegalArgumentException e) {
+      LOG.severe("partition " + partition + ": repair in epoch " + epoch + " failed: " + e.getMessage());
+      return null;
+    }
+    final long through = union.through();
+    final List<ReplicatedItem> lacking = union.after(own.getLastReceived());
+    final String refusal = lacking == null ? "the survivors' items after " + own.getLastReceived() + " have gaps"
+        : copy.supply(lacking);
+    if (refusal != null) {
+      LOG.severe("partition " + partition + ": repair in epoch " + epoch + " failed: " + refusal);
+      return null;
+    }
+    copy.retire(RETIRE_WAIT_MILLIS);
+    takeRepairing(partition);
+    offers.remove(partition);
+    final LeaderPipeline next = successor(partition, epoch, others, null);
+    final StringBuilder sent = new StringBuilder();
+    for (int host : others) {
+      final long theirs = got.get(host).getLastReceived();
+      final List<ReplicatedItem> after = union.after(theirs);
+      if (after == null) {
+        LOG.severe("partition " + partition + ": host " + host + " offered up to " + theirs + ", before what the "
+            + "survivors hold; it gets nothing and stays out of the new epoch until the metadata drops it");
+      }
+      final List<ReplicatedItem> items = after == null ? List.of() : after;
+      link(host).add(new RepairSender(host, RepairItems.newBuilder().setPartition(partition).setEpoch(epoch)
+          .setLeaderHostId(selfHost).setOldEpoch(own.getOldEpoch()).setThrough(through).addAllItems(items).build(),
+          next));
+      wake(host);
+      sent.append(sent.length() == 0 ? "" : ", ").append("host ").append(host).append(" had ").append(theirs)
+          .append(" and gets ").append(items.size());
+    }
+    LOG.warning("partition " + partition + ": repair among the survivors for epoch " + epoch + ": the old order (epoch "
+        + own.getOldEpoch() + ") ends at " + through + "; this copy had " + own.getLastReceived() + " and ran "
+        + lacking.size() + " more; " + sent + " (" + (System.nanoTime() - begun) / 1_000_000 + " ms)");
+    return around.apply(next);
+  }
+
+  /** The hosts whose repair offer for {@code partition} in {@code epoch} came. */
+  public List<Integer> offered(int partition, long epoch) {
+    return offers.getOrDefault(partition, Map.of()).values().stream().filter(o -> o.getEpoch() == epoch)
+        .map(RepairOffer::getHostId).sorted().toList();
+  }
+
+  /** The other survivors' offers for {@code epoch}, or null when one did not come in time or the wait is over. */
+  private Map<Integer, RepairOffer> awaitOffers(int partition, long epoch, List<Integer> others, long maxWaitMillis,
+      BooleanSupplier stillWanted) {
+    final long deadline = System.nanoTime() + maxWaitMillis * 1_000_000;
+    while (true) {
+      final Map<Integer, RepairOffer> byHost = offers.getOrDefault(partition, Map.of());
+      final Map<Integer, RepairOffer> got = new TreeMap<>();
+      for (int host : others) {
+        final RepairOffer offer = byHost.get(host);
+        if (offer != null && offer.getEpoch() == epoch) {
+          got.put(host, offer);
+        }
+      }
+      if (got.size() == others.size()) {
+        return got;
+      }
+      if (!stillWanted.getAsBoolean() || System.nanoTime() > deadline) {
+        LOG.warning("partition " + partition + ": repair for epoch " + epoch + " has offers from hosts "
+            + got.keySet() + " of " + others + (stillWanted.getAsBoolean() ? " after " + maxWaitMillis + " ms"
+            : " and the metadata moved on") + "; this copy waits for the next epoch");
+        return null;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+    }
   }
 
   /** Removes and returns this host's replica copy of {@code partition} (null when none). */
@@ -287,15 +523,7 @@ public final class Replication implements AutoCloseable {
    * stream tapping it hears the old epoch to its end).
    */
   public CommitPipeline addReplica(int partition, long epoch, List<Integer> others) {
-    final LeaderPipeline next = new LeaderPipeline(partition, epoch, selfHost, others, this::wake);
-    next.whenDiverged(host -> divergedListener.diverged(partition, epoch, host));
-    synchronized (this) {
-      leaders[partition] = next;
-    }
-    for (int host : others) {
-      link(host).add(next);
-    }
-    return around.apply(next);
+    return around.apply(successor(partition, epoch, others, leader(partition)));
   }
 
   /**

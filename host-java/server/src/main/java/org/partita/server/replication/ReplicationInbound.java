@@ -10,7 +10,10 @@ import org.partita.proto.cluster.ReplicationBatch;
 /**
  * The data-plane frames of one incoming internal connection
  * (docs/cluster.md, "Data plane"): a batch goes to this host's copy of its
- * partition, an acknowledgement to the partition this host leads, and the
+ * partition, an acknowledgement to the pipeline of its epoch of the
+ * partition this host leads, a survivor's repair offer to the repair of its
+ * partition and repair items to this host's copy ("Repair among
+ * survivors"), and the
  * multi-partition frames to {@link MultiPartitionLinks}. A frame
  * for a partition this host holds no such copy of, or one its copy refuses
  * (older epoch, missing items, malformed), closes this connection only,
@@ -43,6 +46,10 @@ final class ReplicationInbound extends SimpleChannelInboundHandler<InternalFrame
       case FRAGMENT_REQUEST, FRAGMENT_ANSWER, FORWARDED_CALL, FORWARDED_ANSWER -> multiPartition == null
           ? "a multi-partition frame (" + frame.getFrameCase() + "), but this host takes none"
           : multiPartition.receive(frame);
+      case REPAIR_OFFER -> replication == null ? "a repair offer, but this cluster has no replicas"
+          : replication.offer(frame.getRepairOffer());
+      case REPAIR_ITEMS -> replication == null ? "repair items, but this cluster has no replicas"
+          : replication.repair(frame.getRepairItems());
       case REJOIN_START, REJOIN_CHUNK, REJOIN_ITEMS, REJOIN_PROGRESS -> replication == null
           ? "a rejoin frame (" + frame.getFrameCase() + "), but this cluster has no replicas"
           : replication.rejoins().receive(frame);
@@ -62,7 +69,7 @@ final class ReplicationInbound extends SimpleChannelInboundHandler<InternalFrame
   }
 
   private String ack(ReplicationAck ack) {
-    final LeaderPipeline leader = replication.leader(ack.getPartition());
+    final LeaderPipeline leader = replication.leader(ack.getPartition(), ack.getEpoch());
     if (leader == null) {
       return "an acknowledgement of partition " + ack.getPartition() + ", which this host does not lead";
     }

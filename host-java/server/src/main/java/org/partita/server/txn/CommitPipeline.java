@@ -49,6 +49,31 @@ public interface CommitPipeline {
   }
 
   /**
+   * The prepare step of a multi-partition transaction's part
+   * (docs/cluster.md, "When a host dies mid-transaction"): {@code part},
+   * sequenced as {@code header} and not committed, goes to every other copy
+   * of the partition as prepared; {@code prepared} runs once every copy
+   * holds it, or {@code lost} hears why it never will (this copy lost the
+   * partition's leadership). Exactly one of them runs, on any thread.
+   * Pipelines without other copies keep the default: prepared at once.
+   */
+  default void prepare(TxnHeader header, SequencedItem part, long writeHash, Runnable prepared,
+      java.util.function.Consumer<org.partita.client.ClientResponse> lost) {
+    prepared.run();
+  }
+
+  /**
+   * The outcome of a part {@link #prepare}d just before, as an item of its
+   * own ({@code header}, the next of the partition's order): every copy
+   * commits or rolls back the part there. {@code answer} runs once every
+   * copy did. Not logged (the part's join is). The default releases it as
+   * any item.
+   */
+  default void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
+    release(header, decision, writeHash, answer);
+  }
+
+  /**
    * The site ran every item it had queued, or is about to wait (a
    * multi-partition transaction's mailbox): whatever this pipeline holds
    * back to hand on in bigger batches (a leader's items for its replicas)

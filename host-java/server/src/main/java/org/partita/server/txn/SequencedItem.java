@@ -24,4 +24,22 @@ public interface SequencedItem {
   default Invocation singlePartitionInvocation() {
     return null;
   }
+
+  /**
+   * True iff the item is a partition's committed part of a multi-partition
+   * transaction as its leader ran it (the engine batches its replicas run):
+   * a cluster host's log keeps it as a record of its own.
+   */
+  default boolean multiPartitionPart() {
+    return false;
+  }
+
+  /**
+   * True iff the item is the decision that commits the part prepared just
+   * before it in its partition's order (docs/cluster.md, "When a host dies
+   * mid-transaction"): the moment a cluster host's log records that part.
+   */
+  default boolean commitsPreparedPart() {
+    return false;
+  }
 }

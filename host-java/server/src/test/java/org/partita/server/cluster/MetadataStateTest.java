@@ -172,7 +172,8 @@ class MetadataStateTest {
     final MetadataReply duplicate = apply(register(1, 99, 0xabc, "three"));
     assertFalse(duplicate.getApplied());
     assertEquals("RegisterHost for host 1: host id 1 is already registered and up (incarnation 11, internal "
-        + "address 127.0.0.2:21215): two processes were started with --host-id 1", duplicate.getRefusal());
+        + "address 127.0.0.2:21215): two processes were started with --host-id 1 (a whole cluster restarting on its"
+        + " data directories starts every host with --recover)", duplicate.getRefusal());
     assertEquals(11, duplicate.getState().getHosts(0).getIncarnation());
   }
 

@@ -28,7 +28,8 @@ import org.partita.server.txn.TxnHeader;
  * A cluster host's replica copy with a command log
  * (docs/durability.md, "On a cluster"): every item its leader sent is
  * handed to the copy's pipeline (the host's log) once it ran, as the record
- * its leader logged, and the copy acknowledges it only once that pipeline
+ * its leader logged (a part of a multi-partition transaction as the engine
+ * batches it ran), and the copy acknowledges it only once that pipeline
  * releases it, which a sync log does once the record is on disk.
  */
 class ReplicaLogTest {
@@ -138,7 +139,7 @@ class ReplicaLogTest {
   }
 
   @Test
-  void shouldLogAPartOfAMultiPartitionTransactionAsThePartitionsJoin() throws Exception {
+  void shouldLogAPartOfAMultiPartitionTransactionAsTheBatchesItRan() throws Exception {
     final HeldLog log = new HeldLog();
     replica = Database.openHost(catalog(), twoHosts(), 1, 64, p -> ImmediateCommitPipeline.INSTANCE, log,
         QueryLimits.EMBEDDED);
@@ -152,8 +153,7 @@ class ReplicaLogTest {
     assertTrue(replica.offerReplicated(part, into(acknowledged)));
     final Runnable release = log.releases.poll(10, TimeUnit.SECONDS);
     assertTrue(release != null, "the copy handed the part it ran to its log");
-    assertEquals(WorkItem.newBuilder().setHeader(header.toProto()).setMultiPartition(join).build(),
-        log.records.poll(), "logged as one host logs a partition's join");
+    assertEquals(part, log.records.poll(), "logged as the engine batches it ran, replayable on this copy alone");
     assertFalse(acknowledged.isDone());
     release.run();
     assertEquals(0L, acknowledged.get(10, TimeUnit.SECONDS), "a part with no batches wrote nothing");

@@ -67,6 +67,69 @@ class LoggedPipelineTest {
     return new TxnHeader(new TxnId(0, 1, sequence), 1000 + sequence, 7, 1);
   }
 
+  /** A partition's part of a multi-partition transaction, as LocalParticipant releases it. */
+  private static final SequencedItem PART = item(true, false);
+
+  /**
+   * An item that is a multi-partition part or not, and that commits the part
+   * prepared before it or not (a decision).
+   */
+  private static SequencedItem item(boolean part, boolean commitsPreparedPart) {
+    return new SequencedItem() {
+      @Override
+      public WorkItem toProto(TxnHeader header) {
+        return WorkItem.newBuilder().setHeader(header.toProto()).build();
+      }
+
+      @Override
+      public boolean multiPartitionPart() {
+        return part;
+      }
+
+      @Override
+      public boolean commitsPreparedPart() {
+        return commitsPreparedPart;
+      }
+    };
+  }
+
+  @Test
+  void shouldLogACommittedPartThatWroteAsARecordOfItsOwnBeforeItsAnswer() {
+    final List<String> events = new ArrayList<>();
+    final Holding log = new Holding("log", events);
+    final Holding replicas = new Holding("replicas", events);
+    final LoggedPipeline pipeline = new LoggedPipeline(log, replicas);
+    final List<Long> answered = new ArrayList<>();
+    pipeline.sequenced(header(1), ITEM);
+    pipeline.release(header(1), PART, 42, () -> answered.add(1L));
+    pipeline.sequenced(header(2), ITEM);
+    pipeline.release(header(2), PART, 0, () -> answered.add(2L));
+    assertEquals(List.of("log sequenced 1", "replicas sequenced 1", "log sequenced 1", "log sequenced 2",
+        "replicas sequenced 2"), events, "the part that wrote is logged after its join; the one that wrote nothing"
+        + " is not");
+    replicas.held.forEach(Runnable::run);
+    assertEquals(List.of(), answered, "the part's answer waits for its record");
+    log.held.forEach(Runnable::run);
+    assertEquals(List.of(1L, 2L), answered);
+    assertEquals(true, pipeline.replicatesWork(), "parts are recorded even without replicas: the log keeps them");
+  }
+
+  @Test
+  void shouldLogAPreparedPartWhenItsDecisionCommitsItAndNotWhenItRollsItBack() {
+    final List<String> events = new ArrayList<>();
+    final Holding log = new Holding("log", events);
+    final LoggedPipeline pipeline = new LoggedPipeline(log, new Holding("replicas", new ArrayList<>()));
+    pipeline.sequenced(header(1), ITEM);
+    pipeline.prepare(header(1), PART, 42, () -> { }, r -> { });
+    assertEquals(List.of("log sequenced 1"), events, "a prepared part waits for its decision");
+    pipeline.decide(header(2), item(false, true), 42, () -> { });
+    pipeline.sequenced(header(3), ITEM);
+    pipeline.prepare(header(3), PART, 42, () -> { }, r -> { });
+    pipeline.decide(header(4), item(false, false), 0, () -> { });
+    assertEquals(List.of("log sequenced 1", "log sequenced 1", "log sequenced 3"), events,
+        "the committed part is logged under its own header when its decision comes; the rolled-back one is not");
+  }
+
   @Test
   void shouldAnswerOnlyOnceTheLogAndTheReplicasBothReleased() {
     final List<String> events = new ArrayList<>();

@@ -186,4 +186,49 @@ class LeaderPipelineTest {
       }
     }
   }
+
+  @Test
+  void shouldSendAPreparedPartWholeAndCallItPreparedOnceEveryReplicaHoldsIt() {
+    final List<String> outcome = new ArrayList<>();
+    leader.prepare(TestItems.header(3, 1, 1), TestItems.part(7, true), 0, () -> outcome.add("prepared"),
+        lost -> outcome.add("lost"));
+    leader.siteIdle();
+    final List<ReplicatedItem> sent = drainAll(1);
+    assertEquals(KindCase.MULTI_PARTITION_RUN, sent.get(0).getItem().getKindCase(),
+        "a prepared part that wrote nothing still travels whole: the replica holds it until the decision");
+    assertTrue(sent.get(0).getItem().getMultiPartitionRun().getPrepared());
+    assertNull(leader.ack(TestItems.ack(3, 1, 1, 1, 0)));
+    assertEquals(List.of(), outcome, "host 2 does not hold it yet");
+    assertNull(leader.ack(TestItems.ack(3, 1, 2, 1, 0)));
+    assertEquals(List.of("prepared"), outcome);
+
+    leader.decide(TestItems.header(3, 1, 2), TestItems.decision(7, false), 0, () -> answered.add(2L));
+    leader.siteIdle();
+    final List<ReplicatedItem> decision = drainAll(2);
+    assertEquals(1, decision.size(), "host 2 acknowledged the part: it gets the decision only");
+    assertEquals(KindCase.DECISION, decision.get(0).getItem().getKindCase(), "a roll back travels as an item too");
+    assertEquals(false, decision.get(0).getItem().getDecision().getCommit());
+    assertNull(leader.ack(TestItems.ack(3, 1, 1, 2, 0)));
+    assertNull(leader.ack(TestItems.ack(3, 1, 2, 2, 0)));
+    assertEquals(List.of(2L), answered);
+  }
+
+  @Test
+  void shouldTellAPendingPrepareItIsLostWhenDeposed() {
+    final List<String> outcome = new ArrayList<>();
+    leader.prepare(TestItems.header(3, 1, 1), TestItems.part(7, true), 0x55, () -> outcome.add("prepared"),
+        lost -> outcome.add(lost.errorCode().name()));
+    assertNull(leader.ack(TestItems.ack(3, 1, 1, 1, 0x55)));
+    leader.depose("host 0 was declared dead");
+    assertEquals(List.of("ERROR_CODE_OUTCOME_UNKNOWN"), outcome, "never prepared on host 2: the coordinator hears so");
+  }
+
+  @Test
+  void shouldCallAPendingPrepareDoneWhenNoOtherCopyIsLeft() {
+    final List<String> outcome = new ArrayList<>();
+    leader.prepare(TestItems.header(3, 1, 1), TestItems.part(7, true), 0x55, () -> outcome.add("prepared"),
+        lost -> outcome.add("lost"));
+    leader.alone();
+    assertEquals(List.of("prepared"), outcome, "the surviving copy is every copy there is");
+  }
 }

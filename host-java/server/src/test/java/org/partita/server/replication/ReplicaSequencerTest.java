@@ -235,4 +235,18 @@ class ReplicaSequencerTest {
       assertEquals(expected, executor.ran, "seed " + seed);
     }
   }
+
+  @Test
+  void shouldRunAPreparedPartAndItsDecisionAsItemsOfTheirOwn() {
+    final ReplicatedItem prepared = ReplicatedItem.newBuilder().setItem(TestItems.part(5, true)
+        .toProto(TestItems.header(2, 1, 1))).setWriteHash(31).build();
+    final ReplicatedItem rollBack = ReplicatedItem.newBuilder().setItem(TestItems.decision(5, false)
+        .toProto(TestItems.header(2, 1, 2))).setWriteHash(62).build();
+    assertNull(copy.receive(TestItems.batch(2, 1, 0, 0, prepared, rollBack)));
+    assertEquals(2, executor.queued(), "a decision that changed nothing (a roll back) is run, not a marker");
+    executor.runAll();
+    assertEquals(List.of(1L, 2L), executor.ran);
+    assertEquals(List.of(1L, 2L), sequences(acks()));
+    assertNull(copy.stopReason());
+  }
 }

@@ -60,6 +60,21 @@ final class TestItems {
         .build();
   }
 
+  /** A part of multi-partition transaction mp:1:{@code txn}, prepared (held open on replicas) or committed. */
+  static SequencedItem part(long txn, boolean prepared) {
+    return header -> WorkItem.newBuilder().setHeader(header.toProto()).setMultiPartitionRun(
+        org.partita.proto.txn.MultiPartitionRun.newBuilder().setPrepared(prepared).setJoin(
+            org.partita.proto.txn.MultiPartitionJoin.newBuilder().setCoordinator(header(TxnId.MULTI_PARTITION, 1, txn)
+                .toProto()))).build();
+  }
+
+  /** The decision on the part of mp:1:{@code txn} prepared just before. */
+  static SequencedItem decision(long txn, boolean commit) {
+    return header -> WorkItem.newBuilder().setHeader(header.toProto()).setDecision(
+        org.partita.proto.txn.MultiPartitionDecision.newBuilder().setCommit(commit)
+            .setCoordinator(header(TxnId.MULTI_PARTITION, 1, txn).toProto())).build();
+  }
+
   /** The item a leader sends for {@code sequence}: a run item with {@code hash}, or a marker when hash is 0. */
   static ReplicatedItem replicated(int partition, long epoch, long sequence, long hash) {
     final TxnHeader header = header(partition, epoch, sequence);

@@ -30,13 +30,21 @@ import org.partita.client.ResultTable;
  * directory being {@code -Dpartita.fault.cluster} (set by tests/fault/run,
  * which stops what is left there when it exits) or {@code RUN/cluster}.
  * The schema is the workload's plus {@code workloads/flood.sql} (the
- * flood-minority nemesis's table). Kill, pause and resume are the script's;
- * a killed host cannot come back until rejoin exists, so {@link #restart}
- * and {@link #dropUnsyncedWrites} refuse with the reason, and {@link
- * #recover} waits for the survivors to take over its partitions (K = 1).
+ * flood-minority nemesis's table). Every host writes a command log in the
+ * run's mode ({@code --command-log}). Kill, pause and resume are the
+ * script's; a killed host comes back by rejoin ({@link #restart}, runs
+ * with the rejoin nemesis), and {@link #recover} waits for the survivors
+ * to take over its partitions (K ≥ 1). Once every host was killed (and,
+ * under the power-cut shim of a power-loss run, lost what it had not
+ * synced: {@link #dropUnsyncedWrites}), {@link #restartAll} restarts the
+ * whole cluster from the hosts' logs ({@code scripts/cluster start
+ * --recover}). A host cut off past the heartbeat timeout (the isolate
+ * nemesis) is waited for until declared dead ({@link #awaitDeclaredDead})
+ * and, after healing, until it rejoined by itself ({@link #awaitRejoined}).
  * The hosts' heartbeat timeout is {@code PARTITA_HEARTBEAT_TIMEOUT} when
  * the environment sets it, else {@link #HEARTBEAT_TIMEOUT}: longer than any
- * pause or cut the schedule holds, so only a kill makes a host fail over.
+ * pause or partition cut the schedule holds, so only a kill and isolate
+ * make a host fail over.
  * The metadata leader is read from the hosts' logs ({@link
  * #metadataLeader}). Network cuts go
  * through the run's {@link Firewall}; when a cgroup v2 hierarchy is mounted
@@ -56,9 +64,9 @@ final class ClusterHosts implements Hosts {
   /**
    * The heartbeat timeout a run gives its hosts unless the environment
    * says otherwise: above {@link Schedule#FAULT_MAX_MILLIS}, so a pause or
-   * a cut is healed before its host is declared dead (a host declared dead
-   * never serves again until rejoin exists), and short enough that a kill
-   * fails over within a short run.
+   * a partition cut is healed before its host is declared dead (only
+   * isolate holds its cut past it), and short enough that a kill fails over
+   * within a short run.
    */
   static final String HEARTBEAT_TIMEOUT = "8s";
   /** How long {@link #recover} waits for the survivors to lead a killed host's partitions. */
@@ -105,7 +113,8 @@ final class ClusterHosts implements Hosts {
         "--kfactor", Integer.toString(options.kfactor()), "--sites-per-host", Integer.toString(options.sites()),
         "--schema", options.schema() + "," + options.root().resolve("tests/fault/workloads/flood.sql"), "--classes",
         options.classes().toString(), "--port", Integer.toString(ports[0]), "--http-port",
-        Integer.toString(ports[1]), "--internal-port", Integer.toString(ports[2])));
+        Integer.toString(ports[1]), "--internal-port", Integer.toString(ports[2]), "--command-log",
+        options.commandLog()));
     if (cgroupRoot.isPresent()) {
       cgroup = cgroupRoot.get().resolve(tableName());
       args.addAll(List.of("--cgroup", cgroup.toString()));
@@ -147,8 +156,11 @@ final class ClusterHosts implements Hosts {
    * Rejoin (docs/cluster.md, "Rejoin"): starts the killed {@code host} again
    * with {@code scripts/cluster restart} and returns once a surviving host's
    * map shows every partition with K+1 copies again (its copies streamed
-   * from their leaders and added in a new epoch). Refused unless the run
-   * asked for the {@code rejoin} nemesis ({@link #rejoins}).
+   * from their leaders and added in a new epoch); while another killed host
+   * is still to rejoin (K ≥ 2 kills several at once), once its script
+   * returned, since the copies are all back only after the last one.
+   * Refused unless the run asked for the {@code rejoin} nemesis
+   * ({@link #rejoins}).
    */
   @Override
   public void restart(int host) throws IOException, InterruptedException {
@@ -159,15 +171,112 @@ final class ClusterHosts implements Hosts {
     script(START_TIMEOUT_SECONDS, "restart", Integer.toString(host));
     synchronized (this) {
       dead.remove(host);
+      if (!dead.isEmpty()) {
+        // Another killed host rejoins next; the copies are all back only after the last one.
+        return;
+      }
     }
-    final String last = awaitSurvivor(survivors().get(0), REJOIN_TIMEOUT_SECONDS, client -> {
-      final List<Integer> copies = copyCounts(client);
-      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
-    });
+    final String last = awaitCopies(host);
     if (last != null) {
       throw new IllegalStateException("host " + host + " restarted but its copies did not come back within "
           + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
     }
+  }
+
+  /**
+   * Whole-cluster restart (docs/cluster.md, "Durability on a cluster"):
+   * {@code scripts/cluster start --recover} once every host is dead, then
+   * waits until a host's map shows every partition with K+1 copies again (a
+   * copy a rejoin stream had given is rebuilt from another by a new stream).
+   */
+  @Override
+  public void restartAll() throws IOException, InterruptedException {
+    synchronized (this) {
+      if (dead.size() != options.hosts()) {
+        throw new IllegalStateException("a whole-cluster restart needs every host dead; alive: " + survivors());
+      }
+      script(START_TIMEOUT_SECONDS, "start", "--recover");
+      dead.clear();
+      paused.clear();
+      addresses = List.of(Files.readString(clusterDir.resolve("servers"), StandardCharsets.UTF_8).trim()
+          .split(","));
+    }
+    if (options.kfactor() == 0) {
+      return;
+    }
+    final String last = awaitSurvivor(0, REJOIN_TIMEOUT_SECONDS, client -> {
+      final List<Integer> copies = copyCounts(client);
+      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
+    });
+    if (last != null) {
+      throw new IllegalStateException("the cluster restarted from its logs but its copies did not all come back"
+          + " within " + REJOIN_TIMEOUT_SECONDS + " s (" + last + ")");
+    }
+  }
+
+  @Override
+  public int kfactor() {
+    return options.kfactor();
+  }
+
+  /**
+   * Waits until every partition has K+1 copies in the map of a surviving
+   * host other than {@code returning} (whose own map may be stale: a host
+   * cut off still shows the map from before it was declared dead); null
+   * then, else what that host said last.
+   */
+  private String awaitCopies(int returning) throws InterruptedException {
+    final int other = survivors().stream().filter(h -> h != returning).findFirst().orElseThrow(() ->
+        new IllegalStateException("no host other than " + returning + " to ask"));
+    return awaitSurvivor(other, REJOIN_TIMEOUT_SECONDS, client -> {
+      final List<Integer> copies = copyCounts(client);
+      return copies.stream().allMatch(n -> n == options.kfactor() + 1) ? null : "copies per partition " + copies;
+    });
+  }
+
+  /**
+   * A host cut off past the heartbeat timeout (the isolate nemesis): waits
+   * until a host other than {@code host} shows no partition with a copy on
+   * it.
+   */
+  @Override
+  public void awaitDeclaredDead(int host) throws InterruptedException {
+    final int other = survivors().stream().filter(h -> h != host).findFirst().orElseThrow(() ->
+        new IllegalStateException("no host other than " + host + " to ask"));
+    final String last = awaitSurvivor(other, FAILOVER_TIMEOUT_SECONDS, client -> {
+      final List<List<Integer>> copies = copyHosts(client);
+      return copies.stream().anyMatch(c -> c.contains(host)) ? "copies on hosts " + copies : null;
+    });
+    if (last != null) {
+      throw new IllegalStateException("host " + host + " was cut off and not declared dead within "
+          + FAILOVER_TIMEOUT_SECONDS + " s (host " + other + " says: " + last + ")");
+    }
+  }
+
+  /** After a host declared dead was let back (the isolate nemesis): waits until it rejoined by itself. */
+  @Override
+  public void awaitRejoined(int host) throws InterruptedException {
+    final String last = awaitCopies(host);
+    if (last != null) {
+      throw new IllegalStateException("the copies of host " + host + ", declared dead, did not come back within "
+          + REJOIN_TIMEOUT_SECONDS + " s of healing (" + last + ")");
+    }
+  }
+
+  /** The hosts holding each partition's copies (by partition id) in {@code @SystemCatalog PARTITIONS}. */
+  private static List<List<Integer>> copyHosts(PartitaClient client) {
+    final ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
+    final int partition = table.columnIndex("PARTITION_ID");
+    final int replicas = table.columnIndex("REPLICA_HOST_IDS");
+    final java.util.TreeMap<Integer, List<Integer>> byPartition = new java.util.TreeMap<>();
+    while (table.advanceRow()) {
+      final List<Integer> hostIds = new ArrayList<>();
+      for (String id : table.getString(replicas).split(",")) {
+        hostIds.add(Integer.parseInt(id.trim()));
+      }
+      byPartition.put((int) table.getLong(partition), hostIds);
+    }
+    return List.copyOf(byPartition.values());
   }
 
   @Override
@@ -330,10 +439,35 @@ final class ClusterHosts implements Hosts {
     paused.remove(host);
   }
 
+  /**
+   * Drops what dead host {@code host} wrote to its command log but had not
+   * synced ({@code partita_powercut restore} of the journal its shim kept,
+   * {@code scripts/cluster}'s {@code host-I.powercut.journal}), as a power cut
+   * would. REQUIRES: a power-loss run (every host under the shim).
+   */
   @Override
-  public void dropUnsyncedWrites(int host) {
-    throw new IllegalStateException("power loss on a cluster needs the killed host to start again: "
-        + REJOIN_MISSING);
+  public void dropUnsyncedWrites(int host) throws IOException, InterruptedException {
+    requireHost(host);
+    if (!options.powerLoss()) {
+      throw new IllegalStateException("the hosts did not run under the power-cut shim (no power-loss in --nemesis)");
+    }
+    synchronized (this) {
+      if (!dead.contains(host)) {
+        throw new IllegalStateException("the power cut needs host " + host + " dead first");
+      }
+    }
+    final Path journal = clusterDir.resolve("host-" + host + ".powercut.journal");
+    if (!Files.exists(journal) || Files.size(journal) == 0) {
+      throw new IllegalStateException("the power-cut journal " + journal + " records nothing: the shim did not run");
+    }
+    final Path report = runDir.resolve("powercut-restore.log");
+    final Process restore = new ProcessBuilder(options.powercutTool().toString(), "restore", journal.toString())
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(report.toFile())).start();
+    if (!restore.waitFor(120, TimeUnit.SECONDS) || restore.exitValue() != 0) {
+      restore.destroyForcibly();
+      throw new IllegalStateException("partita_powercut restore " + journal + " failed: see " + report);
+    }
+    Files.delete(journal);
   }
 
   @Override
@@ -362,7 +496,7 @@ final class ClusterHosts implements Hosts {
     for (int h : List.copyOf(paused)) {
       resume(h);
     }
-    // Killed hosts stay dead (rejoin is not built): the run ends with the survivors.
+    // A host killed alone stays dead unless the run rejoins it: the run ends with the survivors.
   }
 
   @Override
@@ -480,6 +614,9 @@ final class ClusterHosts implements Hosts {
     builder.environment().put("PARTITA_JAVA_OPTS", "-Xmx768m");
     builder.environment().put("PARTITA_HEARTBEAT_TIMEOUT", heartbeatTimeout());
     builder.environment().put("PARTITA_CLUSTER_START_TIMEOUT", Long.toString(START_TIMEOUT_SECONDS - 30));
+    if (options.powerLoss()) {
+      builder.environment().put("PARTITA_POWERCUT_SHIM", options.powercutShim().toString());
+    }
     final Process p = builder.start();
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();

@@ -82,6 +82,8 @@ public final class FaultRun {
       summary.add("cluster: heartbeat timeout " + ClusterHosts.heartbeatTimeout() + "; " + (options.nemeses()
           .contains("rejoin") ? "every killed host rejoins, kills unlimited" : "at most "
           + Nemeses.killLimit(options.hosts()) + " kill (a killed host stays dead: the run has no rejoin nemesis)")
+          + (options.nemeses().stream().anyMatch(Nemeses.RESTARTING::contains) ? "; kill-all and power-loss"
+          + " restart the whole cluster from its hosts' command logs (--recover)" : "")
           + (workload.multiPartitionReason() == null ? "" : "; a kill may hit the host leading partition 0, which "
           + "coordinates the workload's multi-partition transactions (" + workload.multiPartitionReason() + ")"));
     }

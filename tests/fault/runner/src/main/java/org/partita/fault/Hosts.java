@@ -42,6 +42,11 @@ interface Hosts extends AutoCloseable {
    */
   List<Integer> survivors();
 
+  /** How many hosts may die at once without losing a partition's last copy (K; 0 on one host). */
+  default int kfactor() {
+    return 0;
+  }
+
   /**
    * The host leading partition 0 in the cluster's map, which coordinates
    * every multi-partition transaction (docs/cluster.md, "Multi-partition
@@ -68,6 +73,17 @@ interface Hosts extends AutoCloseable {
    */
   void dropUnsyncedWrites(int host) throws IOException, InterruptedException;
 
+  /**
+   * After every host was killed (kill-all, power-loss on a cluster): starts
+   * the whole cluster again on its data directories, from the hosts'
+   * command logs ({@code scripts/cluster start --recover}, docs/cluster.md
+   * "Durability on a cluster"), and returns once every host serves and
+   * every partition has its K+1 copies. Only on a cluster.
+   */
+  default void restartAll() throws IOException, InterruptedException {
+    throw new IllegalStateException("only a cluster restarts every host at once");
+  }
+
   /** Heals the network, resumes every paused host and starts every dead one (after the schedule, whatever it left). */
   void healAll() throws IOException, InterruptedException;
 
@@ -88,6 +104,25 @@ interface Hosts extends AutoCloseable {
    */
   default boolean rejoins() {
     return false;
+  }
+
+  /**
+   * On a cluster with K ≥ 1: returns once a surviving host's map shows
+   * {@code host} declared dead (no partition keeps a copy on it); throws
+   * when that does not happen in time. Not on one host.
+   */
+  default void awaitDeclaredDead(int host) throws InterruptedException {
+    throw new IllegalStateException("no host is declared dead on one host: isolate needs a cluster");
+  }
+
+  /**
+   * On a cluster with K ≥ 1: returns once the map of a surviving host other
+   * than {@code host} shows every partition with its K+1 copies ({@code
+   * host}, declared dead, has rejoined); throws when that does not happen in
+   * time. Not on one host.
+   */
+  default void awaitRejoined(int host) throws InterruptedException {
+    throw new IllegalStateException("one host has no copies to wait for: isolate needs a cluster");
   }
 
   /** Cuts the network between hosts as {@code grudge} says, replacing any cut in force. */

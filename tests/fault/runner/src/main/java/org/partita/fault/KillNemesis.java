@@ -9,11 +9,14 @@ import java.util.Random;
 /**
  * kill (one host, chosen at random) and kill-all (every host): SIGKILL.
  * On one host both kill that host, and healing starts it again to recover
- * from its command log. On a cluster (K = 1; kill-all is refused there)
- * healing waits until the survivors lead its partitions (failover); in a
- * run with the rejoin nemesis the host then rejoins ({@link Hosts#restart})
- * and kills may strike again, otherwise it stays dead and the schedule
- * plays at most one kill per run. Any host may be killed, the one leading
+ * from its command log. kill-all on a cluster kills every host, and healing
+ * restarts the whole cluster from the hosts' command logs
+ * ({@link Hosts#restartAll}). kill on a cluster (K ≥ 1) takes one host, or
+ * with K ≥ 2 from one to K hosts at once, chosen at random; healing waits
+ * until the survivors lead their partitions (failover); in a run with the
+ * rejoin nemesis the hosts then rejoin ({@link Hosts#restart}) and kills
+ * may strike again, otherwise they stay dead and the schedule plays at most
+ * one kill per run. Any host may be killed, the one leading
  * partition 0 (the multi-partition coordinator) included; the detail says
  * whether the killed host was the coordinator and whether it was the
  * metadata leader. One instance per fault: it keeps what it did for
@@ -40,7 +43,11 @@ final class KillNemesis implements Nemesis {
     } else if (hosts.restartable()) {
       targets.add(random.nextInt(hosts.addresses().size()));
     } else {
-      targets.add(clusterTarget(hosts, random));
+      // With K = 1 no draw is spent on the count, so K = 1 runs keep their schedules by seed.
+      final int count = hosts.kfactor() > 1 ? 1 + random.nextInt(hosts.kfactor()) : 1;
+      for (int i = 0; i < count; i++) {
+        targets.add(clusterTarget(hosts, random, targets));
+      }
     }
     for (int h : targets) {
       hosts.kill(h);
@@ -50,16 +57,23 @@ final class KillNemesis implements Nemesis {
 
   @Override
   public void heal(Hosts hosts, List<Integer> targets) throws IOException, InterruptedException {
+    if (all && !hosts.restartable()) {
+      hosts.restartAll();
+      detail = "every host killed; the cluster restarted from its hosts' command logs (--recover)";
+      return;
+    }
     for (int h : targets) {
       hosts.recover(h);
+    }
+    for (int h : targets) {
       if (!hosts.restartable() && hosts.rejoins()) {
         hosts.restart(h);
       }
     }
     if (!hosts.restartable()) {
       detail += (detail.isEmpty() ? "" : "; ") + (hosts.rejoins()
-          ? "its partitions failed over, then it rejoined and holds its copies again"
-          : "its partitions failed over; it stays dead (the run has no rejoin nemesis)");
+          ? "hosts " + targets + ": their partitions failed over, then they rejoined and hold their copies again"
+          : "hosts " + targets + ": their partitions failed over; they stay dead (the run has no rejoin nemesis)");
     }
   }
 
@@ -77,9 +91,10 @@ final class KillNemesis implements Nemesis {
     }
   }
 
-  /** A random surviving host of the cluster. */
-  private int clusterTarget(Hosts hosts, Random random) {
+  /** A random surviving host of the cluster, not one of {@code chosen}. */
+  private int clusterTarget(Hosts hosts, Random random, List<Integer> chosen) {
     final List<Integer> candidates = new ArrayList<>(hosts.survivors());
+    candidates.removeAll(chosen);
     if (candidates.isEmpty()) {
       throw new IllegalStateException("no host to kill: every host is dead");
     }
@@ -94,7 +109,7 @@ final class KillNemesis implements Nemesis {
         ? "the metadata leader is not known (no host logged its election)"
         : metadataLeader.getAsInt() == target ? "host " + target + " was the metadata leader"
         : "the metadata leader was host " + metadataLeader.getAsInt());
-    detail = why.toString();
+    detail += (detail.isEmpty() ? "" : "; ") + why;
     return target;
   }
 }

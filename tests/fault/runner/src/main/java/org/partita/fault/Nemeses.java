@@ -6,13 +6,18 @@ import java.util.List;
 final class Nemeses {
   /** Every nemesis of the issue, single-host ones first. */
   static final List<String> NAMES = List.of("kill", "kill-all", "pause", "power-loss", "partition",
-      "partition-leader", "flood-minority", "rejoin");
+      "partition-leader", "flood-minority", "rejoin", "isolate");
   /** Those that cut hosts apart: a cluster of 3 hosts or more (a minority and a majority). */
-  static final List<String> NETWORK = List.of("partition", "partition-leader", "flood-minority");
-  /** Those that need every killed host to start again on its own files: refused on a cluster. */
+  static final List<String> NETWORK = List.of("partition", "partition-leader", "flood-minority", "isolate");
+  /**
+   * Those that restart hosts on their own files: on a cluster every host at
+   * once (a whole-cluster restart from the hosts' command logs), which needs
+   * the logs.
+   */
   static final List<String> RESTARTING = List.of("kill-all", "power-loss");
   /** What runs on a cluster today. */
-  static final String ON_A_CLUSTER = "kill (K=1), rejoin (K=1), pause, partition, partition-leader, flood-minority";
+  static final String ON_A_CLUSTER = "kill (K>=1), rejoin (K>=1), isolate (K=1), pause, partition, partition-leader,"
+      + " flood-minority, kill-all and power-loss (with --command-log sync or async)";
 
   private Nemeses() {
   }
@@ -22,21 +27,26 @@ final class Nemeses {
    * on {@code hosts} hosts with {@code kfactor}.
    */
   static void check(String name, int hosts, int kfactor) {
+    check(name, hosts, kfactor, "sync");
+  }
+
+  /** As {@link #check(String, int, int)}, for hosts running with {@code --command-log commandLog}. */
+  static void check(String name, int hosts, int kfactor, String commandLog) {
     if (!NAMES.contains(name)) {
       throw new IllegalArgumentException("unknown nemesis '" + name + "' (known: " + String.join(", ", NAMES)
           + ", none)");
     }
-    if (hosts > 1 && RESTARTING.contains(name)) {
-      throw new IllegalArgumentException("nemesis '" + name + "' needs every killed host to start again on its "
-          + "own files, which a cluster host does not (it returns by rejoin, from its partitions' leaders); on a "
-          + "cluster today: " + ON_A_CLUSTER);
+    if (hosts > 1 && RESTARTING.contains(name) && commandLog.equals("off")) {
+      throw new IllegalArgumentException("nemesis '" + name + "' on a cluster kills every host and restarts the "
+          + "cluster from its hosts' command logs: it needs --command-log sync or async, not off");
     }
-    if (hosts > 1 && (name.equals("kill") || name.equals("rejoin")) && kfactor != 1) {
-      throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1, not " + kfactor
-          + ": "
-          + (kfactor == 0 ? "with K=0 a killed host's partitions have no other copy to fail over to"
-          : "with K>=2 a failover leaves several copies, which need repair among the survivors before serving, "
-          + "and that is not built yet (docs/cluster.md, \"Failover today\")"));
+    if (hosts > 1 && (name.equals("kill") || name.equals("rejoin")) && kfactor == 0) {
+      throw new IllegalArgumentException("nemesis '" + name + "' on a cluster needs --kfactor 1 or more, not 0: "
+          + "with K=0 a killed host's partitions have no other copy to fail over to");
+    }
+    if (hosts > 1 && name.equals("isolate") && kfactor != 1) {
+      throw new IllegalArgumentException("nemesis 'isolate' on a cluster needs --kfactor 1, not " + kfactor
+          + ": a host declared dead rejoins by itself only with K=1 (docs/cluster.md, \"Network partitions\")");
     }
     if (hosts == 1 && name.equals("rejoin")) {
       throw new IllegalArgumentException("nemesis 'rejoin' needs a cluster (--hosts 3 or more): a single host "
@@ -49,10 +59,24 @@ final class Nemeses {
   }
 
   /**
-   * How many kills a run's schedule may play: on a cluster one, since a
-   * killed host stays dead until rejoin exists and with K = 1 a second
-   * loss would take the last copy of some partitions; on one host no limit
-   * (the host starts again).
+   * Throws an IllegalArgumentException when {@code nemeses} cannot run
+   * together: isolate next to kill without rejoin (a killed host stays
+   * dead, and with K = 1 cutting another host off then would leave
+   * partitions without a copy).
+   */
+  static void checkTogether(List<String> nemeses) {
+    if (nemeses.contains("isolate") && nemeses.contains("kill") && !nemeses.contains("rejoin")) {
+      throw new IllegalArgumentException("nemeses 'isolate' and 'kill' need 'rejoin' too: without it a killed host "
+          + "stays dead, and with K=1 isolating another host past the heartbeat timeout would leave the partitions "
+          + "they shared without a copy");
+    }
+  }
+
+  /**
+   * How many kills a run's schedule may play: on a cluster one (it kills up
+   * to K hosts at once), since a killed host stays dead unless the run
+   * rejoins it and a later kill could take the last copy of some
+   * partitions; on one host no limit (the host starts again).
    */
   static int killLimit(int hosts) {
     return hosts > 1 ? 1 : Integer.MAX_VALUE;
@@ -74,6 +98,7 @@ final class Nemeses {
       case "partition-leader" -> new PartitionNemesis(true);
       case "flood-minority" -> new FloodNemesis();
       case "rejoin" -> new RejoinNemesis();
+      case "isolate" -> new IsolateNemesis();
       default -> throw new IllegalArgumentException("nemesis '" + name + "' is not available");
     };
   }

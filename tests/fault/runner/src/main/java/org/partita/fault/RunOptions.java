@@ -23,11 +23,32 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
       "  --time        seconds of workload (default 30)",
       "  --seed        the schedule's and the workers' seed (default 1)",
       "  --hosts       1 (default), or 3 or more: a local cluster through scripts/cluster",
-      "  --kfactor     copies per partition minus one (default 0; the kill nemesis on a cluster needs 1)",
-      "  --sites       partitions per host (default 2); --processes client workers (default 5)",
+      "  --kfactor     copies per partition minus one (default 0; the kill nemesis on a cluster needs 1 or more)",
+      "  --sites       partitions per host (default 2, or the next count that makes hosts x sites a multiple",
+      "                of K+1: 3 on 5 hosts with K=2); --processes client workers (default 5)",
       "  --results     where the run directory goes (default tests/fault/results)",
       "  --command-log sync (default); async or off make the hosts lose acknowledged writes on purpose,",
       "                to show the checks catch it");
+
+  /**
+   * The sites per host of a cluster: {@code given} when hosts x sites is a
+   * multiple of K+1 (each partition's copies on K+1 hosts), else refused;
+   * unset (0), the smallest count from 2 up that is.
+   */
+  static int clusterSites(int given, int hosts, int kfactor) {
+    if (given == 0) {
+      int sites = 2;
+      while (hosts * sites % (kfactor + 1) != 0) {
+        sites++;
+      }
+      return sites;
+    }
+    if (hosts * given % (kfactor + 1) != 0) {
+      throw new IllegalArgumentException("--sites " + given + " on " + hosts + " hosts makes " + hosts * given
+          + " copies, not a multiple of K+1 = " + (kfactor + 1) + " (each partition has K+1 copies)");
+    }
+    return given;
+  }
 
   /** Parses {@code args}; a bad or missing option is an IllegalArgumentException naming it. */
   static RunOptions parse(String[] args, Path root) {
@@ -37,7 +58,7 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
     long seed = 1;
     int hosts = 1;
     int kfactor = 0;
-    int sites = 2;
+    int sites = 0;
     int processes = 5;
     String commandLog = "sync";
     Path results = root.resolve("tests/fault/results");
@@ -73,8 +94,10 @@ record RunOptions(String workload, List<String> nemeses, int seconds, long seed,
           + hosts);
     }
     for (String n : nemeses) {
-      Nemeses.check(n, hosts, kfactor);
+      Nemeses.check(n, hosts, kfactor, commandLog);
     }
+    sites = hosts > 1 ? clusterSites(sites, hosts, kfactor) : sites == 0 ? 2 : sites;
+    Nemeses.checkTogether(nemeses);
     return new RunOptions(workload, nemeses, seconds, seed, hosts, kfactor, sites, processes, commandLog, root,
         results, checker);
   }

@@ -50,15 +50,18 @@ class RunOptionsTest {
   }
 
   @Test
-  void shouldRefuseOnAClusterWhatNeedsAHostToRestartOnItsOwnFiles() {
+  void shouldRestartAWholeClusterOnlyWithItsCommandLogs() {
     for (String n : Nemeses.RESTARTING) {
-      final String message = error("--workload", "register", "--hosts", "3", "--kfactor", "1", "--nemesis", n);
-      assertTrue(message.contains("which a cluster host does not (it returns by rejoin"), message);
+      final String message = error("--workload", "register", "--hosts", "3", "--kfactor", "1", "--nemesis", n,
+          "--command-log", "off");
+      assertTrue(message.contains("needs --command-log sync or async, not off"), message);
+      assertEquals(3, RunOptions.parse(new String[] {"--workload", "register", "--hosts", "3", "--kfactor", "1",
+          "--nemesis", n}, ROOT).hosts(), n + " runs on a cluster with the default sync log");
     }
     assertEquals(3, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "3", "--kfactor", "1",
         "--nemesis", "kill,rejoin"}, ROOT).hosts());
     assertTrue(error("--workload", "set", "--hosts", "3", "--nemesis", "rejoin")
-        .contains("nemesis 'rejoin' on a cluster needs --kfactor 1, not 0"));
+        .contains("nemesis 'rejoin' on a cluster needs --kfactor 1 or more, not 0"));
     assertTrue(error("--workload", "register", "--hosts", "2", "--nemesis", "partition").contains("not 2"));
     for (String w : Workloads.NAMES) {
       final RunOptions o = RunOptions.parse(new String[] {"--workload", w, "--hosts", "3", "--kfactor", "1",
@@ -68,15 +71,37 @@ class RunOptionsTest {
   }
 
   @Test
-  void shouldRunAClusterKillOnlyWithOneSpareCopy() {
+  void shouldRunAClusterKillOnlyWithASpareCopy() {
     assertTrue(error("--workload", "set", "--hosts", "3", "--nemesis", "kill")
         .contains("with K=0 a killed host's partitions have no other copy"));
-    assertTrue(error("--workload", "set", "--hosts", "5", "--kfactor", "2", "--nemesis", "kill")
-        .contains("need repair among the survivors"));
+    assertEquals(2, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "5", "--kfactor", "2",
+        "--nemesis", "kill,rejoin"}, ROOT).kfactor(), "K = 2: survivors repair, killed hosts rejoin");
+    assertEquals(3, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "5", "--kfactor", "2"}, ROOT)
+        .sites(), "5 hosts x 3 sites = 15 copies, five partitions of three");
+    assertEquals(2, RunOptions.parse(new String[] {"--workload", "set", "--hosts", "3", "--kfactor", "1"}, ROOT)
+        .sites());
+    assertTrue(error("--workload", "set", "--hosts", "5", "--kfactor", "2", "--sites", "2")
+        .contains("not a multiple of K+1 = 3"));
     assertEquals(1, Nemeses.killLimit(3));
     assertEquals(Integer.MAX_VALUE, Nemeses.killLimit(1));
     assertEquals(1, Nemeses.killLimit(3, java.util.List.of("kill", "pause")));
     assertEquals(Integer.MAX_VALUE, Nemeses.killLimit(3, java.util.List.of("kill", "rejoin")),
         "every killed host rejoins: kills may strike again");
+  }
+
+  @Test
+  void shouldIsolateAHostOnlyWhereItCanBeDeclaredDeadAndRejoin() {
+    assertTrue(error("--workload", "set", "--hosts", "3", "--nemesis", "isolate")
+        .contains("nemesis 'isolate' on a cluster needs --kfactor 1, not 0"));
+    assertTrue(error("--workload", "set", "--hosts", "5", "--kfactor", "2", "--nemesis", "isolate")
+        .contains("rejoins by itself only with K=1"));
+    assertTrue(error("--workload", "set", "--hosts", "3", "--kfactor", "1", "--nemesis", "kill,isolate")
+        .contains("nemeses 'isolate' and 'kill' need 'rejoin' too"));
+    for (String nemeses : new String[] {"isolate", "kill,rejoin,isolate", "pause,partition,isolate"}) {
+      final RunOptions o = RunOptions.parse(new String[] {"--workload", "bank", "--hosts", "3", "--kfactor", "1",
+          "--nemesis", nemeses}, ROOT);
+      assertTrue(o.nemeses().contains("isolate"), nemeses);
+    }
+    assertTrue(Schedule.longHold("isolate"), "a cut is held past the workers' call timeout");
   }
 }

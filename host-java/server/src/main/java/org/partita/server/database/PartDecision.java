@@ -1,0 +1,26 @@
+package org.partita.server.database;
+
+import org.partita.proto.txn.MultiPartitionDecision;
+import org.partita.proto.txn.WorkItem;
+import org.partita.server.txn.SequencedItem;
+import org.partita.server.txn.TxnHeader;
+
+/**
+ * The outcome of a partition's part prepared just before in its order
+ * (docs/cluster.md, "When a host dies mid-transaction"): an item of its own,
+ * sequenced by the partition's leader once the coordinator committed or
+ * rolled the part back, which every copy of the partition applies in the
+ * same place of its order ({@link PreparedHold}). Immutable.
+ */
+record PartDecision(MultiPartitionTxn txn, boolean commit) implements SequencedItem {
+  @Override
+  public WorkItem toProto(TxnHeader header) {
+    return WorkItem.newBuilder().setHeader(header.toProto()).setDecision(MultiPartitionDecision.newBuilder()
+        .setCoordinator(txn.header().toProto()).setCommit(commit)).build();
+  }
+
+  @Override
+  public boolean commitsPreparedPart() {
+    return commit;
+  }
+}

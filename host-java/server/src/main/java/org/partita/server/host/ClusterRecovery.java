@@ -1,0 +1,153 @@
+package org.partita.server.host;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import org.partita.proto.cluster.LogTail;
+import org.partita.proto.cluster.VoidTail;
+import org.partita.proto.txn.WorkItem;
+import org.partita.server.database.Database;
+import org.partita.server.database.LogReplay;
+import org.partita.server.durability.CommandLogRecovery;
+import org.partita.server.durability.LogCorruptException;
+import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.TxnHeader;
+import org.partita.server.txn.TxnId;
+
+/**
+ * One host's side of a whole-cluster restart (docs/cluster.md, "Durability
+ * on a cluster"; docs/durability.md, "On a cluster"), in two passes over
+ * the host's command log. {@link #scan} reads it without running anything:
+ * for each copy the stopped cluster's map gave this host, the last
+ * transaction the log holds (what the host reports to the metadata group),
+ * skipping the tails earlier recoveries dropped. {@link #replay} then runs
+ * again, on the copies of the reconciled map, every record up to each
+ * partition's cut, under the leader's header it was logged with.
+ *
+ * <p>What a record is: a single-partition call (led or replicated), a read
+ * included; a partition's part of a multi-partition transaction as a copy
+ * ran it (its engine batches, replayable on that copy alone); a
+ * partition's join of a multi-partition transaction, which a leader logs
+ * before its part and which recovery on a cluster passes over (the part
+ * after it is what ran; a join without a part never committed there); an
+ * abort marker, passed over too.
+ *
+ * <p>Stateless; used once at start, from the starting thread.
+ */
+final class ClusterRecovery {
+  private static final Logger LOG = Logger.getLogger(ClusterRecovery.class.getName());
+
+  /** What the first pass found: the tails to report, and the segment the next log begins at. */
+  record Scan(List<LogTail> tails, long records, long nextSegment, long lastEpoch) {}
+
+  private ClusterRecovery() {}
+
+  /**
+   * The last transaction {@code dataDir}'s log holds for each copy
+   * {@code map} gives host {@code hostId} (in partition order; (0, 0) when
+   * none), records {@code voids} drops left out. Cuts a torn tail as
+   * recovery on one host does.
+   */
+  static Scan scan(Path dataDir, int partitions, int fingerprint, PartitionMap map, int hostId,
+      List<VoidTail> voids) throws StartupException {
+    final TxnId[] last = new TxnId[partitions];
+    final CommandLogRecovery.Result result;
+    try {
+      result = CommandLogRecovery.read(dataDir, partitions, fingerprint, record -> {
+        final TxnId id = TxnHeader.fromProto(record.getHeader()).id();
+        if (id.partition() < partitions && holds(map, id.partition(), hostId) && !dropped(voids, id)
+            && counts(record) && (last[id.partition()] == null || id.compareTo(last[id.partition()]) > 0)) {
+          last[id.partition()] = id;
+        }
+      });
+    } catch (LogCorruptException e) {
+      throw new StartupException(e.getMessage(), e);
+    } catch (IOException e) {
+      throw new StartupException("command log in " + dataDir + ": " + e.getMessage(), e);
+    }
+    final List<LogTail> tails = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      if (!holds(map, p, hostId)) {
+        continue;
+      }
+      final LogTail.Builder tail = LogTail.newBuilder().setPartition(p);
+      if (last[p] != null) {
+        tail.setEpoch(last[p].epoch()).setSequence(last[p].sequence());
+      }
+      tails.add(tail.build());
+    }
+    LOG.info("recovery: the command log in " + dataDir + " holds " + result.records() + " record(s) in "
+        + result.segments() + " segment(s); the last of each copy this host held: " + describe(tails));
+    return new Scan(tails, result.records(), result.nextSegment(), result.lastEpoch());
+  }
+
+  /**
+   * Replays into {@code database} (opened on {@code map}, the reconciled
+   * map, every led copy behind an immediate pipeline) every record of a copy
+   * it holds that {@code voids} keeps, then waits for them.
+   */
+  static void replay(Database database, Path dataDir, int partitions, int fingerprint, PartitionMap map,
+      int hostId, List<VoidTail> voids) throws StartupException {
+    final long begin = System.nanoTime();
+    final LogReplay replay = database.copyReplayer();
+    final long[] passed = new long[1];
+    try {
+      CommandLogRecovery.read(dataDir, partitions, fingerprint, record -> {
+        final TxnId id = TxnHeader.fromProto(record.getHeader()).id();
+        if (id.partition() < partitions && holds(map, id.partition(), hostId) && !dropped(voids, id)
+            && counts(record)) {
+          replay.replay(record);
+        } else {
+          passed[0]++;
+        }
+      });
+    } catch (LogCorruptException e) {
+      replay.finish();
+      throw new StartupException(e.getMessage(), e);
+    } catch (IOException e) {
+      replay.finish();
+      throw new StartupException("command log in " + dataDir + ": " + e.getMessage(), e);
+    }
+    final List<RuntimeException> failures = replay.finish();
+    if (!failures.isEmpty()) {
+      throw new StartupException("the command log in " + dataDir + " does not replay on this host's copies ("
+          + failures.size() + " problem(s)); the first: " + failures.get(0).getMessage(), failures.get(0));
+    }
+    LOG.info("recovery: replayed " + replay.replayed() + " transaction(s) (" + replay.multiPartition()
+        + " part(s) of multi-partition transactions) on this host's copies; " + passed[0] + " record(s) passed over"
+        + " (other copies, dropped tails, joins and abort markers) in "
+        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms");
+  }
+
+  /** Whether {@code record} is one a copy replays: a call, or a part of a multi-partition transaction. */
+  private static boolean counts(WorkItem record) {
+    return record.getKindCase() == WorkItem.KindCase.SINGLE_PARTITION
+        || record.getKindCase() == WorkItem.KindCase.MULTI_PARTITION_RUN;
+  }
+
+  private static boolean holds(PartitionMap map, int partition, int hostId) {
+    return map.replicas(partition).replicaHosts().contains(hostId);
+  }
+
+  /** True iff a recovery dropped {@code id}: after a cut of its partition, in an epoch before that cut's next. */
+  static boolean dropped(List<VoidTail> voids, TxnId id) {
+    for (VoidTail v : voids) {
+      if (v.getPartition() == id.partition() && id.epoch() < v.getNextEpoch()
+          && (id.epoch() > v.getCutEpoch() || id.epoch() == v.getCutEpoch() && id.sequence() > v.getCutSequence())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String describe(List<LogTail> tails) {
+    final List<String> out = new ArrayList<>();
+    for (LogTail t : tails) {
+      out.add(t.getPartition() + ": " + (t.getEpoch() == 0 ? "none" : t.getEpoch() + ":" + t.getSequence()));
+    }
+    return out.isEmpty() ? "(none)" : String.join(", ", out);
+  }
+}

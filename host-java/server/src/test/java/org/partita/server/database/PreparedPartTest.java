@@ -1,0 +1,347 @@
+package org.partita.server.database;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.partita.client.ClientResponse;
+import org.partita.client.ResultTable;
+import org.partita.proto.ErrorCode;
+import org.partita.proto.cluster.ForwardedAnswer;
+import org.partita.proto.cluster.FragmentAnswer;
+import org.partita.server.compiler.CatalogCompiler;
+import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.compiler.SourceFile;
+import org.partita.server.error.ServerException;
+import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.CommitPipeline;
+import org.partita.server.txn.ImmediateCommitPipeline;
+import org.partita.server.txn.ReplicaExecutor;
+import org.partita.server.txn.SequencedItem;
+import org.partita.server.txn.TxnHeader;
+
+/**
+ * The prepare step of a multi-partition transaction (docs/cluster.md, "When
+ * a host dies mid-transaction") without sockets: two hosts in one process,
+ * each leading one partition and holding a copy of the other's, their
+ * leaders' items carried to the other host's copy by an in-memory pipeline
+ * (each answer released once the copy ran the item with the leader's write
+ * hash), the coordinator's steps by an in-memory network. A part goes to
+ * its copy as prepared before any commit and the copy holds it, its
+ * partition blocked, until the decision item commits or rolls it back; a
+ * copy promoted while it holds a prepared part takes the coordinator's
+ * decision.
+ */
+@Timeout(120)
+class PreparedPartTest {
+  private static final String DDL = """
+      CREATE TABLE account (id BIGINT NOT NULL PRIMARY KEY, balance BIGINT NOT NULL, ops BIGINT NOT NULL);
+      PARTITION TABLE account ON COLUMN id;
+      CREATE PROCEDURE Open PARTITION ON TABLE account COLUMN id PARAMETER 0
+        AS INSERT INTO account (id, balance, ops) VALUES (?, ?, 0);
+      CREATE PROCEDURE Balance PARTITION ON TABLE account COLUMN id PARAMETER 0
+        AS SELECT balance FROM account WHERE id = ?;
+      CREATE PROCEDURE FROM CLASS org.partita.server.replication.procs.MoveMoney;
+      """;
+  private static final long OPENING = 1_000;
+  private static final int ACCOUNTS = 8;
+
+  private final Database[] db = new Database[2];
+  /** The pipeline of the partition each host leads (host h leads partition h). */
+  private final Copying[] leaders = new Copying[2];
+  private final Set<Integer> dead = ConcurrentHashMap.newKeySet();
+  /** Hosts whose PREPARE steps are lost (the step fails at once, as a dropped connection's would). */
+  private final Set<Integer> preparesLost = ConcurrentHashMap.newKeySet();
+  /** What any copy reported that differed from its leader, or could not run. */
+  private final List<String> failures = new CopyOnWriteArrayList<>();
+  private PartitionMap map;
+
+  /**
+   * A leader's commit pipeline carrying each item to the copy on the other
+   * host: an item that changed nothing is answered at once (a marker); any
+   * other, and every prepared part and decision, once the copy ran it.
+   * Decisions can be held back ({@link #holdDecisions}).
+   */
+  private final class Copying implements CommitPipeline {
+    private final int to;
+    volatile boolean holdDecisions;
+    final CompletableFuture<Runnable> heldDecision = new CompletableFuture<>();
+
+    Copying(int to) {
+      this.to = to;
+    }
+
+    @Override
+    public void sequenced(TxnHeader header, SequencedItem item) {}
+
+    @Override
+    public boolean replicatesWork() {
+      return true;
+    }
+
+    @Override
+    public void release(TxnHeader header, SequencedItem item, Runnable answer) {
+      answer.run();
+    }
+
+    @Override
+    public void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
+      if (writeHash == 0) {
+        answer.run();
+      } else {
+        send(item.toProto(header), writeHash, answer);
+      }
+    }
+
+    @Override
+    public void prepare(TxnHeader header, SequencedItem part, long writeHash, Runnable prepared,
+        Consumer<ClientResponse> lost) {
+      send(part.toProto(header), writeHash, prepared);
+    }
+
+    @Override
+    public void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
+      final Runnable delivery = () -> send(decision.toProto(header), writeHash, answer);
+      if (holdDecisions) {
+        heldDecision.complete(delivery);
+      } else {
+        delivery.run();
+      }
+    }
+
+    private void send(org.partita.proto.txn.WorkItem item, long writeHash, Runnable then) {
+      if (dead.contains(to)) {
+        then.run(); // the copy is gone: this leader is the partition's only one
+        return;
+      }
+      final boolean queued = db[to].offerReplicated(item, new ReplicaExecutor.Done() {
+        @Override
+        public void ran(long ownHash) {
+          if (ownHash != writeHash) {
+            failures.add("host " + to + " ran " + item.getHeader() + " with hash " + ownHash + ", its leader "
+                + writeHash);
+          }
+          then.run();
+        }
+
+        @Override
+        public void failed(String reason) {
+          failures.add(reason);
+        }
+      });
+      if (!queued) {
+        failures.add("host " + to + "'s copy had no room for " + item.getHeader());
+      }
+    }
+  }
+
+  private static PartitionMap map(long version, int leaderOfOne, long epoch) {
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    for (int b = 0; b < buckets.length; b++) {
+      buckets[b] = b % 2;
+    }
+    final List<Integer> copiesOfOne = leaderOfOne == 1 ? List.of(1, 0) : List.of(0);
+    final List<Integer> copiesOfZero = leaderOfOne == 1 ? List.of(0, 1) : List.of(0);
+    return PartitionMap.of(version, buckets, List.of(new PartitionMap.Replicas(0, 0, copiesOfZero, epoch),
+        new PartitionMap.Replicas(1, leaderOfOne, copiesOfOne, epoch)));
+  }
+
+  @BeforeEach
+  void open() throws Exception {
+    map = map(1, 1, 1);
+    final CompiledCatalog catalog = new CatalogCompiler(getClass().getClassLoader())
+        .compile(List.of(new SourceFile("bank.sql", DDL)));
+    for (int h = 0; h < 2; h++) {
+      leaders[h] = new Copying(1 - h);
+      final Copying pipeline = leaders[h];
+      db[h] = Database.openHost(catalog, map, h, 1024, p -> pipeline, QueryLimits.EMBEDDED);
+    }
+    for (int h = 0; h < 2; h++) {
+      db[h].connectHosts(HostTransport.of(this::step, this::forward));
+    }
+    for (long id = 0; id < ACCOUNTS; id++) {
+      ok(db[map.leaderOf(map.partitionOf(id))].call("Open", id, OPENING));
+    }
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    for (Database d : db) {
+      if (d != null) {
+        d.close();
+      }
+    }
+  }
+
+  private CompletableFuture<FragmentAnswer> step(int host, org.partita.proto.cluster.FragmentRequest request) {
+    final CompletableFuture<FragmentAnswer> answer = new CompletableFuture<>();
+    if (dead.contains(host)) {
+      return answer; // never answered
+    }
+    if (request.hasPrepare() && preparesLost.contains(host)) {
+      return CompletableFuture.failedFuture(new ServerException(ErrorCode.ERROR_CODE_INTERNAL, "the connection to"
+          + " host " + host + " closed"));
+    }
+    db[host].serveFragment(request, a -> {
+      if (!dead.contains(host)) {
+        answer.complete(a);
+      }
+    });
+    return answer;
+  }
+
+  private CompletableFuture<ForwardedAnswer> forward(int host, org.partita.proto.cluster.ForwardedCall call) {
+    final CompletableFuture<ForwardedAnswer> answer = new CompletableFuture<>();
+    db[host].serveForwarded(call, answer::complete);
+    return answer;
+  }
+
+  /** An account on partition {@code p}. */
+  private long account(int p) {
+    for (long id = 0; ; id++) {
+      if (map.partitionOf(id) == p) {
+        return id;
+      }
+    }
+  }
+
+  private static ClientResponse ok(CompletableFuture<ClientResponse> call) throws Exception {
+    final ClientResponse answer = call.get(60, TimeUnit.SECONDS);
+    assertTrue(answer.ok(), answer.toString());
+    return answer;
+  }
+
+  private long balance(int host, long id) throws Exception {
+    final ResultTable table = ok(db[host].call("Balance", id)).results().get(0);
+    assertTrue(table.advanceRow());
+    return table.getLong(0);
+  }
+
+  /** Partition {@code p}'s copy on {@code host}: its last transaction and checksum. */
+  private Database.CopyChecksum copy(int host, int p) throws Exception {
+    for (Database.CopyChecksum c : db[host].offerChecksums().get(60, TimeUnit.SECONDS)) {
+      if (c.partition() == p) {
+        return c;
+      }
+    }
+    throw new AssertionError("host " + host + " holds no copy of partition " + p);
+  }
+
+  private void assertCopiesEqual(int p) throws Exception {
+    final Database.CopyChecksum leader = copy(map.leaderOf(p), p);
+    final Database.CopyChecksum replica = copy(1 - map.leaderOf(p), p);
+    assertEquals(leader.checksum(), replica.checksum(), "partition " + p + "'s copies hold the same rows");
+  }
+
+  @Test
+  void shouldHoldAPreparedPartOnTheCopyUntilTheDecisionItemCommitsIt() throws Exception {
+    leaders[1].holdDecisions = true;
+    final CompletableFuture<ClientResponse> transfer = db[0].call("MoveMoney", account(0), account(1), 40L);
+    final Runnable decision = leaders[1].heldDecision.get(60, TimeUnit.SECONDS);
+    final PreparedHold held = db[0].multiPartitionParts().undecided(1);
+    assertNotNull(held, "host 0's copy of partition 1 holds the part, prepared, before its decision");
+    assertEquals(List.of(new MultiPartitionParts.PartOnCopy(0, FailoverOutcome.PartState.COMMITTED),
+        new MultiPartitionParts.PartOnCopy(1, FailoverOutcome.PartState.PREPARED)),
+        db[0].multiPartitionParts().states(held.txn()), "host 0 committed its own part and holds partition 1's");
+    assertFalse(transfer.isDone(), "the answer waits for every copy to apply the decision");
+    decision.run();
+    ok(transfer);
+    assertEquals(OPENING - 40, balance(0, account(0)));
+    assertEquals(OPENING + 40, balance(1, account(1)));
+    assertEquals(null, db[0].multiPartitionParts().undecided(1));
+    assertCopiesEqual(0);
+    assertCopiesEqual(1);
+    assertEquals(List.of(), failures);
+  }
+
+  @Test
+  void shouldRollBackEveryPreparedCopyWhenAPartitionCouldNotPrepare() throws Exception {
+    preparesLost.add(1);
+    final ClientResponse lost = db[0].call("MoveMoney", account(0), account(1), 40L).get(60, TimeUnit.SECONDS);
+    assertFalse(lost.ok(), "partition 1 never held it prepared: the coordinator rolled back everywhere");
+    preparesLost.clear();
+    assertEquals(OPENING, balance(0, account(0)), "partition 0's part, prepared on both copies, rolled back");
+    assertEquals(OPENING, balance(1, account(1)));
+    assertCopiesEqual(0);
+    assertCopiesEqual(1);
+    ok(db[0].call("MoveMoney", account(0), account(1), 5L));
+    assertEquals(OPENING - 5, balance(0, account(0)), "both partitions take the next transaction");
+    assertCopiesEqual(0);
+    assertEquals(List.of(), failures);
+  }
+
+  @Test
+  void shouldCommitAPreparedPartOnACopyPromotedBeforeItsDecisionAsTheCoordinatorDecided() throws Exception {
+    leaders[1].holdDecisions = true;
+    final CompletableFuture<ClientResponse> transfer = db[0].call("MoveMoney", account(0), account(1), 40L);
+    leaders[1].heldDecision.get(60, TimeUnit.SECONDS);
+    assertNotNull(db[0].multiPartitionParts().undecided(1));
+    // Host 1 dies with its decision item unsent: host 0's copy of partition 1 leads alone in epoch 2.
+    dead.add(1);
+    final PartitionMap next = map(2, 0, 2);
+    db[0].lead(1, 2, ImmediateCommitPipeline.INSTANCE);
+    db[0].followMap(next);
+    map = next;
+    final ClientResponse answer = transfer.get(60, TimeUnit.SECONDS);
+    assertTrue(answer.ok() || answer.errorCode() == ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, answer.toString());
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (db[0].multiPartitionParts().undecided(1) != null && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+      Thread.sleep(10);
+    }
+    assertEquals(null, db[0].multiPartitionParts().undecided(1), "the coordinator's decision reached the copy");
+    assertEquals(OPENING - 40, balance(0, account(0)));
+    assertEquals(OPENING + 40, balance(0, account(1)), "committed on the promoted copy, as on partition 0");
+    long total = 0;
+    for (long id = 0; id < ACCOUNTS; id++) {
+      total += balance(0, id);
+    }
+    assertEquals(ACCOUNTS * OPENING, total);
+    ok(db[0].call("MoveMoney", account(1), account(0), 10L));
+    assertEquals(OPENING + 30, balance(0, account(1)), "partition 1 serves on its new leader");
+    assertEquals(List.of(), failures);
+  }
+
+  @Test
+  void shouldDecideAnEarlierCoordinatorsTransactionByWhatTheCopiesHold() {
+    final List<org.partita.proto.cluster.PartStates> answers = new ArrayList<>();
+    answers.add(states(0, FailoverOutcome.PartState.PREPARED, 1, FailoverOutcome.PartState.PREPARED));
+    answers.add(states(1, FailoverOutcome.PartState.COMMITTED));
+    assertEquals(FailoverOutcome.Decision.COMMIT, decide(answers, 2), "committed on one copy: commit everywhere");
+    answers.set(1, states());
+    assertEquals(FailoverOutcome.Decision.COMMIT, decide(answers, 2), "prepared on every partition: commit");
+    answers.set(1, states(1, FailoverOutcome.PartState.ROLLED_BACK));
+    assertEquals(FailoverOutcome.Decision.ABORT, decide(answers, 2), "a copy rolled back: the coordinator aborted");
+    assertEquals(FailoverOutcome.Decision.ABORT, decide(List.of(states(0, FailoverOutcome.PartState.PREPARED)), 2),
+        "partition 1 holds nothing of it: never prepared there, so no partition committed");
+    assertEquals(FailoverOutcome.Decision.ABORT, decide(List.of(states(0, FailoverOutcome.PartState.PREPARED,
+        1, FailoverOutcome.PartState.OPEN)), 2), "partition 1 was not prepared");
+  }
+
+  private static FailoverOutcome.Decision decide(List<org.partita.proto.cluster.PartStates> answers, int partitions) {
+    return FailoverOutcome.decide(InDoubtResolver.strongest(answers).values(), partitions);
+  }
+
+  /** A host's answer: partition, state, partition, state, ... */
+  private static org.partita.proto.cluster.PartStates states(Object... pairs) {
+    final org.partita.proto.cluster.PartStates.Builder out = org.partita.proto.cluster.PartStates.newBuilder();
+    for (int i = 0; i < pairs.length; i += 2) {
+      out.addParts(org.partita.proto.cluster.PartStateEntry.newBuilder().setPartition((Integer) pairs[i])
+          .setState(InDoubtResolver.kind((FailoverOutcome.PartState) pairs[i + 1])));
+    }
+    return out.build();
+  }
+}

@@ -1,0 +1,252 @@
+package org.partita.integration;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.client.ClientConfig;
+import org.partita.client.ClientResponse;
+import org.partita.client.PartitaClient;
+import org.partita.client.ResultTable;
+
+/**
+ * Whole-cluster restart from the hosts' command logs (docs/cluster.md,
+ * "Durability on a cluster"): three real {@code partita start --cluster}
+ * processes, K = 1, two sites each, sync logs under the power-cut shim
+ * (tests/fault/powercut). Twice: KV writes sent to every host (and a
+ * multi-partition delete), every host killed with SIGKILL while writes are
+ * in flight and then its unsynced log writes dropped, every host started
+ * again with {@code --recover}. After each recovery every write a client
+ * saw acknowledged reads back with its value (from either cycle), the
+ * multi-partition delete holds on every partition, both copies of each
+ * partition hold the same rows ({@code @Statistics CHECKSUM}), and the
+ * cluster takes new writes. A host started on its data directory without
+ * {@code --recover} is refused with the way to recover. Every process is
+ * stopped by its handle.
+ */
+@Timeout(600)
+class ClusterRecoveryTest {
+  private static final Path KV_DDL = ServerProcess.ROOT.resolve("bench/kv/ddl.sql");
+  private static final int HOSTS = 3;
+  private static final int PARTITIONS = 3;
+  private static final int DELETED = 40;
+
+  @TempDir
+  Path dir;
+
+  private final List<ServerProcess> hosts = new ArrayList<>();
+  private final List<PowerCut> cuts = new ArrayList<>();
+  private final List<PartitaClient> clients = new ArrayList<>();
+  private final Map<String, String> acknowledged = new ConcurrentHashMap<>();
+  private String cluster;
+  private int launches;
+
+  @AfterEach
+  void stopEverything() throws Exception {
+    for (PartitaClient client : clients) {
+      client.close();
+    }
+    for (ServerProcess host : hosts) {
+      host.close();
+    }
+    // PARTITA_TEST_KEEP_LOGS=DIR keeps every host's output there (one file per process started).
+    final String keep = System.getenv("PARTITA_TEST_KEEP_LOGS");
+    if (keep != null && !keep.isEmpty()) {
+      java.nio.file.Files.createDirectories(Path.of(keep));
+      for (int i = 0; i < hosts.size(); i++) {
+        java.nio.file.Files.writeString(Path.of(keep).resolve("process-" + i + ".log"), hosts.get(i).output());
+      }
+    }
+  }
+
+  @Test
+  void shouldRestartTheWholeClusterFromItsLogsWithEveryAcknowledgedWrite() throws Exception {
+    cluster = ClusterTest.clusterList(HOSTS, ClusterTest.freeClusterPort(HOSTS));
+    for (int i = 0; i < HOSTS; i++) {
+      cuts.add(new PowerCut(dataDir(i).resolve("commandlog"), dir.resolve("journal-" + i)));
+    }
+    PartitaClient client = startHosts(false);
+    deleteAcrossPartitions(client);
+    writeUntilKilled(client, "first");
+    killAndCutPower();
+
+    final ServerProcess plain = ServerProcess.launch(hostArgs(0), dir.resolve("without-recover.log"));
+    hosts.add(plain);
+    assertEquals(1, plain.awaitExit(120), plain::output);
+    assertTrue(plain.output().contains("starts every host") || plain.output().contains("--recover"),
+        plain::output);
+
+    client = startHosts(true);
+    checkEveryAcknowledgedWrite(client);
+    checkCopiesEqual();
+    writeUntilKilled(client, "second");
+    killAndCutPower();
+
+    client = startHosts(true);
+    checkEveryAcknowledgedWrite(client);
+    checkCopiesEqual();
+    final ClientResponse after = client.callAsync("Put", "after-recovery", bytes("after")).get(60, TimeUnit.SECONDS);
+    assertTrue(after.ok(), after.message());
+    assertArrayEquals(bytes("after"), value(client.callAsync("Get", "after-recovery").get(60, TimeUnit.SECONDS)));
+  }
+
+  /** Launches every host (with {@code --recover}: on its data directory), waits for each ready line. */
+  private PartitaClient startHosts(boolean recover) throws Exception {
+    final List<ServerProcess> started = new ArrayList<>();
+    launches++;
+    for (int i = 0; i < HOSTS; i++) {
+      final List<String> args = new ArrayList<>(hostArgs(i));
+      if (recover) {
+        args.add("--recover");
+      }
+      final ServerProcess host = ServerProcess.launch(args, dir.resolve("host" + i + "-" + launches + ".log"),
+          cuts.get(i).environment());
+      hosts.add(host);
+      started.add(host);
+    }
+    final PartitaClient client = new PartitaClient(ClientConfig.builder().clientName("cluster-recovery-test")
+        .callTimeout(Duration.ofSeconds(30)).build());
+    clients.add(client);
+    for (ServerProcess host : started) {
+      assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
+      if (recover) {
+        assertTrue(host.output().contains("recovery: replayed"), host::output);
+      }
+      client.connect(host.address());
+    }
+    return client;
+  }
+
+  /** Puts keys gone0.. and deletes them in one multi-partition statement: after any recovery none is back. */
+  private void deleteAcrossPartitions(PartitaClient client) throws Exception {
+    final List<CompletableFuture<ClientResponse>> puts = new ArrayList<>();
+    for (int k = 0; k < DELETED; k++) {
+      puts.add(client.callAsync("Put", "gone" + k, bytes("gone" + k)));
+    }
+    for (CompletableFuture<ClientResponse> put : puts) {
+      assertTrue(put.get(60, TimeUnit.SECONDS).ok());
+    }
+    final ClientResponse deleted = client.callAsync("@AdHoc", "DELETE FROM store WHERE key LIKE 'gone%'")
+        .get(60, TimeUnit.SECONDS);
+    assertTrue(deleted.ok(), deleted.message());
+    assertEquals(DELETED, deleted.firstLong(), "every gone key deleted, on every partition");
+  }
+
+  /** Sends Puts to every host for 3 s (and until 100 were acknowledged), recording the acknowledged ones. */
+  private void writeUntilKilled(PartitaClient client, String prefix) throws InterruptedException {
+    final Semaphore inFlight = new Semaphore(64);
+    final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+    final Set<String> mine = ConcurrentHashMap.newKeySet();
+    long n = 0;
+    while (System.nanoTime() < until || mine.size() < 100) {
+      inFlight.acquire();
+      final String key = prefix + n++;
+      client.callAsync("Put", key, bytes(key + "-value")).whenComplete((answer, error) -> {
+        if (error == null && answer.ok()) {
+          mine.add(key);
+          acknowledged.put(key, key + "-value");
+        }
+        inFlight.release();
+      });
+      if (n > 1_000_000) {
+        throw new AssertionError("fewer than 100 writes acknowledged after a million sent");
+      }
+    }
+  }
+
+  /** SIGKILL to every host with calls in flight, then each host's unsynced log writes dropped. */
+  private void killAndCutPower() throws Exception {
+    for (ServerProcess host : hosts) {
+      if (host.isAlive()) {
+        host.kill();
+      }
+    }
+    for (PowerCut cut : cuts) {
+      cut.cut();
+    }
+  }
+
+  private void checkEveryAcknowledgedWrite(PartitaClient client) throws Exception {
+    final Map<String, String> expected = Map.copyOf(acknowledged);
+    final Semaphore inFlight = new Semaphore(64);
+    final Map<String, CompletableFuture<ClientResponse>> reads = new TreeMap<>();
+    for (String key : expected.keySet()) {
+      inFlight.acquire();
+      reads.put(key, client.callAsync("Get", key).whenComplete((a, e) -> inFlight.release()));
+    }
+    for (Map.Entry<String, CompletableFuture<ClientResponse>> read : reads.entrySet()) {
+      final ClientResponse answer = read.getValue().get(60, TimeUnit.SECONDS);
+      assertTrue(answer.ok(), answer.message());
+      assertArrayEquals(bytes(expected.get(read.getKey())), value(answer),
+          read.getKey() + " was acknowledged before every host was killed: it survives the restart");
+    }
+    for (int k = 0; k < DELETED; k++) {
+      final ResultTable row = client.callAsync("Get", "gone" + k).get(60, TimeUnit.SECONDS).results().get(0);
+      assertFalse(row.advanceRow(), "gone" + k + " was deleted by a committed multi-partition statement");
+    }
+    System.out.printf("cluster recovery: %d acknowledged write(s) read back after a restart from the logs%n",
+        expected.size());
+  }
+
+  /** Each partition's two copies, on two hosts, hold the same rows. */
+  private void checkCopiesEqual() throws Exception {
+    final Map<Integer, List<Long>> checksums = new TreeMap<>();
+    for (ServerProcess host : hosts.subList(hosts.size() - HOSTS, hosts.size())) {
+      final PartitaClient one = new PartitaClient(ClientConfig.builder().clientName("cluster-recovery-checksum")
+          .callTimeout(Duration.ofSeconds(30)).discoverHosts(false).build());
+      clients.add(one);
+      one.connect(host.address());
+      final ClientResponse answer = one.callAsync("@Statistics", "CHECKSUM").get(60, TimeUnit.SECONDS);
+      assertTrue(answer.ok(), answer.message());
+      final ResultTable table = answer.results().get(0);
+      while (table.advanceRow()) {
+        checksums.computeIfAbsent((int) table.getLong(0), p -> new ArrayList<>()).add(table.getLong(4));
+      }
+    }
+    assertEquals(PARTITIONS, checksums.size(), checksums::toString);
+    for (Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
+      assertEquals(2, copies.getValue().size(), "partition " + copies.getKey() + " has both its copies back");
+      assertEquals(copies.getValue().get(0), copies.getValue().get(1), "partition " + copies.getKey()
+          + ": both copies hold the same rows after the recovery");
+    }
+  }
+
+  private Path dataDir(int host) {
+    return dir.resolve("host" + host);
+  }
+
+  private List<String> hostArgs(int host) {
+    return List.of("--schema", KV_DDL.toString(), "--cluster", cluster, "--host-id", Integer.toString(host),
+        "--bind", "127.0.0." + (host + 1), "--port", "0", "--http-port", "-1", "--data-dir",
+        dataDir(host).toString(), "--sites-per-host", "2", "--kfactor", "1", "--join-timeout", "120s",
+        "--command-log", "sync");
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] value(ClientResponse answer) {
+    assertTrue(answer.ok(), answer.message());
+    final ResultTable table = answer.results().get(0);
+    assertTrue(table.advanceRow(), "a row");
+    return table.getBytes(0);
+  }
+}
