@@ -263,6 +263,18 @@ public final class PartitaClient implements AutoCloseable {
     return router.topologyVersion();
   }
 
+  /**
+   * The partition a call of {@code procedure} with {@code parameters} is
+   * routed to now, by the topology and routes the client knows, or -1 when
+   * it is not routed (a multi-partition or system procedure, a value the
+   * client cannot hash, or routes not read yet: a client reads them after
+   * its first login). Only a routed call is sent again when its outcome
+   * becomes unknown (docs/java-client.md, "Calls sent again").
+   */
+  public int partitionOf(String procedure, Object... parameters) {
+    return router.partitionOf(procedure, parameters == null ? new Object[] {null} : parameters);
+  }
+
   /** The servers ("host:port") whose connection is up now. */
   public List<String> connectedServers() {
     return router.connectedServers();
