@@ -236,17 +236,9 @@ class FailoverTest {
    */
   @Test
   void shouldRunAWriteSentAgainAfterItsLeaderHostWasKilledExactlyOnce() throws Exception {
-    startCluster(EntriesSchema.writeTo(dir));
-    final int leader = victimHost();
-    // Formation's placement (docs/cluster.md, "What K >= 1 does today"): the partition host h leads has its
-    // other copy on host h + 1 (mod 3); the metadata leader is neither of them.
-    final int replica = (leader + 1) % 3;
-    final PartitaClient leaderOnly = client(false, addresses.get(leader));
-    final long key = entryKeyLedBy(leaderOnly);
-    assertTrue(key > 0, "host " + leader + " leads some key");
-    final int partition = ledPartition(leaderOnly);
-    final long before = checksumOn(leaderOnly, partition);
-    final PartitaClient writer = cluster.client(Duration.ofSeconds(60), true, addresses.get(leader));
+    final EntriesCluster at = startEntriesCluster();
+    final long before = checksumOn(at.leaderOnly(), at.partition());
+    final PartitaClient writer = cluster.client(Duration.ofSeconds(60), true, addresses.get(at.leader()));
     final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (writer.connectedServers().size() < 3 && System.nanoTime() < deadline) {
       Thread.sleep(20);
@@ -254,13 +246,14 @@ class FailoverTest {
     assertEquals(3, writer.connectedServers().size(), "the writer discovered every host");
     // The routes come after the logins (@SystemCatalog PROCEDURES): a write sent before them is not routed, and
     // a call the client did not route is not sent again when its outcome becomes unknown.
-    while (writer.partitionOf("AddEntry", key, "once") < 0 && System.nanoTime() < deadline) {
+    while (writer.partitionOf("AddEntry", at.key(), "once") < 0 && System.nanoTime() < deadline) {
       Thread.sleep(20);
     }
-    assertEquals(partition, writer.partitionOf("AddEntry", key, "once"), "the writer routes the write to its leader");
+    assertEquals(at.partition(), writer.partitionOf("AddEntry", at.key(), "once"),
+        "the writer routes the write to its leader");
 
     // Idle connections to the host that survives untouched: a raw one asking for topology pushes, and a client.
-    final int bystander = (leader + 2) % 3;
+    final int bystander = (at.leader() + 2) % 3;
     final String[] hostPort = addresses.get(bystander).split(":");
     final RawConnection pushed = new RawConnection(hostPort[0], Integer.parseInt(hostPort[1]));
     final long formationVersion = pushed.login(LoginRequest.newBuilder().setProtocolVersion(1)
@@ -268,20 +261,20 @@ class FailoverTest {
     final PartitaClient idle = client(false, addresses.get(bystander));
     assertEquals(formationVersion, idle.topologyVersion());
 
-    signal(hosts.get(replica), "STOP");
-    final CompletableFuture<ClientResponse> write = writer.callAsync("AddEntry", key, "once");
+    signal(hosts.get(at.replica()), "STOP");
+    final CompletableFuture<ClientResponse> write = writer.callAsync("AddEntry", at.key(), "once");
     // The leader ran it (its copy changed); its answer waits for the paused replica's acknowledgement.
-    while (checksumOn(leaderOnly, partition) == before) {
+    while (checksumOn(at.leaderOnly(), at.partition()) == before) {
       assertTrue(System.nanoTime() < deadline, "the leader did not run the write");
       Thread.sleep(20);
     }
     assertFalse(write.isDone(), "answered without the replica's acknowledgement");
-    hosts.get(leader).kill();
-    signal(hosts.get(replica), "CONT");
+    hosts.get(at.leader()).kill();
+    signal(hosts.get(at.replica()), "CONT");
 
     final ClientResponse answer = write.join();
     assertTrue(answer.ok(), "the write sent again was answered: " + answer.errorCode() + " " + answer.message());
-    final ClientResponse rows = callUntilAnswered(writer, "CountEntries", key);
+    final ClientResponse rows = callUntilAnswered(writer, "CountEntries", at.key());
     assertTrue(rows.ok(), rows.message());
     assertEquals(1, rows.firstLong(), "the write ran exactly once");
 
@@ -292,7 +285,7 @@ class FailoverTest {
       assertEquals(ServerMessage.KindCase.TOPOLOGY_PUSH, push.getKindCase(), push.toString());
       final Topology topology = push.getTopologyPush().getTopology();
       assertTrue(topology.getTopologyVersion() > formationVersion, topology.toString());
-      assertTrue(topology.getPartitionLeadersList().stream().noneMatch(h -> h == leader),
+      assertTrue(topology.getPartitionLeadersList().stream().noneMatch(h -> h == at.leader()),
           "the killed host leads nothing in the pushed map: " + topology);
     }
     final long idleDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -313,32 +306,25 @@ class FailoverTest {
    */
   @Test
   void aRejoinedCopyAnswersACallSentAgainFromBeforeItsSnapshotFromTheTable() throws Exception {
-    startCluster(EntriesSchema.writeTo(dir));
-    // Neither host killed below leads the metadata group: the leader's partition has its other copy on the next host.
-    final int leader = victimHost();
-    final int replica = (leader + 1) % 3;
-    final PartitaClient leaderOnly = client(false, addresses.get(leader));
-    final long key = entryKeyLedBy(leaderOnly);
-    assertTrue(key > 0, "host " + leader + " leads some key");
-    final int partition = ledPartition(leaderOnly);
+    final EntriesCluster at = startEntriesCluster();
     final long session = 0x5E55_7077L;
-    try (RawConnection first = sessionOn(addresses.get(leader), session)) {
-      final org.partita.client.proto.InvocationResponse ran = first.call(7, "AddEntry", key, "once");
+    try (RawConnection first = sessionOn(addresses.get(at.leader()), session)) {
+      final org.partita.client.proto.InvocationResponse ran = first.call(7, "AddEntry", at.key(), "once");
       assertEquals(org.partita.client.proto.CallStatus.CALL_STATUS_SUCCESS, ran.getStatus(), ran.toString());
     }
 
     // A key the replica's host leads: served again by its other copy once the host is declared dead.
-    final PartitaClient replicaOnly = client(false, addresses.get(replica));
+    final PartitaClient replicaOnly = client(false, addresses.get(at.replica()));
     long replicaKey = -1;
     for (long k = 1; k < 1000 && replicaKey < 0; k++) {
       if (attempt(replicaOnly, "CountEntries", k).ok()) {
         replicaKey = k;
       }
     }
-    assertTrue(replicaKey > 0, "host " + replica + " leads some key");
-    hosts.get(replica).kill();
+    assertTrue(replicaKey > 0, "host " + at.replica() + " leads some key");
+    hosts.get(at.replica()).kill();
     // Restarted only once the cluster declared it dead (a host still registered as up is refused).
-    final PartitaClient others = client(true, addresses.get(leader), addresses.get((leader + 2) % 3));
+    final PartitaClient others = client(true, addresses.get(at.leader()), addresses.get((at.leader() + 2) % 3));
     final long failedOver = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {
       final ClientResponse served = attempt(others, "CountEntries", replicaKey);
@@ -348,26 +334,46 @@ class FailoverTest {
       assertTrue(System.nanoTime() < failedOver, "the killed host's partition was not served again within 60 s");
       Thread.sleep(50);
     }
-    final ServerProcess back = cluster.rejoin(replica);
-    final String rejoined = "rejoin: partition " + partition + ": host " + replica + " rejoined";
+    final ServerProcess back = cluster.rejoin(at.replica());
+    final String rejoined = "rejoin: partition " + at.partition() + ": host " + at.replica() + " rejoined";
     final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    while (!hosts.get(leader).output().contains(rejoined)) {
-      assertTrue(System.nanoTime() < deadline, () -> "partition's copy did not rejoin:\n" + hosts.get(leader).output()
-          + "\n" + back.output());
+    while (!hosts.get(at.leader()).output().contains(rejoined)) {
+      assertTrue(System.nanoTime() < deadline, () -> "partition's copy did not rejoin:\n"
+          + hosts.get(at.leader()).output() + "\n" + back.output());
       Thread.sleep(100);
     }
 
-    hosts.get(leader).kill();
-    final PartitaClient survivor = client(false, addresses.get(replica));
-    final ClientResponse count = callUntilAnswered(survivor, "CountEntries", key);
+    hosts.get(at.leader()).kill();
+    final PartitaClient survivor = client(false, addresses.get(at.replica()));
+    final ClientResponse count = callUntilAnswered(survivor, "CountEntries", at.key());
     assertTrue(count.ok(), count.message());
     assertEquals(1, count.firstLong(), "the write is in the rejoined copy's snapshot");
-    try (RawConnection retry = sessionOn(addresses.get(replica), session)) {
-      final org.partita.client.proto.InvocationResponse answered = retry.call(7, "AddEntry", key, "once");
+    try (RawConnection retry = sessionOn(addresses.get(at.replica()), session)) {
+      final org.partita.client.proto.InvocationResponse answered = retry.call(7, "AddEntry", at.key(), "once");
       assertEquals(org.partita.client.proto.CallStatus.CALL_STATUS_SUCCESS, answered.getStatus(), answered.toString());
     }
-    assertEquals(1, callUntilAnswered(survivor, "CountEntries", key).firstLong(),
+    assertEquals(1, callUntilAnswered(survivor, "CountEntries", at.key()).firstLong(),
         "sent again after the rejoin and a failover: answered from the loaded table, not run again");
+  }
+
+  /**
+   * Where the de-duplication tests write: a host that leads a partition and
+   * not the metadata group ({@code leader}), the host of that partition's
+   * other copy ({@code replica}: formation's placement puts the copy of the
+   * partition host h leads on host h + 1 mod 3, docs/cluster.md, "What
+   * K >= 1 does today"), a client of the leader alone, a key of the
+   * partition and the partition.
+   */
+  private record EntriesCluster(int leader, int replica, PartitaClient leaderOnly, long key, int partition) {}
+
+  /** Starts the cluster on the entries schema and finds where its writes go. */
+  private EntriesCluster startEntriesCluster() throws IOException, InterruptedException {
+    startCluster(EntriesSchema.writeTo(dir));
+    final int leader = victimHost();
+    final PartitaClient leaderOnly = client(false, addresses.get(leader));
+    final long key = entryKeyLedBy(leaderOnly);
+    assertTrue(key > 0, "host " + leader + " leads some key");
+    return new EntriesCluster(leader, (leader + 1) % 3, leaderOnly, key, ledPartition(leaderOnly));
   }
 
   /** The first key of the entries table that the host {@code only} reaches leads, or -1. */
