@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <thread>
 
 #include "answer.h"
@@ -24,6 +25,13 @@ thread_local bool t_on_io_thread = false;
 
 // Extra wait beyond the connect timeout, for the login timer's own answer to arrive.
 constexpr std::chrono::seconds kConnectGrace{2};
+
+uint64_t NewSession() {
+  std::random_device device;
+  uint64_t session = 0;
+  while (session == 0) session = (static_cast<uint64_t>(device()) << 32) ^ device();
+  return session;
+}
 }  // namespace
 
 // The client's state: I/O threads, connections, router, the follower of
@@ -66,6 +74,10 @@ class Client::Impl final {
   // connection reaches yet is connected to on a discovery thread (Connect
   // waits for the login, which must not happen on an I/O thread).
   void LoggedIn(const LoginResponse& login);
+  // A host pushed its new topology (on an I/O thread): routes by its leaders
+  // when newer, sends again the calls waiting for them, and connects to its
+  // hosts no connection reaches yet.
+  void TopologyPushed(const Topology& topology);
   // Calls @SystemCatalog PARTITIONS (outside the rate limit) on the first
   // connection, round-robin, with room for it: after a failover some are
   // full of answers their hosts held. On an I/O thread; never waits.
@@ -91,6 +103,8 @@ class Client::Impl final {
   std::optional<RateLimiter> limiter_;
   TopologyFollower follower_;
   std::atomic<uint64_t> next_handle_{1};
+  // The client session every login names: random, never 0 (docs/wire-protocol.md, "Client sessions").
+  const uint64_t session_ = NewSession();
   std::atomic<bool> closed_{false};
   std::atomic<uint64_t> refreshing_version_{0};  // the version whose routes are being read
   std::mutex connect_mu_;
@@ -117,7 +131,10 @@ Status Client::Impl::Connect(std::string_view host_port) {
       [this](uint64_t version) { follower_.VersionSeen(version); },
       [this](PendingCall& call, uint64_t version, Response& answer) {
         return follower_.NotLeader(call, version, answer);
-      }};
+      },
+      [this](PendingCall& call, const std::string& reason) { return follower_.OutcomeUnknown(call, reason); },
+      session_,
+      [this](const Topology& topology) { TopologyPushed(topology); }};
   auto connection = std::make_shared<Connection>(io_, std::move(address.value()), config_, &tracker_, answers_, listener);
   router_.Add(connection);
   std::future<Status> login = connection->Open();
@@ -139,6 +156,18 @@ void Client::Impl::LoggedIn(const LoginResponse& login) {
   std::vector<std::string> unknown;
   for (const Host& host : login.topology().hosts()) {
     if (host.host_id() == login.host_id() || router_.ConnectedToHost(host.host_id())) continue;
+    unknown.push_back(host.address() + ":" + std::to_string(host.client_port()));
+  }
+  Discover(std::move(unknown));
+}
+
+void Client::Impl::TopologyPushed(const Topology& topology) {
+  std::vector<uint32_t> leaders(topology.partition_leaders().begin(), topology.partition_leaders().end());
+  router_.FollowLeaders(std::move(leaders), topology.topology_version());
+  follower_.LoggedIn();
+  std::vector<std::string> unknown;
+  for (const Host& host : topology.hosts()) {
+    if (router_.ConnectedToHost(host.host_id())) continue;
     unknown.push_back(host.address() + ":" + std::to_string(host.client_port()));
   }
   Discover(std::move(unknown));
@@ -285,6 +314,8 @@ void Client::Drain() { impl_->tracker_.AwaitIdle(); }
 ClientStatistics Client::Statistics(bool reset) { return impl_->tracker_.Snapshot(reset); }
 
 std::vector<std::string> Client::ConnectedServers() const { return impl_->router_.ConnectedServers(); }
+
+uint64_t Client::TopologyVersion() const { return impl_->router_.topology_version(); }
 
 int Client::PartitionOf(std::string_view procedure, const std::vector<Param>& params) const {
   return impl_->router_.PartitionOf(procedure, params);

@@ -28,6 +28,8 @@ constexpr size_t kMinRead = 16 * 1024;
 
 // partita.proto.ErrorCode ERROR_CODE_NOT_LEADER (proto/errors.proto): the call was not run.
 constexpr uint32_t kErrorCodeNotLeader = 20;
+// ERROR_CODE_OUTCOME_UNKNOWN: the call may have run.
+constexpr uint32_t kErrorCodeOutcomeUnknown = 28;
 
 Status Lost(std::string message) { return Status(Status::Code::kConnectionLost, std::move(message)); }
 
@@ -202,10 +204,11 @@ void Connection::OnConnected(const std::shared_ptr<Session>& s) {
 
 void Connection::SendLogin(const std::shared_ptr<Session>& s) {
   if (config_.user.empty()) {
-    s->login_frame = FrameCodec::LoginFrame(config_.client_name);
+    s->login_frame = FrameCodec::LoginFrame(config_.client_name, "", "", listener_.client_session);
   } else {
     s->scram = std::make_unique<ScramClient>(config_.user, config_.password);
-    s->login_frame = FrameCodec::LoginFrame(config_.client_name, ScramClient::kMechanism, s->scram->ClientFirst());
+    s->login_frame = FrameCodec::LoginFrame(config_.client_name, ScramClient::kMechanism, s->scram->ClientFirst(),
+                                            listener_.client_session);
   }
   AsyncWrite(s->socket, s->tls.get(), asio::buffer(s->login_frame),
                     [self = shared_from_this(), s](boost::system::error_code ec, size_t) {
@@ -325,6 +328,11 @@ bool Connection::HandleFrame(const std::shared_ptr<Session>& s, const char* data
     OnResponse(m.mutable_response());
     return true;
   }
+  if (s->logged_in && m.has_topology_push()) {
+    if (listener_.topology_pushed) listener_.topology_pushed(m.topology_push().topology());
+    return true;
+  }
+  if (s->logged_in && m.kind_case() == ServerMessage::KIND_NOT_SET) return true;  // a newer server's message
   SessionFailed(s, std::string("unexpected message from the server ") +
                        (s->logged_in ? "after login" : "before the login answer"));
   return false;
@@ -348,6 +356,14 @@ void Connection::OnResponse(InvocationResponse* r) {
   if (response.error_code == kErrorCodeNotLeader && listener_.not_leader) {
     permits_.release();  // before a resend, which may pick this connection
     if (!listener_.not_leader(call, r->topology_version(), response)) tracker_->Finish(call, std::move(response));
+    return;
+  }
+  if (response.error_code == kErrorCodeOutcomeUnknown && listener_.outcome_unknown) {
+    permits_.release();
+    if (!listener_.outcome_unknown(call, "the server at " + address_text_ + " answered OUTCOME_UNKNOWN: " +
+                                             response.message)) {
+      tracker_->Finish(call, std::move(response));
+    }
     return;
   }
   if (r->results_size() > 0) {
@@ -376,6 +392,7 @@ void Connection::Submit(PendingCall call, uint32_t routed_plus_one) {
     std::unique_lock<std::mutex> lock(mu_);
     if (state_ != State::kUp) {
       lock.unlock();
+      if (!call.unknown_reason.empty()) return EndUnknown(call, call.unknown_reason);
       return Finish(call, Lost("the connection to " + address_text_ + " is down; the call to " + call.procedure +
                                " was not sent"));
     }
@@ -438,14 +455,21 @@ void Connection::GoDown(const std::string& reason) {
     writing_ = false;
   }
   for (PendingCall& call : batch_) {
-    Finish(call, Lost("connection to " + address_text_ + " lost before the call to " + call.procedure +
-                      " was sent: " + reason));
+    const std::string lost =
+        "connection to " + address_text_ + " lost before the call to " + call.procedure + " was sent: " + reason;
+    // Not sent: unknown only if an earlier sending was (then it is sent again).
+    if (!call.unknown_reason.empty()) {
+      EndUnknown(call, call.unknown_reason);
+    } else {
+      Finish(call, Lost(lost));
+    }
   }
   batch_.clear();
   in_flight_.TakeAll(&batch_);
   for (PendingCall& call : batch_) {
-    Finish(call, Lost("connection to " + address_text_ + " lost with the call to " + call.procedure +
-                      " in flight: " + reason));
+    const std::string lost =
+        "connection to " + address_text_ + " lost with the call to " + call.procedure + " in flight: " + reason;
+    EndUnknown(call, lost);
   }
   batch_.clear();
   if (closed) return;
@@ -514,10 +538,25 @@ void Connection::SweepTimeouts() {
   }
   in_flight_.TakeExpired(now, &batch_);
   for (PendingCall& call : batch_) {
+    if (!call.unknown_reason.empty()) {
+      Finish(call, OutcomeUnknownAnswer(call));
+      continue;
+    }
     Finish(call, Status(Status::Code::kTimeout, "no answer to the call to " + call.procedure + " from " +
                                                     address_text_ + " within " + Millis(config_.call_timeout)));
   }
   batch_.clear();
+}
+
+void Connection::EndUnknown(PendingCall& call, const std::string& reason) {
+  if (listener_.outcome_unknown) {
+    permits_.release();
+    if (listener_.outcome_unknown(call, reason)) return;
+    if (!call.unknown_reason.empty()) return tracker_->Finish(call, OutcomeUnknownAnswer(call));
+    return tracker_->Finish(call, Lost(reason));
+  }
+  if (!call.unknown_reason.empty()) return Finish(call, OutcomeUnknownAnswer(call));
+  Finish(call, Lost(reason));
 }
 
 void Connection::Finish(PendingCall& call, Result<Response> result) {

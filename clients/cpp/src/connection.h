@@ -44,6 +44,7 @@ namespace partita::client {
 class AnswerPool;
 class LoginResponse;
 class InvocationResponse;
+class Topology;
 
 class Connection final : public std::enable_shared_from_this<Connection> {
  public:
@@ -59,6 +60,16 @@ class Connection final : public std::enable_shared_from_this<Connection> {
     // topology `version`. Returns true when it took the call (moved from
     // it) to send it again; false to have `answer` delivered. May be null.
     std::function<bool(PendingCall& call, uint64_t version, Response& answer)> not_leader;
+    // `call`'s outcome became unknown for `reason` (its connection was lost
+    // while it was in flight, or the server answered OUTCOME_UNKNOWN).
+    // Returns true when it took the call (moved from it) to send it again or
+    // end it; false to end it as before. May be null.
+    std::function<bool(PendingCall& call, const std::string& reason)> outcome_unknown;
+    // The client session every login names (LoginRequest.client_session; 0: none).
+    uint64_t client_session = 0;
+    // The server pushed its new topology (ServerMessage.topology_push; the
+    // login asked for pushes). May be null.
+    std::function<void(const Topology&)> topology_pushed;
   };
 
   // REQUIRES: `tracker` outlives the connection. `answers` is the
@@ -117,6 +128,11 @@ class Connection final : public std::enable_shared_from_this<Connection> {
   void SetLoginResult(Status status);
   // Any thread: ends a call and gives its room back.
   void Finish(PendingCall& call, Result<Response> result);
+  // Any thread: `call`'s outcome is unknown for `reason`: gives its room back
+  // and hands it to the listener to send again; if the listener does not
+  // take it, ends it (OUTCOME_UNKNOWN when an earlier sending's outcome was
+  // already unknown, else kConnectionLost with `reason`).
+  void EndUnknown(PendingCall& call, const std::string& reason);
 
   const ServerAddress server_;
   const std::string address_text_;

@@ -149,11 +149,14 @@ void FrameCodec::AppendInvocationFrame(uint64_t handle, std::string_view procedu
 
 std::string FrameCodec::LoginFrame(std::string_view client_name) { return LoginFrame(client_name, "", ""); }
 
-std::string FrameCodec::LoginFrame(std::string_view client_name, std::string_view mechanism, std::string_view data) {
+std::string FrameCodec::LoginFrame(std::string_view client_name, std::string_view mechanism, std::string_view data,
+                                   uint64_t session) {
   ClientMessage message;
   LoginRequest* login = message.mutable_login();
   login->set_protocol_version(PROTOCOL_VERSION_1);
   login->set_client_name(std::string(client_name));
+  login->set_client_session(session);
+  login->set_accepts_topology_push(true);
   if (!mechanism.empty()) {
     login->set_sasl_mechanism(std::string(mechanism));
     login->set_sasl_data(std::string(data));

@@ -39,7 +39,9 @@ class FrameCodec final {
 
   // A login frame starting a SASL exchange: LoginRequest{protocol_version 1,
   // client_name, sasl_mechanism, sasl_data}.
-  static std::string LoginFrame(std::string_view client_name, std::string_view mechanism, std::string_view data);
+  // `session`: the client session (LoginRequest.client_session; 0: none).
+  static std::string LoginFrame(std::string_view client_name, std::string_view mechanism, std::string_view data,
+                                uint64_t session = 0);
 
   // The second step of a SCRAM login: ClientMessage{login_continue{sasl_data}}.
   static std::string LoginContinueFrame(std::string_view data);

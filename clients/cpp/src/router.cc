@@ -173,6 +173,8 @@ std::string Router::HostAddress(uint32_t host_id) const {
   return it == s->host_addresses.end() ? std::string() : it->second;
 }
 
+size_t Router::HostCount() const { return Current()->host_addresses.size(); }
+
 bool Router::UpdateRoutes(uint64_t version, const ResultTable& procedures) {
   const int name = procedures.ColumnIndex("PROCEDURE_NAME");
   const int single = procedures.ColumnIndex("SINGLE_PARTITION");

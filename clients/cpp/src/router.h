@@ -80,6 +80,8 @@ class Router final {
   // The client address ("host:port") a login's topology gave for
   // `host_id`, or empty when no login named it.
   std::string HostAddress(uint32_t host_id) const;
+  // How many hosts the logins' topologies named (1 for a single server).
+  size_t HostCount() const;
   // The catalog version the routes belong to.
   uint64_t catalog_version() const;
   // Replaces the routes with those of a @SystemCatalog PROCEDURES table

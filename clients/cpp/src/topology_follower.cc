@@ -70,7 +70,33 @@ void TopologyFollower::PartitionsRead(uint64_t asked, const Result<Response>& re
   if (error.empty()) Wake(std::max(asked, router_->topology_version()));
 }
 
+bool TopologyFollower::OutcomeUnknown(PendingCall& call, const std::string& reason) {
+  if (call.unknown_reason.empty()) {
+    if (router_->HostCount() < 2 || router_->PartitionOf(call.procedure, call.params) < 0) return false;
+    call.unknown_reason = reason;
+  }
+  const auto now = PendingCall::Clock::now();
+  const auto wait = std::min<std::chrono::milliseconds>(
+      kUnknownMaxWait, kUnknownFirstWait * (1u << std::min<uint32_t>(call.unknown_resends, 5)));
+  ++call.unknown_resends;
+  Response answer = OutcomeUnknownAnswer(call);
+  const auto wake_at = std::min<PendingCall::Clock::time_point>(now + wait, call.deadline);
+  const uint64_t until_version = router_->topology_version() + 1;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return false;
+    waiting_.push_back(Waiting{std::move(call), std::move(answer), until_version, wake_at});
+    ArmLocked();
+  }
+  return true;
+}
+
 bool TopologyFollower::NotLeader(PendingCall& call, uint64_t version, Response& answer) {
+  if (!call.unknown_reason.empty()) {
+    // Not run there; the first sending may have run: keep looking for the leader until the deadline.
+    if (version > router_->topology_version()) VersionSeen(version);
+    return OutcomeUnknown(call, call.unknown_reason);
+  }
   if (call.not_leader_resends >= kMaxResends) return false;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -193,6 +219,10 @@ void TopologyFollower::Close() {
     waiting.swap(waiting_);
   }
   for (Waiting& w : waiting) {
+    if (!w.call.unknown_reason.empty()) {
+      tracker_->Finish(w.call, std::move(w.answer));  // OUTCOME_UNKNOWN: an earlier sending may have run
+      continue;
+    }
     tracker_->Finish(w.call, Status(Status::Code::kClosed, "the client was closed; the call to " + w.call.procedure +
                                                                " (answered NOT_LEADER) was not sent again"));
   }

@@ -18,8 +18,12 @@
 //    else it waits until the client follows a newer topology or connects to
 //    its leader, at most
 //    `not_leader_wait` and never past its call timeout (then its caller
-//    gets the NOT_LEADER answer). A call whose outcome is unknown (a lost
-//    connection, a timeout, OUTCOME_UNKNOWN) never comes here.
+//    gets the NOT_LEADER answer).
+//  - On a cluster, a single-partition call whose outcome is unknown (its
+//    connection lost while it was in flight, or answered OUTCOME_UNKNOWN)
+//    is sent again with the same session and handle (OutcomeUnknown); its
+//    NOT_LEADER answers then keep it waiting until its deadline, not
+//    kMaxResends. A call that timed out is not sent again.
 //  - A waiting call holds no connection's room; a resend that finds no room
 //    waits for the next tick (every kTick) rather than fail.
 //
@@ -51,6 +55,8 @@ class TopologyFollower final {
  public:
   static constexpr uint32_t kMaxResends = 2;
   static constexpr std::chrono::milliseconds kTick{20};
+  static constexpr std::chrono::milliseconds kUnknownFirstWait{50};
+  static constexpr std::chrono::milliseconds kUnknownMaxWait{1000};
 
   struct Hooks {
     // Calls @SystemCatalog PARTITIONS on a connection with room; the
@@ -76,6 +82,15 @@ class TopologyFollower final {
   // `version`. Returns true iff it took the call (moved from it) to send it
   // again; false: deliver `answer`. Any thread.
   bool NotLeader(PendingCall& call, uint64_t version, Response& answer);
+  // `call`'s outcome became unknown for `reason` (its connection was lost in
+  // flight, or OUTCOME_UNKNOWN). On a cluster, a call routed to a partition
+  // is taken (moved from) and sent again with its handle, to its partition's
+  // leader, after kUnknownFirstWait doubling up to kUnknownMaxWait or as soon
+  // as a newer topology is followed, until it is answered or its deadline
+  // passes (then it ends with an OUTCOME_UNKNOWN answer): the servers run a
+  // call of a session at most once. Returns false, leaving the call
+  // untouched, for any other call or once closed. Any thread.
+  bool OutcomeUnknown(PendingCall& call, const std::string& reason);
   // A connection logged in (its topology may be newer, and its host may
   // lead a waiting call's partition): sends again the calls whose topology
   // came or whose leader's connection is up now.

@@ -2,7 +2,8 @@
 // 127.0.0.1: a newer topology version read once with @SystemCatalog
 // PARTITIONS and routed by; NOT_LEADER calls sent again, at most twice,
 // waiting for the new leaders when the old leader's connection is down;
-// calls whose outcome is unknown never sent again; the PARTITIONS table's
+// on a cluster, calls whose outcome is unknown sent again with their
+// session and handle (never on a single server); the PARTITIONS table's
 // bad shapes refused.
 #include <gtest/gtest.h>
 
@@ -75,6 +76,11 @@ class FakeHost {
     leaders_ = std::move(leaders);
     version_ = version;
   }
+  // While on, Vote calls are held unanswered (their connection may then drop).
+  void Hold(bool on) {
+    std::lock_guard<std::mutex> lock(mu_);
+    hold_ = on;
+  }
   int Received(const std::string& procedure) const {
     int n = 0;
     for (const Invocation& c : server_.received()) n += c.procedure() == procedure;
@@ -101,6 +107,7 @@ class FakeHost {
       r.set_topology_version(version_);
       return r;
     }
+    if (hold_ && call.procedure() == "Vote") return std::nullopt;
     const uint32_t partition = call.routed_partition_plus_one() - 1;
     if (partition >= leaders_.size() || leaders_[partition] != id_) {
       return FakeServer::Failure(call, CALL_STATUS_REJECTED, kNotLeader, "NOT_LEADER", version_);
@@ -114,6 +121,7 @@ class FakeHost {
   std::mutex mu_;
   std::vector<uint32_t> leaders_ = {0, 1};  // guarded by mu_
   uint64_t version_ = 1;                    // guarded by mu_
+  bool hold_ = false;                       // guarded by mu_
   FakeServer server_;                       // last: serves as soon as it is built
 };
 
@@ -242,7 +250,50 @@ TEST(FailoverTest, SendsANotLeaderCallAgainAtMostTwice) {
 
 // A call that may have run is never sent again: OUTCOME_UNKNOWN answers and
 // lost connections reach the caller after one send.
-TEST(FailoverTest, NeverSendsAgainACallWhoseOutcomeIsUnknown) {
+// On a cluster (the logins list two hosts), a call in flight when its
+// leader's connection drops has an unknown outcome: the client sends it
+// again, with the same session and handle, and it reaches the partition's
+// new leader; the OUTCOME_UNKNOWN answer of a host is treated the same way.
+TEST(FailoverTest, SendsACallWhoseOutcomeIsUnknownAgainWithItsSessionAndHandleOnACluster) {
+  FakeHost host0(0);
+  auto host1 = std::make_unique<FakeHost>(1);
+  std::vector<Host> hosts(2);
+  for (uint32_t id = 0; id < 2; ++id) {
+    hosts[id].set_host_id(id);
+    hosts[id].set_address("127.0.0.1");
+    hosts[id].set_client_port(id == 0 ? host0.server().port() : host1->server().port());
+  }
+  host0.server().SetTopologyHosts(hosts);
+  host1->server().SetTopologyHosts(hosts);
+  Client client(TestConfig());
+  ASSERT_TRUE(client.Connect(host0.server().address()).ok());
+  ASSERT_TRUE(client.Connect(host1->server().address()).ok());
+  const int64_t key = KeyOf(1);
+  host1->Hold(true);
+  auto lost = client.CallFuture("Vote", {key, 1, 2});
+  ASSERT_TRUE(host1->server().WaitForHeld(1, kWait));
+  const uint64_t handle = host1->server().received().back().client_handle();
+  const std::vector<uint64_t> first_sessions = host1->server().client_sessions();
+  host0.Move({0, 0}, 2);  // the failover, then host 1 dies with the call in flight
+  host1.reset();
+  const Result<Response> r = Await(lost);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->ok()) << r->ToString();
+  std::vector<uint64_t> handles;
+  for (const Invocation& c : host0.server().received()) {
+    if (c.procedure() == "Vote") handles.push_back(c.client_handle());
+  }
+  ASSERT_FALSE(handles.empty());
+  EXPECT_EQ(handles.back(), handle) << "sent again with its handle";
+  const std::vector<uint64_t> sessions = host0.server().client_sessions();
+  ASSERT_EQ(sessions.size(), 1u);
+  EXPECT_NE(sessions[0], 0u) << "every login names the client's session";
+  ASSERT_EQ(first_sessions.size(), 1u);
+  EXPECT_EQ(first_sessions[0], sessions[0]) << "the same session on every host";
+}
+
+// A single server: a call whose outcome is unknown is not sent again (no other copy could answer it).
+TEST(FailoverTest, NeverSendsAgainACallWhoseOutcomeIsUnknownOnASingleServer) {
   FakeServer::Options o;
   o.routes = {FakeServer::Route("Vote", true, 0, 5)};
   FakeServer unknown(o, [](const Invocation& c) -> std::optional<InvocationResponse> {
@@ -263,6 +314,29 @@ TEST(FailoverTest, NeverSendsAgainACallWhoseOutcomeIsUnknown) {
   int votes = 0;
   for (const Invocation& c : unknown.received()) votes += c.procedure() == "Vote";
   EXPECT_EQ(votes, 2) << "each call sent once";
+}
+
+// A pushed topology (a host's map changed) moves the client's routes
+// without any call failing: the next call for the moved partition goes to
+// its new leader directly.
+TEST(FailoverTest, FollowsAPushedTopologyWithoutACallFailing) {
+  FakeHost host0(0), host1(1);
+  Client client(TestConfig());
+  ASSERT_TRUE(client.Connect(host0.server().address()).ok());
+  ASSERT_TRUE(client.Connect(host1.server().address()).ok());
+  ASSERT_EQ(client.TopologyVersion(), 1u);
+  host0.Move({0, 0}, 2);
+  host1.Move({0, 0}, 2);
+  host0.server().SetLeaders({0, 0}, 2);
+  host0.server().PushTopology();
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (client.TopologyVersion() < 2 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(client.TopologyVersion(), 2u) << "the push was followed";
+  const Result<Response> r = client.Call("Vote", {KeyOf(1), 1, 2});
+  ASSERT_TRUE(r.ok() && r->ok()) << (r.ok() ? r->ToString() : r.status().ToString());
+  EXPECT_EQ(host0.Received("Vote"), 1) << "straight to the new leader";
+  EXPECT_EQ(host1.Received("Vote"), 0) << "no NOT_LEADER on the way";
+  EXPECT_EQ(host0.Received("@SystemCatalog") + host1.Received("@SystemCatalog"), 0) << "nothing read";
 }
 
 // Close ends a call waiting to be sent again.

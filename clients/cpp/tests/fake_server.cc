@@ -60,6 +60,7 @@ void FakeServer::Serve(const std::shared_ptr<Conn>& conn) {
       {
         std::lock_guard<std::mutex> lock(mu_);
         client_names_.push_back(m.login().client_name());
+        client_sessions_.push_back(m.login().client_session());
       }
       ServerMessage answer;
       *answer.mutable_login() = Login();
@@ -161,6 +162,11 @@ std::vector<std::string> FakeServer::client_names() const {
   return client_names_;
 }
 
+std::vector<uint64_t> FakeServer::client_sessions() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return client_sessions_;
+}
+
 bool FakeServer::WaitForHeld(size_t n, std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mu_);
   return changed_.wait_for(lock, timeout, [&] { return held_.size() >= n; });
@@ -178,6 +184,17 @@ void FakeServer::AnswerHeld(const std::function<InvocationResponse(const Invocat
     *m.mutable_response() = answer(h.call);
     Send(*h.conn, m);
   }
+}
+
+void FakeServer::PushTopology() {
+  ServerMessage push;
+  *push.mutable_topology_push()->mutable_topology() = Login().topology();
+  std::vector<std::shared_ptr<Conn>> conns;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    conns = conns_;
+  }
+  for (const auto& c : conns) Send(*c, push);
 }
 
 void FakeServer::DropConnections() {

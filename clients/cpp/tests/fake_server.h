@@ -51,10 +51,15 @@ class FakeServer final {
   std::vector<Invocation> received() const;
   int connections_accepted() const;
   std::vector<std::string> client_names() const;
+  // The client_session of every login, in order.
+  std::vector<uint64_t> client_sessions() const;
   // Waits until `n` calls are held; false after `timeout`.
   bool WaitForHeld(size_t n, std::chrono::milliseconds timeout);
   // Answers every held call with `answer`, in arrival order or reversed.
   void AnswerHeld(const std::function<InvocationResponse(const Invocation&)>& answer, bool reversed);
+  // Sends the topology later logins report (SetLeaders, SetTopologyHosts) as
+  // a ServerMessage{topology_push} on every client connection.
+  void PushTopology();
   // Closes every client connection (the listener stays open).
   void DropConnections();
   // The hosts later logins list in their topology (each host's id, address
@@ -104,6 +109,7 @@ class FakeServer final {
   std::vector<Invocation> received_;           // guarded by mu_
   std::vector<Held> held_;                     // guarded by mu_
   std::vector<std::string> client_names_;      // guarded by mu_
+  std::vector<uint64_t> client_sessions_;      // guarded by mu_
   std::vector<Host> topology_hosts_;           // guarded by mu_
   std::vector<uint32_t> leaders_;              // guarded by mu_
   uint64_t topology_version_ = 0;              // guarded by mu_

@@ -88,6 +88,10 @@ class Client final {
   // The servers ("host:port") whose connection is up.
   std::vector<std::string> ConnectedServers() const;
 
+  // The version of the cluster map (topology) calls are routed by: a
+  // login's, or a newer one followed (an answer naming it, a topology push).
+  uint64_t TopologyVersion() const;
+
   // The partition a call of `procedure` with `params` routes to by the
   // topology and routes the client knows, or -1 when it is not routed
   // (multi-partition or system procedure, a value the client cannot hash,

@@ -1,6 +1,7 @@
 package org.partita.client;
 
 import io.netty.handler.ssl.SslContext;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.partita.client.internal.CallStats;
@@ -26,8 +28,10 @@ import org.partita.client.internal.Routes;
 import org.partita.client.internal.ServerAddress;
 import org.partita.client.internal.StatsRegistry;
 import org.partita.client.internal.Transport;
+import org.partita.client.internal.UnknownOutcomes;
 import org.partita.client.proto.Host;
 import org.partita.client.proto.LoginResponse;
+import org.partita.client.proto.Topology;
 
 /**
  * A client of one or more Partita servers (docs/java-client.md): one TCP
@@ -70,6 +74,8 @@ public final class PartitaClient implements AutoCloseable {
   private final AtomicLong handles = new AtomicLong();
   private final AtomicLong refreshedVersion = new AtomicLong(-1);
   private final AtomicLong refreshedTopology = new AtomicLong(-1);
+  /** The leaders' question under way (askLeaders), or null. */
+  private final AtomicReference<CompletableFuture<Void>> leadersAsked = new AtomicReference<>();
   /** Completes when the latest topology refresh asked for ended (either way). */
   private volatile CompletableFuture<Void> topologyFollowed = CompletableFuture.completedFuture(null);
   /** Times a call answered NOT_LEADER is sent again at most. */
@@ -84,6 +90,11 @@ public final class PartitaClient implements AutoCloseable {
   private final int defaultServerTimeoutMillis;
   private final long backpressureNanos;
   private final Events events = new Events();
+  /** This client's session (LoginRequest.client_session): random, never 0, the same on every connection. */
+  private final long session = newSession();
+  /** Hosts the last login listed: calls whose outcome is unknown are sent again only on a cluster. */
+  private volatile int clusterHosts = 1;
+  private final UnknownOutcomes unknownOutcomes = new UnknownOutcomes(this::askLeaders, call -> start(call, true));
   private volatile boolean closed;
 
   /** A client with the default configuration. */
@@ -243,6 +254,27 @@ public final class PartitaClient implements AutoCloseable {
     return router.topology();
   }
 
+  /**
+   * The version of the cluster map (topology) calls are routed by: a
+   * login's, or a newer one the client followed (an answer naming it, a
+   * topology push). 0 before any login.
+   */
+  public long topologyVersion() {
+    return router.topologyVersion();
+  }
+
+  /**
+   * The partition a call of {@code procedure} with {@code parameters} is
+   * routed to now, by the topology and routes the client knows, or -1 when
+   * it is not routed (a multi-partition or system procedure, a value the
+   * client cannot hash, or routes not read yet: a client reads them after
+   * its first login). Only a routed call is sent again when its outcome
+   * becomes unknown (docs/java-client.md, "Calls sent again").
+   */
+  public int partitionOf(String procedure, Object... parameters) {
+    return router.partitionOf(procedure, parameters == null ? new Object[] {null} : parameters);
+  }
+
   /** The servers ("host:port") whose connection is up now. */
   public List<String> connectedServers() {
     return router.connectedServers();
@@ -275,6 +307,16 @@ public final class PartitaClient implements AutoCloseable {
     }
     transport.close();
     connections.values().forEach(Connection::close);
+    unknownOutcomes.close();
+  }
+
+  private static long newSession() {
+    final SecureRandom random = new SecureRandom();
+    long session;
+    do {
+      session = random.nextLong();
+    } while (session == 0);
+    return session;
   }
 
   // ---- starting a call ----
@@ -452,6 +494,18 @@ public final class PartitaClient implements AutoCloseable {
     }
     final CompletableFuture<Void> followed = new CompletableFuture<>();
     topologyFollowed = followed;
+    readLeaders(followed, version, readsLeft, () -> refreshedTopology.compareAndSet(version, asked));
+    return followed;
+  }
+
+  /**
+   * Reads {@code @SystemCatalog PARTITIONS} and routes by its leaders;
+   * {@code notRead} runs when the read fails or its table is older than
+   * {@code version} (then it is read again through
+   * {@link #refreshTopology(long, int)} while {@code readsLeft} allows), and
+   * {@code followed} completes either way.
+   */
+  private void readLeaders(CompletableFuture<Void> followed, long version, int readsLeft, Runnable notRead) {
     final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
     final PendingCall call = new PendingCall(handles.incrementAndGet(), SYSTEM_CATALOG, new Object[] {"PARTITIONS"},
         defaultTimeoutNanos, 0, null, tracker, answer, null);
@@ -459,11 +513,11 @@ public final class PartitaClient implements AutoCloseable {
       boolean readAgain = false;
       try {
         if (failure != null || !response.ok() || response.results().isEmpty()) {
-          refreshedTopology.compareAndSet(version, asked);
+          notRead.run();
           return;
         }
         if (followLeaders(response.results().get(0)) < version) {
-          refreshedTopology.compareAndSet(version, asked);
+          notRead.run();
           readAgain = readsLeft > 0 && !closed;
         }
       } catch (RuntimeException e) {
@@ -479,6 +533,21 @@ public final class PartitaClient implements AutoCloseable {
       }
     });
     start(call, true);
+  }
+
+  /**
+   * Asks for the partition leaders now ({@code @SystemCatalog PARTITIONS}),
+   * whatever version was followed; concurrent askers share one question.
+   * Completes when it was answered, either way.
+   */
+  private CompletableFuture<Void> askLeaders() {
+    final CompletableFuture<Void> followed = new CompletableFuture<>();
+    final CompletableFuture<Void> earlier = leadersAsked.compareAndExchange(null, followed);
+    if (earlier != null) {
+      return earlier;
+    }
+    followed.whenComplete((ignored, failure) -> leadersAsked.compareAndSet(followed, null));
+    readLeaders(followed, 0, 0, () -> { });
     return followed;
   }
 
@@ -533,11 +602,17 @@ public final class PartitaClient implements AutoCloseable {
     @Override
     public void loggedIn(Connection connection, LoginResponse login) {
       router.loggedIn(login);
+      clusterHosts = Math.max(1, login.getTopology().getHostsCount());
+      discover(login.getTopology());
+    }
+
+    /** With host discovery on, connects in the background to every host of {@code topology} not reached yet. */
+    private void discover(Topology topology) {
       if (!config.discoverHosts()) {
         return;
       }
       final List<String> unknown = new ArrayList<>();
-      for (Host host : login.getTopology().getHostsList()) {
+      for (Host host : topology.getHostsList()) {
         final String address = host.getAddress() + ":" + host.getClientPort();
         if (!connectedToHost(host.getHostId()) && !connections.containsKey(address)) {
           unknown.add(address);
@@ -564,7 +639,34 @@ public final class PartitaClient implements AutoCloseable {
     }
 
     @Override
+    public long clientSession() {
+      return session;
+    }
+
+    @Override
+    public void topologyPushed(Topology topology) {
+      final int[] leaders = new int[topology.getPartitionLeadersCount()];
+      for (int p = 0; p < leaders.length; p++) {
+        leaders[p] = topology.getPartitionLeaders(p);
+      }
+      router.followLeaders(leaders, topology.getTopologyVersion());
+      discover(topology);
+    }
+
+    @Override
+    public boolean outcomeUnknown(PendingCall call, String reason) {
+      return !closed && clusterHosts > 1 && unknownOutcomes.resend(call, reason);
+    }
+
+    @Override
     public boolean notLeader(PendingCall call, long topologyVersion) {
+      if (call.unknownReason() != null) {
+        // Not run there: keep looking for the leader until the call's time is up, then report it unknown.
+        if (closed || !unknownOutcomes.resend(call, call.unknownReason())) {
+          call.unknown(System.nanoTime());
+        }
+        return true;
+      }
       if (closed || call.resends() >= MAX_NOT_LEADER_RESENDS) {
         return false;
       }

@@ -148,8 +148,13 @@ final class ClusterProcesses implements AutoCloseable {
 
   /** A client of {@code servers} (finding the others when {@code discoverHosts}), closed with this. */
   PartitaClient client(boolean discoverHosts, String... servers) {
+    return client(Duration.ofSeconds(20), discoverHosts, servers);
+  }
+
+  /** A client of {@code servers} whose calls time out after {@code callTimeout}, closed with this. */
+  PartitaClient client(Duration callTimeout, boolean discoverHosts, String... servers) {
     final PartitaClient client = new PartitaClient(ClientConfig.builder().clientName(clientName)
-        .callTimeout(Duration.ofSeconds(20)).discoverHosts(discoverHosts).build());
+        .callTimeout(callTimeout).discoverHosts(discoverHosts).build());
     clients.add(client);
     for (String address : servers) {
       client.connect(address);
@@ -163,6 +168,14 @@ final class ClusterProcesses implements AutoCloseable {
     for (ServerProcess host : hosts) {
       FailoverTest.signal(host, "CONT");
       host.close();
+    }
+    // PARTITA_TEST_KEEP_LOGS=DIR keeps each host's output there (the last process of each host).
+    final String keep = System.getenv("PARTITA_TEST_KEEP_LOGS");
+    if (keep != null && !keep.isEmpty()) {
+      java.nio.file.Files.createDirectories(Path.of(keep));
+      for (int i = 0; i < hosts.size(); i++) {
+        java.nio.file.Files.writeString(Path.of(keep).resolve("host-" + i + ".log"), hosts.get(i).output());
+      }
     }
   }
 }

@@ -25,6 +25,11 @@ import org.partita.client.ClientConfig;
 import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClient;
 import org.partita.client.ResultTable;
+import org.partita.client.proto.CallStatus;
+import org.partita.client.proto.InvocationResponse;
+import org.partita.client.proto.LoginRequest;
+import org.partita.client.proto.LoginStatus;
+import org.partita.proto.ErrorCode;
 
 /**
  * Whole-cluster restart from the hosts' command logs (docs/cluster.md,
@@ -38,8 +43,11 @@ import org.partita.client.ResultTable;
  * multi-partition delete holds on every partition, both copies of each
  * partition hold the same rows ({@code @Statistics CHECKSUM}), and the
  * cluster takes new writes. A host started on its data directory without
- * {@code --recover} is refused with the way to recover. Every process is
- * stopped by its handle.
+ * {@code --recover} is refused with the way to recover. And a write of a
+ * client session, sent again after a restart from the logs with its session
+ * and handle, is answered from the de-duplication table the replay rebuilt
+ * (docs/cluster.md, "Client de-duplication"). Every process is stopped by
+ * its handle.
  */
 @Timeout(600)
 class ClusterRecoveryTest {
@@ -56,6 +64,7 @@ class ClusterRecoveryTest {
   private final List<PartitaClient> clients = new ArrayList<>();
   private final Map<String, String> acknowledged = new ConcurrentHashMap<>();
   private String cluster;
+  private Path schema = KV_DDL;
   private int launches;
 
   @AfterEach
@@ -105,6 +114,70 @@ class ClusterRecoveryTest {
     final ClientResponse after = client.callAsync("Put", "after-recovery", bytes("after")).get(60, TimeUnit.SECONDS);
     assertTrue(after.ok(), after.message());
     assertArrayEquals(bytes("after"), value(client.callAsync("Get", "after-recovery").get(60, TimeUnit.SECONDS)));
+  }
+
+  /**
+   * A write of a client session that ran before every host was killed is,
+   * sent again with its session and handle after the restart from the
+   * logs, answered with its first answer and not run again: each copy's
+   * de-duplication table is rebuilt as its log is replayed. A new handle
+   * of the same session still runs (the table does not refuse everything).
+   */
+  @Test
+  void aWriteSentAgainAfterAWholeClusterRestartIsAnsweredFromTheReplayedTable() throws Exception {
+    schema = EntriesSchema.writeTo(dir);
+    cluster = ClusterTest.clusterList(HOSTS, ClusterTest.freeClusterPort(HOSTS));
+    for (int i = 0; i < HOSTS; i++) {
+      cuts.add(new PowerCut(dataDir(i).resolve("commandlog"), dir.resolve("journal-" + i)));
+    }
+    final long session = 0x5E55_7E57_0001L;
+    final long key = 17;
+    PartitaClient client = startHosts(false);
+    final InvocationResponse first = callOnLeader(session, 41, "AddEntry", key, "once");
+    assertEquals(CallStatus.CALL_STATUS_SUCCESS, first.getStatus(), first.toString());
+    assertEquals(1, count(client, key));
+    writeEveryPartition(client);
+    killAndCutPower();
+
+    client = startHosts(true);
+    final InvocationResponse again = callOnLeader(session, 41, "AddEntry", key, "once");
+    assertEquals(CallStatus.CALL_STATUS_SUCCESS, again.getStatus(), again.toString());
+    assertEquals(first.getResultsList(), again.getResultsList(), "the first answer's results");
+    assertEquals(1, count(client, key), "sent again after the restart: answered from the replayed table");
+    final InvocationResponse next = callOnLeader(session, 42, "AddEntry", key, "next");
+    assertEquals(CallStatus.CALL_STATUS_SUCCESS, next.getStatus(), next.toString());
+    assertEquals(2, count(client, key), "a new handle of the session runs");
+  }
+
+  /**
+   * Sends the call on a raw connection of {@code session} to each host
+   * until one leads its partition (not NOT_LEADER), within 60 s; its answer.
+   */
+  private InvocationResponse callOnLeader(long session, long handle, String procedure, Object... parameters)
+      throws Exception {
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    InvocationResponse last = null;
+    while (System.nanoTime() < deadline) {
+      for (ServerProcess host : hosts.subList(hosts.size() - HOSTS, hosts.size())) {
+        final String[] hostPort = host.address().split(":");
+        try (RawConnection c = new RawConnection(hostPort[0], Integer.parseInt(hostPort[1]))) {
+          assertEquals(LoginStatus.LOGIN_STATUS_OK, c.login(LoginRequest.newBuilder().setProtocolVersion(1)
+              .setClientName("cluster-recovery-session").setClientSession(session).build()).getStatus());
+          last = c.call(handle, procedure, parameters);
+        }
+        if (last.getErrorCode() != ErrorCode.ERROR_CODE_NOT_LEADER_VALUE) {
+          return last;
+        }
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no host led the partition of the call within 60 s: " + last);
+  }
+
+  private static long count(PartitaClient client, long key) throws Exception {
+    final ClientResponse answer = client.callAsync("CountEntries", key).get(60, TimeUnit.SECONDS);
+    assertTrue(answer.ok(), answer.message());
+    return answer.firstLong();
   }
 
   /** Launches every host (with {@code --recover}: on its data directory), waits for each ready line. */
@@ -183,6 +256,26 @@ class ClusterRecoveryTest {
     }
   }
 
+  /**
+   * One entry on each partition (keys from 1000 on), so every host's log
+   * holds a record: {@code --recover} refuses a host whose log is empty.
+   */
+  private static void writeEveryPartition(PartitaClient client) throws Exception {
+    final Set<Integer> written = new java.util.HashSet<>();
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    for (long k = 1000; written.size() < PARTITIONS; k++) {
+      assertTrue(System.nanoTime() < deadline, "the client routes no call to partitions other than " + written);
+      final int partition = client.partitionOf("AddEntry", k, "filler");
+      if (partition < 0 || written.contains(partition)) {
+        Thread.sleep(partition < 0 ? 20 : 0);
+        continue;
+      }
+      final ClientResponse answer = client.callAsync("AddEntry", k, "filler").get(60, TimeUnit.SECONDS);
+      assertTrue(answer.ok(), answer.message());
+      written.add(partition);
+    }
+  }
+
   private void checkEveryAcknowledgedWrite(PartitaClient client) throws Exception {
     final Map<String, String> expected = Map.copyOf(acknowledged);
     final Semaphore inFlight = new Semaphore(64);
@@ -233,7 +326,7 @@ class ClusterRecoveryTest {
   }
 
   private List<String> hostArgs(int host) {
-    return List.of("--schema", KV_DDL.toString(), "--cluster", cluster, "--host-id", Integer.toString(host),
+    return List.of("--schema", schema.toString(), "--cluster", cluster, "--host-id", Integer.toString(host),
         "--bind", "127.0.0." + (host + 1), "--port", "0", "--http-port", "-1", "--data-dir",
         dataDir(host).toString(), "--sites-per-host", "2", "--kfactor", "1", "--join-timeout", "120s",
         "--command-log", "sync");

@@ -27,6 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClient;
 import org.partita.client.ResultTable;
+import org.partita.client.proto.LoginRequest;
+import org.partita.client.proto.ServerMessage;
+import org.partita.client.proto.Topology;
 import org.partita.proto.ErrorCode;
 
 /**
@@ -220,6 +223,204 @@ class FailoverTest {
         "a replica logged that its copy stopped");
     assertTrue(hosts.stream().anyMatch(h -> h.output().contains("asked the metadata group to drop replica host")),
         "the leader asked for an epoch without it");
+  }
+
+  /**
+   * A write whose leader host dies after the write ran on both copies but
+   * before its answer left (the replica paused so the answer is held; the
+   * leader killed once its copy shows the write) is sent again by the
+   * client with the same session and handle, follows the partition to its
+   * survivor, and is answered there from the survivor's de-duplication
+   * table: it ran once (one row; the table has no key, so a second run
+   * would add a second row). docs/cluster.md, "Client de-duplication".
+   */
+  @Test
+  void shouldRunAWriteSentAgainAfterItsLeaderHostWasKilledExactlyOnce() throws Exception {
+    final EntriesCluster at = startEntriesCluster();
+    final long before = checksumOn(at.leaderOnly(), at.partition());
+    final PartitaClient writer = cluster.client(Duration.ofSeconds(60), true, addresses.get(at.leader()));
+    final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (writer.connectedServers().size() < 3 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(3, writer.connectedServers().size(), "the writer discovered every host");
+    // The routes come after the logins (@SystemCatalog PROCEDURES): a write sent before them is not routed, and
+    // a call the client did not route is not sent again when its outcome becomes unknown.
+    while (writer.partitionOf("AddEntry", at.key(), "once") < 0 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(at.partition(), writer.partitionOf("AddEntry", at.key(), "once"),
+        "the writer routes the write to its leader");
+
+    // Idle connections to the host that survives untouched: a raw one asking for topology pushes, and a client.
+    final int bystander = (at.leader() + 2) % 3;
+    final String[] hostPort = addresses.get(bystander).split(":");
+    final RawConnection pushed = new RawConnection(hostPort[0], Integer.parseInt(hostPort[1]));
+    final long formationVersion = pushed.login(LoginRequest.newBuilder().setProtocolVersion(1)
+        .setClientName("push-test").setAcceptsTopologyPush(true).build()).getTopology().getTopologyVersion();
+    final PartitaClient idle = client(false, addresses.get(bystander));
+    assertEquals(formationVersion, idle.topologyVersion());
+
+    signal(hosts.get(at.replica()), "STOP");
+    final CompletableFuture<ClientResponse> write = writer.callAsync("AddEntry", at.key(), "once");
+    // The leader ran it (its copy changed); its answer waits for the paused replica's acknowledgement.
+    while (checksumOn(at.leaderOnly(), at.partition()) == before) {
+      assertTrue(System.nanoTime() < deadline, "the leader did not run the write");
+      Thread.sleep(20);
+    }
+    assertFalse(write.isDone(), "answered without the replica's acknowledgement");
+    hosts.get(at.leader()).kill();
+    signal(hosts.get(at.replica()), "CONT");
+
+    final ClientResponse answer = write.join();
+    assertTrue(answer.ok(), "the write sent again was answered: " + answer.errorCode() + " " + answer.message());
+    final ClientResponse rows = callUntilAnswered(writer, "CountEntries", at.key());
+    assertTrue(rows.ok(), rows.message());
+    assertEquals(1, rows.firstLong(), "the write ran exactly once");
+
+    // The failover's map reached the idle connections unasked (docs/wire-protocol.md, "Topology push").
+    try (pushed) {
+      pushed.setReadTimeoutMillis(60_000);
+      final ServerMessage push = pushed.read();
+      assertEquals(ServerMessage.KindCase.TOPOLOGY_PUSH, push.getKindCase(), push.toString());
+      final Topology topology = push.getTopologyPush().getTopology();
+      assertTrue(topology.getTopologyVersion() > formationVersion, topology.toString());
+      assertTrue(topology.getPartitionLeadersList().stream().noneMatch(h -> h == at.leader()),
+          "the killed host leads nothing in the pushed map: " + topology);
+    }
+    final long idleDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (idle.topologyVersion() == formationVersion && System.nanoTime() < idleDeadline) {
+      Thread.sleep(10);
+    }
+    assertTrue(idle.topologyVersion() > formationVersion, "the idle client followed the pushed map");
+  }
+
+  /**
+   * The de-duplication table travels with a rejoin's snapshot
+   * (docs/cluster.md, "Client de-duplication"): a write of a client session
+   * runs on a partition's two copies; the replica's host is killed and
+   * rejoins (its copy rebuilt from the leader's snapshot), then the leader's
+   * host is killed, so the rejoined copy leads. The write sent again in its
+   * session with its handle is answered from the table the rejoined copy
+   * loaded: one row (with an empty table there it would run again: two).
+   */
+  @Test
+  void aRejoinedCopyAnswersACallSentAgainFromBeforeItsSnapshotFromTheTable() throws Exception {
+    final EntriesCluster at = startEntriesCluster();
+    final long session = 0x5E55_7077L;
+    try (RawConnection first = sessionOn(addresses.get(at.leader()), session)) {
+      final org.partita.client.proto.InvocationResponse ran = first.call(7, "AddEntry", at.key(), "once");
+      assertEquals(org.partita.client.proto.CallStatus.CALL_STATUS_SUCCESS, ran.getStatus(), ran.toString());
+    }
+
+    // A key the replica's host leads: served again by its other copy once the host is declared dead.
+    final PartitaClient replicaOnly = client(false, addresses.get(at.replica()));
+    long replicaKey = -1;
+    for (long k = 1; k < 1000 && replicaKey < 0; k++) {
+      if (attempt(replicaOnly, "CountEntries", k).ok()) {
+        replicaKey = k;
+      }
+    }
+    assertTrue(replicaKey > 0, "host " + at.replica() + " leads some key");
+    hosts.get(at.replica()).kill();
+    // Restarted only once the cluster declared it dead (a host still registered as up is refused).
+    final PartitaClient others = client(true, addresses.get(at.leader()), addresses.get((at.leader() + 2) % 3));
+    final long failedOver = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      final ClientResponse served = attempt(others, "CountEntries", replicaKey);
+      if (served != null && served.ok()) {
+        break;
+      }
+      assertTrue(System.nanoTime() < failedOver, "the killed host's partition was not served again within 60 s");
+      Thread.sleep(50);
+    }
+    final ServerProcess back = cluster.rejoin(at.replica());
+    final String rejoined = "rejoin: partition " + at.partition() + ": host " + at.replica() + " rejoined";
+    final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (!hosts.get(at.leader()).output().contains(rejoined)) {
+      assertTrue(System.nanoTime() < deadline, () -> "partition's copy did not rejoin:\n"
+          + hosts.get(at.leader()).output() + "\n" + back.output());
+      Thread.sleep(100);
+    }
+
+    hosts.get(at.leader()).kill();
+    final PartitaClient survivor = client(false, addresses.get(at.replica()));
+    final ClientResponse count = callUntilAnswered(survivor, "CountEntries", at.key());
+    assertTrue(count.ok(), count.message());
+    assertEquals(1, count.firstLong(), "the write is in the rejoined copy's snapshot");
+    try (RawConnection retry = sessionOn(addresses.get(at.replica()), session)) {
+      final org.partita.client.proto.InvocationResponse answered = retry.call(7, "AddEntry", at.key(), "once");
+      assertEquals(org.partita.client.proto.CallStatus.CALL_STATUS_SUCCESS, answered.getStatus(), answered.toString());
+    }
+    assertEquals(1, callUntilAnswered(survivor, "CountEntries", at.key()).firstLong(),
+        "sent again after the rejoin and a failover: answered from the loaded table, not run again");
+  }
+
+  /**
+   * Where the de-duplication tests write: a host that leads a partition and
+   * not the metadata group ({@code leader}), the host of that partition's
+   * other copy ({@code replica}: formation's placement puts the copy of the
+   * partition host h leads on host h + 1 mod 3, docs/cluster.md, "What
+   * K >= 1 does today"), a client of the leader alone, a key of the
+   * partition and the partition.
+   */
+  private record EntriesCluster(int leader, int replica, PartitaClient leaderOnly, long key, int partition) {}
+
+  /** Starts the cluster on the entries schema and finds where its writes go. */
+  private EntriesCluster startEntriesCluster() throws IOException, InterruptedException {
+    startCluster(EntriesSchema.writeTo(dir));
+    final int leader = victimHost();
+    final PartitaClient leaderOnly = client(false, addresses.get(leader));
+    final long key = entryKeyLedBy(leaderOnly);
+    assertTrue(key > 0, "host " + leader + " leads some key");
+    return new EntriesCluster(leader, (leader + 1) % 3, leaderOnly, key, ledPartition(leaderOnly));
+  }
+
+  /** The first key of the entries table that the host {@code only} reaches leads, or -1. */
+  private static long entryKeyLedBy(PartitaClient only) {
+    for (long k = 1; k < 1000; k++) {
+      if (attempt(only, "CountEntries", k).ok()) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  /** A raw connection to {@code address} logged in with client session {@code session}. */
+  private static RawConnection sessionOn(String address, long session) throws IOException {
+    final String[] hostPort = address.split(":");
+    final RawConnection c = new RawConnection(hostPort[0], Integer.parseInt(hostPort[1]));
+    assertEquals(org.partita.client.proto.LoginStatus.LOGIN_STATUS_OK, c.login(LoginRequest.newBuilder()
+        .setProtocolVersion(1).setClientName("rejoin-dedup-test").setClientSession(session).build()).getStatus());
+    return c;
+  }
+
+  /** The partition the host {@code only} reaches leads (each host leads one in this placement). */
+  private static int ledPartition(PartitaClient only) {
+    final ClientResponse answer = only.callAsync("@Statistics", "CHECKSUM").join();
+    assertTrue(answer.ok(), answer.message());
+    final ResultTable table = answer.results().get(0);
+    int led = -1;
+    while (table.advanceRow()) {
+      if (table.getLong(1) == 1) {
+        led = (int) table.getLong(0);
+      }
+    }
+    assertTrue(led >= 0, "the host leads a partition");
+    return led;
+  }
+
+  /** The checksum of partition {@code partition}'s copy on the host {@code only} reaches. */
+  private static long checksumOn(PartitaClient only, int partition) {
+    final ClientResponse answer = only.callAsync("@Statistics", "CHECKSUM").join();
+    assertTrue(answer.ok(), answer.message());
+    final ResultTable table = answer.results().get(0);
+    while (table.advanceRow()) {
+      if (table.getLong(0) == partition) {
+        return table.getLong(4);
+      }
+    }
+    throw new AssertionError("no copy of partition " + partition);
   }
 
   /**

@@ -25,7 +25,12 @@ final class RawConnection implements AutoCloseable {
   private final DataInputStream in;
 
   RawConnection(int port) throws IOException {
-    socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+    this("127.0.0.1", port);
+  }
+
+  /** A connection to {@code host:port} (a cluster host's own address). */
+  RawConnection(String host, int port) throws IOException {
+    socket.connect(new InetSocketAddress(host, port), 5000);
     socket.setSoTimeout(10_000);
     out = new DataOutputStream(socket.getOutputStream());
     in = new DataInputStream(socket.getInputStream());
@@ -34,6 +39,12 @@ final class RawConnection implements AutoCloseable {
   LoginResponse login(int protocolVersion) throws IOException {
     frame(ClientMessage.newBuilder().setLogin(LoginRequest.newBuilder().setProtocolVersion(protocolVersion)
         .setClientName("raw")).build().toByteArray());
+    return read().getLogin();
+  }
+
+  /** Logs in with {@code request} as it is (a client session, say). */
+  LoginResponse login(LoginRequest request) throws IOException {
+    frame(ClientMessage.newBuilder().setLogin(request).build().toByteArray());
     return read().getLogin();
   }
 

@@ -22,8 +22,13 @@ import org.partita.proto.ErrorCode;
  * <p>It follows protobuf's rules for what it reads: fields in any order, the
  * last value of a field sent twice, unknown fields and known fields of an
  * unexpected wire type skipped. A frame of any other shape (a login answer,
- * a frame with more than the response) is left to the generated parser:
- * {@link #decode} returns false.
+ * a topology push, a frame with more than the response) is left to the
+ * generated parser: {@link #decode} returns false. A topology push
+ * ({@code ServerMessage.topology_push}, field 3) comes once per change of a
+ * host's map, not per answer, so the parser's cost does not matter there;
+ * and when a frame holds both a response and a push (protobuf keeps the
+ * last field of a {@code oneof}), only the generated parser tells which one
+ * the frame means.
  *
  * <p>Thread model: one instance per connection handler, used on its event
  * loop only; it keeps its scratch (where each result lies) between answers.

@@ -247,7 +247,8 @@ public final class Connection {
 
   private void sendLogin(ChannelHandlerContext ctx) {
     final LoginRequest.Builder request = LoginRequest.newBuilder()
-        .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE).setClientName(config.clientName());
+        .setProtocolVersion(ProtocolVersion.PROTOCOL_VERSION_1_VALUE).setClientName(config.clientName())
+        .setClientSession(listener.clientSession()).setAcceptsTopologyPush(true);
     scram = null;
     scramContinued = false;
     if (config.user() != null) {
@@ -375,8 +376,16 @@ public final class Connection {
     batch.addAll(inFlight.values());
     inFlight.clear();
     for (PendingCall call : batch) {
-      call.fail(new ConnectionLostException("connection to " + address + " lost with the call to " + call.procedure
-          + " in flight: " + reason), CallStats.Outcome.CONNECTION_LOST);
+      final String lost = "connection to " + address + " lost with the call to " + call.procedure + " in flight: "
+          + reason;
+      if (listener.outcomeUnknown(call, lost)) {
+        continue;
+      }
+      if (call.unknownReason() != null) {
+        call.unknown(System.nanoTime());
+        continue;
+      }
+      call.fail(new ConnectionLostException(lost), CallStats.Outcome.CONNECTION_LOST);
     }
     batch.clear();
   }
@@ -385,8 +394,16 @@ public final class Connection {
   private void failQueued(String reason) {
     PendingCall call;
     while ((call = outbound.poll()) != null) {
-      call.fail(new ConnectionLostException("connection to " + address + " lost before the call to " + call.procedure
-          + " was sent: " + reason), CallStats.Outcome.CONNECTION_LOST);
+      final String lost = "connection to " + address + " lost before the call to " + call.procedure + " was sent: "
+          + reason;
+      // A call sent again because its outcome was unknown stays unknown: its first sending may have run.
+      if (call.unknownReason() != null) {
+        if (!listener.outcomeUnknown(call, call.unknownReason())) {
+          call.unknown(System.nanoTime());
+        }
+        continue;
+      }
+      call.fail(new ConnectionLostException(lost), CallStats.Outcome.CONNECTION_LOST);
     }
   }
 
@@ -455,6 +472,10 @@ public final class Connection {
     }
     for (PendingCall call : batch) {
       inFlight.remove(call.handle);
+      if (call.unknownReason() != null) {
+        call.unknown(now);
+        continue;
+      }
       call.fail(new CallTimeoutException(call.procedure, call.timeout()), CallStats.Outcome.TIMEOUT);
     }
     batch.clear();
@@ -489,6 +510,11 @@ public final class Connection {
     listener.catalogVersionSeen(catalogVersion);
     listener.topologyVersionSeen(topologyVersion);
     if (errorCode == ErrorCode.ERROR_CODE_NOT_LEADER_VALUE && listener.notLeader(call, topologyVersion)) {
+      return;
+    }
+    if (errorCode == ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN_VALUE
+        && listener.outcomeUnknown(call, "the server at " + address + " answered OUTCOME_UNKNOWN: "
+            + response.message())) {
       return;
     }
     call.answered(response, System.nanoTime());
@@ -545,6 +571,10 @@ public final class Connection {
         loggedIn(ch, message.getLogin());
       } else if (loggedIn && message.getKindCase() == ServerMessage.KindCase.RESPONSE) {
         answered(ch, message.getResponse());
+      } else if (loggedIn && message.getKindCase() == ServerMessage.KindCase.TOPOLOGY_PUSH) {
+        listener.topologyPushed(message.getTopologyPush().getTopology());
+      } else if (loggedIn && message.getKindCase() == ServerMessage.KindCase.KIND_NOT_SET) {
+        LOG.fine(() -> "ignoring a server message of a kind this client does not know, from " + address);
       } else {
         closeWith(ch, "unexpected " + message.getKindCase() + " message from the server"
             + (loggedIn ? " after login" : " before the login answer"), null);

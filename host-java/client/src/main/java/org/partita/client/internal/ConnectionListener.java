@@ -1,6 +1,7 @@
 package org.partita.client.internal;
 
 import org.partita.client.proto.LoginResponse;
+import org.partita.client.proto.Topology;
 
 /** What a {@link Connection} tells its client; called on the connection's event loop. */
 public interface ConnectionListener {
@@ -28,6 +29,32 @@ public interface ConnectionListener {
    */
   default boolean notLeader(PendingCall call, long topologyVersion) {
     return false;
+  }
+
+  /**
+   * The client session every login names (proto LoginRequest.client_session;
+   * 0: none): the same on every connection of the client.
+   */
+  default long clientSession() {
+    return 0;
+  }
+
+  /**
+   * {@code call}'s outcome became unknown ({@code reason}: its connection
+   * was lost while it was in flight, or the server answered
+   * OUTCOME_UNKNOWN); returns true when the client sends it again with the
+   * same session and handle (the server runs it at most once), false to
+   * fail it as before.
+   */
+  default boolean outcomeUnknown(PendingCall call, String reason) {
+    return false;
+  }
+
+  /**
+   * The server pushed its new topology (a cluster's map changed;
+   * docs/wire-protocol.md, "Topology push").
+   */
+  default void topologyPushed(Topology topology) {
   }
 
   /** An answer matched no call in flight and was dropped. */

@@ -7,6 +7,7 @@ import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClientException;
 import org.partita.client.ProcedureCallback;
+import org.partita.proto.ErrorCode;
 
 /**
  * One call from the moment its parameters were accepted until it completes:
@@ -38,6 +39,9 @@ public final class PendingCall {
   private Connection connection;
   /** How many times the call was sent again after a NOT_LEADER answer. */
   int resends;
+  // Set once the call's outcome became unknown and it is being sent again (why, for the final report).
+  private volatile String unknownReason;
+  private volatile int unknownResends;
 
   /** REQUIRES: exactly one of {@code future} and {@code callback} is non-null; {@code stats} may be null (internal calls). */
   public PendingCall(long handle, String procedure, Object[] parameters, long timeoutNanos, int serverTimeoutMillis,
@@ -71,9 +75,58 @@ public final class PendingCall {
   /** The call is handed to {@code owner}, which holds a permit for it; the clock starts. */
   void handOver(Connection owner, long nowNanos) {
     connection = owner;
-    startNanos = nowNanos;
-    deadlineNanos = nowNanos + timeoutNanos;
+    if (startNanos == 0) {
+      // Sent again (NOT_LEADER, outcome unknown): its first deadline stays.
+      startNanos = nowNanos;
+      deadlineNanos = nowNanos + timeoutNanos;
+    }
     tracker.started();
+  }
+
+  /** When the call's time is up (its first hand-over plus its timeout); 0 before it was handed over. */
+  public long deadlineNanos() {
+    return deadlineNanos;
+  }
+
+  /** The partition the call was routed to, plus one (0: not routed to a partition). */
+  public int routedPartitionPlusOne() {
+    return routedPlusOne;
+  }
+
+  /**
+   * The call's outcome is unknown for {@code reason}: it lets go of its
+   * connection without completing, to be sent again with the same handle.
+   */
+  public void unknownOutcome(String reason) {
+    unknownReason = reason;
+    unknownResends++;
+    letGo();
+  }
+
+  /** How many times the call's outcome became unknown (each followed by a resend, or its report). */
+  public int unknownResends() {
+    return unknownResends;
+  }
+
+  /** Why the call's outcome became unknown, or null while it is not. */
+  public String unknownReason() {
+    return unknownReason;
+  }
+
+  /**
+   * Sending the call again did not settle it within its time: it completes
+   * with an OUTCOME_UNKNOWN answer (it may have run, once).
+   */
+  public void unknown(long nowNanos) {
+    final ClientResponse response = ClientResponse.failure(ClientResponse.Status.UNEXPECTED_FAILURE,
+        ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, "the call to " + procedure + " may have run (at most once): "
+            + unknownReason + "; sending it again found no answer within its timeout of "
+            + Duration.ofNanos(timeoutNanos).toMillis() + " ms");
+    roundTripNanos = nowNanos - startNanos;
+    if (stats != null) {
+      stats.answered(response.status(), roundTripNanos);
+    }
+    finish(response, null);
   }
 
   /** The size of the call's ClientMessage (the frame without its length prefix). REQUIRES: routed. */
@@ -101,13 +154,18 @@ public final class PendingCall {
    * partition's new leader. Returns how many times it was given back so far.
    */
   public int giveBack() {
+    letGo();
+    return ++resends;
+  }
+
+  /** Leaves the connection the call was handed to (giving its permit back) without completing. */
+  private void letGo() {
     final Connection owner = connection;
     connection = null;
     if (owner != null) {
       owner.releasePermit();
       tracker.finished();
     }
-    return ++resends;
   }
 
   /** How many times the call was sent again after a NOT_LEADER answer. */

@@ -66,6 +66,16 @@ public final class Router {
     return live[Math.floorMod(roundRobin.getAndIncrement(), live.length)];
   }
 
+  /**
+   * The partition a call of {@code procedure} with {@code parameters} is
+   * routed to now, by the topology and routes this client knows, or -1 when
+   * it is not routed (not single-partition, a system procedure, a value the
+   * client cannot hash, or no routes yet). Any thread.
+   */
+  public int partitionOf(String procedure, Object[] parameters) {
+    return partitionOf(procedure, parameters, bucketPartitions);
+  }
+
   /** The partition {@code procedure}'s call with {@code parameters} runs on (through {@code buckets}), or -1. */
   int partitionOf(String procedure, Object[] parameters, int[] buckets) {
     if (buckets.length == 0 || procedure.startsWith("@")) {

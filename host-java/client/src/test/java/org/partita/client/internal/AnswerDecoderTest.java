@@ -24,6 +24,8 @@ import org.partita.client.ValueType;
 import org.partita.client.proto.InvocationResponse;
 import org.partita.client.proto.LoginResponse;
 import org.partita.client.proto.ServerMessage;
+import org.partita.client.proto.Topology;
+import org.partita.client.proto.TopologyPush;
 
 /** AnswerDecoder against the generated parser: the same answer from the same bytes, or the same refusal. */
 class AnswerDecoderTest {
@@ -77,6 +79,52 @@ class AnswerDecoderTest {
   }
 
   @Test
+  void shouldLeaveATopologyPushToTheGeneratedParserWhateverItsNeighbours() throws Exception {
+    final AnswerDecoder decoder = new AnswerDecoder();
+    final Topology topology = Topology.newBuilder().setPartitionCount(2).addPartitionLeaders(2)
+        .addPartitionLeaders(3).setTopologyVersion(41).build();
+    final byte[] push = ServerMessage.newBuilder().setTopologyPush(TopologyPush.newBuilder().setTopology(topology))
+        .build().toByteArray();
+    final ByteBuf alone = Unpooled.wrappedBuffer(push);
+    assertFalse(decoder.decode(alone));
+    assertEquals(push.length, alone.readableBytes(), "decode moves nothing");
+    assertEquals(41, ServerMessage.parseFrom(push).getTopologyPush().getTopology().getTopologyVersion());
+
+    // A response, then a push in the same frame: protobuf keeps the oneof's last field, the push.
+    final byte[] response = ServerMessage.newBuilder().setResponse(InvocationResponse.newBuilder()
+        .setClientHandle(5).setTopologyVersion(40)).build().toByteArray();
+    final byte[] responseThenPush = concat(response, push);
+    assertFalse(decoder.decode(Unpooled.wrappedBuffer(responseThenPush)));
+    assertEquals(ServerMessage.KindCase.TOPOLOGY_PUSH, ServerMessage.parseFrom(responseThenPush).getKindCase());
+
+    // A push, then a response: the response is what the frame means, and the parser reads it.
+    final byte[] pushThenResponse = concat(push, response);
+    assertFalse(decoder.decode(Unpooled.wrappedBuffer(pushThenResponse)));
+    final ServerMessage parsed = ServerMessage.parseFrom(pushThenResponse);
+    assertEquals(ServerMessage.KindCase.RESPONSE, parsed.getKindCase());
+    assertEquals(5, parsed.getResponse().getClientHandle());
+
+    // The next answer on the same decoder is read as usual.
+    assertSameAnswer(InvocationResponse.newBuilder().setClientHandle(6).setTopologyVersion(41).build(),
+        ServerMessage.newBuilder().setResponse(InvocationResponse.newBuilder().setClientHandle(6)
+            .setTopologyVersion(41)).build().toByteArray(), decoder);
+  }
+
+  @Test
+  void shouldRefuseAMalformedTopologyPushInTheGeneratedParser() {
+    final byte[] push = ServerMessage.newBuilder().setTopologyPush(TopologyPush.newBuilder()
+        .setTopology(Topology.newBuilder().setPartitionCount(4).setTopologyVersion(7))).build().toByteArray();
+    final byte[] cut = java.util.Arrays.copyOf(push, push.length - 1);
+    final AnswerDecoder decoder = new AnswerDecoder();
+    try {
+      assertFalse(decoder.decode(Unpooled.wrappedBuffer(cut)));
+    } catch (AnswerDecoder.MalformedFrameException e) {
+      fail("the decoder read a frame that is not a response: " + e.getMessage());
+    }
+    assertThrows(com.google.protobuf.InvalidProtocolBufferException.class, () -> ServerMessage.parseFrom(cut));
+  }
+
+  @Test
   void shouldRefuseEveryTruncationAsTheGeneratedParserDoesOrReadTheSameAnswer() throws Exception {
     final InvocationResponse r = InvocationResponse.newBuilder().setClientHandle(123456789L).setStatusValue(3)
         .setErrorName("CONSTRAINT_VIOLATION").setMessage("duplicate key").setAppStatus(-3)
@@ -114,7 +162,11 @@ class AnswerDecoderTest {
   }
 
   private static void assertSameAnswer(InvocationResponse expected, byte[] frame) throws Exception {
-    final AnswerDecoder decoder = new AnswerDecoder();
+    assertSameAnswer(expected, frame, new AnswerDecoder());
+  }
+
+  private static void assertSameAnswer(InvocationResponse expected, byte[] frame, AnswerDecoder decoder)
+      throws Exception {
     final ByteBuf buf = Unpooled.wrappedBuffer(frame);
     if (!decoder.decode(buf)) {
       fail("not decoded: " + expected);
@@ -179,6 +231,12 @@ class AnswerDecoderTest {
   private static byte[] table(long value) {
     return bytesOf(new ResultTableBuilder().column("RESULT", ValueType.BIGINT).column("NAME", ValueType.VARCHAR)
         .row(value, "v" + value).build());
+  }
+
+  private static byte[] concat(byte[] first, byte[] second) {
+    final byte[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+    System.arraycopy(second, 0, both, first.length, second.length);
+    return both;
   }
 
   private static byte[] wrapAsResponse(byte[] body) throws IOException {

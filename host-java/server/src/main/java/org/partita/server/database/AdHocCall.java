@@ -20,10 +20,14 @@ record AdHocCall(Invocation invocation, String sql, ExecutableStatement statemen
                  long admittedVersion, Consumer<ClientResponse> done) implements WorkItem, SequencedItem {
   @Override
   public void run(Site site, TxnHeader header) {
+    if (Deduplication.answered(site, header, this, invocation, done)) {
+      return;
+    }
     ClientResponse response;
     try {
       final ExecutableStatement current = site.replan(sql, statement, parameters, admittedVersion);
       response = site.context().runStatement(current, parameters, header, invocation);
+      Deduplication.ran(site, header, invocation, response, site.context().writeHash());
     } catch (ServerException e) {
       response = ErrorTable.response(e);
     }

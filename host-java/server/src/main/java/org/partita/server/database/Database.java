@@ -291,14 +291,15 @@ public final class Database implements AutoCloseable {
    * Rejoin, the joining host's side: opens an empty replica copy of
    * {@code partition} in {@code epoch} (stopping this host's earlier one) and
    * loads the snapshot {@code source} delivers into it, then takes
-   * {@code cut} as its last item; {@code chunkLoaded} hears each chunk and
+   * {@code cut} as its last item and {@code dedupTable} (the leader's
+   * de-duplication table at the cut; empty: none) as its table; {@code chunkLoaded} hears each chunk and
    * {@code done} the end. The leader's items after the cut follow through
    * {@link #offerReplicated}. REQUIRES: an earlier copy's source was closed
    * (its load ended), since stopping it waits for its site. Not on a site
    * thread or the event loop.
    */
-  public void openRejoinCopy(int partition, long epoch, SnapshotSource source, TxnHeader cut, Runnable chunkLoaded,
-      CompletableFuture<Long> done) throws InterruptedException {
+  public void openRejoinCopy(int partition, long epoch, SnapshotSource source, TxnHeader cut, byte[] dedupTable,
+      Runnable chunkLoaded, CompletableFuture<Long> done) throws InterruptedException {
     final Site old = replicaSites[partition];
     if (old != null) {
       replicaSites[partition] = null;
@@ -307,7 +308,7 @@ public final class Database implements AutoCloseable {
     final Site site = new Site(partition, map, catalog, adHocPlans, hostQueueCapacity,
         ImmediateCommitPipeline.INSTANCE, hostLimits, epoch);
     site.start();
-    site.submit(new RejoinLoad(source, cut, chunkLoaded, done));
+    site.submit(new RejoinLoad(source, cut, dedupTable, chunkLoaded, done));
     replicaSites[partition] = site;
     synchronized (left) {
       left[partition] = false;

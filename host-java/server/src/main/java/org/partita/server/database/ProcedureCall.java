@@ -20,10 +20,14 @@ record ProcedureCall(Invocation invocation, CompiledProcedure admitted, long adm
                      Consumer<ClientResponse> done) implements WorkItem, SequencedItem {
   @Override
   public void run(Site site, TxnHeader header) {
+    if (Deduplication.answered(site, header, this, invocation, done)) {
+      return;
+    }
     ClientResponse response;
     try {
       final CompiledProcedure procedure = site.resolve(invocation.procedure(), admitted, admittedVersion);
       response = site.context().run(procedure, invocation, header, done instanceof ResponseBytesConsumer);
+      Deduplication.ran(site, header, invocation, response, site.context().writeHash());
     } catch (ServerException e) {
       response = ErrorTable.response(e);
     }

@@ -10,7 +10,8 @@ import org.partita.server.txn.TxnHeader;
  * transactions, streamed to {@code sink} between the next ones (as
  * {@link SnapshotBegin} does), and tells {@code cut}, on the site thread
  * before any later item runs, the last sequence of the current epoch the
- * snapshot holds and the header of the last item it holds. Not sequenced.
+ * snapshot holds, the header of the last item it holds and the copy's
+ * de-duplication table at the cut. Not sequenced.
  */
 record RejoinBegin(SnapshotSink sink, RejoinCut cut) implements WorkItem {
   @Override
@@ -23,7 +24,7 @@ record RejoinBegin(SnapshotSink sink, RejoinCut cut) implements WorkItem {
     }
     final Initiator initiator = site.initiator();
     final TxnHeader last = site.lastRunHeader();
-    cut.taken(initiator.lastSequence(), last);
+    cut.taken(initiator.lastSequence(), last, site.dedup().encode());
   }
 
   @Override

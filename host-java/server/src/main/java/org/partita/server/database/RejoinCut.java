@@ -11,9 +11,11 @@ public interface RejoinCut {
   /**
    * The snapshot holds the current epoch's items through {@code sequence} (0:
    * none of this epoch) and ends with {@code last} (null: the copy never ran
-   * an item). Every item after it runs after this returns.
+   * an item); {@code dedupTable} is the copy's de-duplication table at the
+   * same cut ({@code DedupTable#encode}). Every item after it runs after this
+   * returns.
    */
-  void taken(long sequence, TxnHeader last);
+  void taken(long sequence, TxnHeader last, byte[] dedupTable);
 
   /** No snapshot was taken: another is being taken, or the site stops. */
   void refused(String why);

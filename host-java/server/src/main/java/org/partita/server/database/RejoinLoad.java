@@ -10,11 +10,14 @@ import org.partita.server.txn.TxnHeader;
  * "Rejoin") into its empty replica copy: every chunk of {@code source}, as
  * the leader's stream delivers them ({@code chunkLoaded} told after each),
  * then {@code cut}, the header of the last item the snapshot holds, taken as
- * the last item this copy ran (so it follows it if it leads later). Completes
+ * the last item this copy ran (so it follows it if it leads later), and the
+ * leader's de-duplication table at the cut ({@code dedupTable}; empty: none
+ * came), so calls sent again from before the cut are recognised here too. Completes
  * {@code done} with the chunks loaded, or with the failure. Not sequenced:
  * it runs before the items after the cut.
  */
-record RejoinLoad(SnapshotSource source, TxnHeader cut, Runnable chunkLoaded, CompletableFuture<Long> done)
+record RejoinLoad(SnapshotSource source, TxnHeader cut, byte[] dedupTable, Runnable chunkLoaded,
+                  CompletableFuture<Long> done)
     implements WorkItem {
   @Override
   public void run(Site site, TxnHeader ignored) {
@@ -27,6 +30,9 @@ record RejoinLoad(SnapshotSource source, TxnHeader cut, Runnable chunkLoaded, Co
       }
       if (cut != null) {
         site.replicated(cut);
+      }
+      if (dedupTable.length > 0) {
+        site.dedup().load(dedupTable);
       }
       done.complete(chunks);
     } catch (IOException | RuntimeException e) {

@@ -106,6 +106,8 @@ final class Site implements Runnable {
   private SinglePartitionContext context;
   // The sink of the snapshot being streamed, or null.
   private SnapshotSink snapshotSink;
+  /** Site-confined: the recent writes of client sessions on this copy (Deduplication). */
+  private final DedupTable dedup = new DedupTable();
   /** Bytes of cut images the engine keeps for the active snapshot (0 without one); written on the site thread. */
   private volatile long snapshotKeptBytes;
 
@@ -224,6 +226,11 @@ final class Site implements Runnable {
   /** REQUIRES: on the site thread. */
   SinglePartitionContext context() {
     return context;
+  }
+
+  /** This copy's de-duplication table. REQUIRES: on the site thread. */
+  DedupTable dedup() {
+    return dedup;
   }
 
   /** REQUIRES: on the site thread. */

@@ -238,9 +238,10 @@ final class ClusterRejoin implements AutoCloseable {
         + ") in epoch " + epoch);
     database.beginRejoinSnapshot(p, sink, new RejoinCut() {
       @Override
-      public void taken(long sequence, TxnHeader last) {
+      public void taken(long sequence, TxnHeader last, byte[] dedupTable) {
         final RejoinStart.Builder start = RejoinStart.newBuilder().setPartition(p).setEpoch(epoch)
-            .setLeaderHostId(member.hostId()).setJoinerIncarnation(incarnation).setSnapshotSequence(sequence);
+            .setLeaderHostId(member.hostId()).setJoinerIncarnation(incarnation).setSnapshotSequence(sequence)
+            .setDedupTable(com.google.protobuf.UnsafeByteOperations.unsafeWrap(dedupTable));
         if (last != null) {
           start.setCut(last.toProto());
         }

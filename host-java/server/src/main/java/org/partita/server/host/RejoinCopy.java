@@ -63,7 +63,8 @@ final class RejoinCopy implements RejoinSession.Copy {
     });
     opener.execute(() -> {
       try {
-        database.openRejoinCopy(partition, start.getEpoch(), next, cut, loaded::chunkLoaded, done);
+        database.openRejoinCopy(partition, start.getEpoch(), next, cut, start.getDedupTable().toByteArray(),
+            loaded::chunkLoaded, done);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         done.completeExceptionally(e);

@@ -39,6 +39,7 @@ import org.partita.server.security.PeerAddress;
 import org.partita.server.security.Principal;
 import org.partita.server.security.ScramServerExchange;
 import org.partita.server.stats.ConnectionSnapshot;
+import org.partita.server.txn.ClientSessions;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.ResponseBytesConsumer;
 
@@ -104,6 +105,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private boolean refusing;
   // Who the calls of this connection run as: set at login.
   private Principal principal = Principal.UNCHECKED;
+  // The session the login named (0: none); its calls carry it once the login succeeds.
+  private long clientSession;
+  // Set at login: the client reads topology pushes (event loop; read by any thread).
+  private volatile boolean acceptsTopologyPush;
 
   /**
    * One call from its arrival to its answer, one object all the way: it
@@ -237,6 +242,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
     final LoginRequest request = message.getLogin();
     clientName = request.getClientName();
+    clientSession = request.getClientSession();
+    acceptsTopologyPush = request.getAcceptsTopologyPush();
     final LoginResponse answer;
     if (request.getProtocolVersion() != ProtocolVersion.PROTOCOL_VERSION_1_VALUE) {
       answer = refusal(LoginStatus.LOGIN_STATUS_BAD_VERSION, "protocol version " + request.getProtocolVersion()
@@ -270,6 +277,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     loggedIn = true;
+    if (clientSession != 0) {
+      decoder.clientId(ClientSessions.id(principal.user(), clientSession));
+    }
     channel.writeAndFlush(out);
     LOG.info("connection " + id + " from " + remote + " logged in" + (clientName.isEmpty() ? "" : " as " + clientName)
         + (principal.unchecked() ? "" : " (user " + principal.user() + ")"));
@@ -469,6 +479,25 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
    * answers it has received but the client has not read yet. Event loop.
    */
   /** {@link #closeGracefully} on this connection's event loop. Any thread. */
+  /**
+   * Sends {@code push} (a new topology) on this connection if the client
+   * asked for pushes at login; returns whether it was queued. Any thread.
+   */
+  boolean pushTopology(ServerMessage push) {
+    if (!acceptsTopologyPush || channel == null) {
+      return false;
+    }
+    channel.eventLoop().execute(() -> {
+      if (loggedIn && !draining && channel.isActive()) {
+        final ByteBuf out = channel.alloc().buffer();
+        ResponseWriter.writeMessage(out, push);
+        bytesWritten.addAndGet(out.readableBytes());
+        channel.writeAndFlush(out, channel.voidPromise());
+      }
+    });
+    return true;
+  }
+
   void closeGracefullyLater(long timeoutMillis) {
     channel.eventLoop().execute(() -> closeGracefully(timeoutMillis));
   }

@@ -38,6 +38,7 @@ public final class ClientProtocolServer {
   private final LoginInfo identity;
   private final ConnectionLimits limits;
   private final ConnectionRegistry registry = new ConnectionRegistry();
+  private final TopologyPusher pusher;
   private final ChannelGroup channels = new DefaultChannelGroup("partita-clients", GlobalEventExecutor.INSTANCE);
   private final AtomicLong nextConnectionId = new AtomicLong(1);
   private Channel listener;
@@ -59,6 +60,7 @@ public final class ClientProtocolServer {
     this.limits = limits;
     this.authenticator = authenticator;
     this.tls = tls;
+    this.pusher = new TopologyPusher(identity, registry);
   }
 
   /** Binds {@code address:port} (0 = any free port) and returns the port bound. */
@@ -84,11 +86,13 @@ public final class ClientProtocolServer {
           }
         });
     listener = bootstrap.bind(address, port).sync().channel();
+    pusher.start(workers.next());
     return ((InetSocketAddress) listener.localAddress()).getPort();
   }
 
   /** Closes the listening socket, refuses new logins and rejects new calls; accepted calls still finish. */
   public void stopAccepting() {
+    pusher.stop();
     registry.beginShutdown();
     if (listener != null) {
       listener.close().syncUninterruptibly();

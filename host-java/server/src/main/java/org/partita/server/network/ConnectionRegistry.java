@@ -26,6 +26,17 @@ final class ConnectionRegistry {
     open.remove(connection.id());
   }
 
+  /** Queues {@code push} on every open connection that asked for topology pushes; returns how many. */
+  int pushTopology(org.partita.client.proto.ServerMessage push) {
+    int sent = 0;
+    for (ClientConnection c : open.values()) {
+      if (c.pushTopology(push)) {
+        sent++;
+      }
+    }
+    return sent;
+  }
+
   boolean shuttingDown() {
     return shuttingDown;
   }

@@ -22,13 +22,19 @@ import org.partita.server.txn.MalformedInvocationException;
 final class InvocationDecoder {
   private static final int LENGTH_DELIMITED = 2;
 
-  private final long connectionId;
+  /** The client id calls carry: the connection's id, or its session's once the login named one. */
+  private long clientId;
   private final InvocationCodec.Envelope envelope = new InvocationCodec.Envelope();
   private byte[] lastNameBytes = new byte[0];
   private String lastName = "";
 
   InvocationDecoder(long connectionId) {
-    this.connectionId = connectionId;
+    this.clientId = connectionId;
+  }
+
+  /** From now on calls carry {@code id} as their client id (a client session, txn.ClientSessions). */
+  void clientId(long id) {
+    clientId = id;
   }
 
   /** True iff {@code frame} is a ClientMessage holding an invocation (field 2); does not move the reader. */
@@ -54,7 +60,7 @@ final class InvocationDecoder {
     in.readBytes(message);
     try {
       InvocationCodec.scan(message, envelope);
-      return Invocation.received(message, envelope, name(message), connectionId);
+      return Invocation.received(message, envelope, name(message), clientId);
     } catch (MalformedInvocationException e) {
       throw new ProtocolException(e.getMessage());
     }
