@@ -93,6 +93,8 @@ public final class Database implements AutoCloseable {
   private final MultiPartitionParts parts;
   /** On a connected cluster host of several: finishes parts a failover left prepared; else null. */
   private volatile InDoubtResolver resolver;
+  /** Where this host's copies write a snapshot taken across hosts; null: they take none. */
+  private volatile CopySnapshots copySnapshots;
   /** The query bounds a cluster host opened with (its coordinator's, once connected). */
   private QueryLimits hostLimits;
   /** A cluster host's site queue capacity (for the copies a rejoin opens later). */
@@ -340,7 +342,7 @@ public final class Database implements AutoCloseable {
     }
     hosts = new LeaderFollowingTransport(transport, map);
     resolver = new InDoubtResolver(hostId, transport, () -> map, parts, () -> coordinator);
-    fragments = new FragmentServer(hostId, p -> sitesByPartition[p], parts, resolver);
+    fragments = new FragmentServer(hostId, p -> sitesByPartition[p], parts, resolver, () -> copySnapshots);
     final int coordinatorHost = map.leaderOf(0);
     if (coordinatorHost == hostId) {
       coordinator = clusterCoordinator(map.replicas(0).epoch());
@@ -573,6 +575,9 @@ public final class Database implements AutoCloseable {
     if (item.hasDecision()) {
       decide(partition, item, done);
       return true;
+    }
+    if (item.hasSnapshotCut()) {
+      return site.offer(new ReplicaSnapshotCut(this, item, done));
     }
     if (item.hasMultiPartitionRun() && item.getMultiPartitionRun().getPrepared()) {
       final PreparedHold hold = parts.hold(TxnHeader.fromProto(item.getMultiPartitionRun().getJoin()
@@ -1127,6 +1132,41 @@ public final class Database implements AutoCloseable {
     final CompletableFuture<SnapshotCut> cut = new CompletableFuture<>();
     coordinator.submit(new MpCoordinator.Snapshot(sink, cut, response -> {}));
     return cut;
+  }
+
+  /** Sets where this host's copies write their part of a snapshot taken across hosts. Any thread. */
+  public void copySnapshots(CopySnapshots snapshots) {
+    this.copySnapshots = snapshots;
+  }
+
+  /** Where this host's copies write a snapshot taken across hosts, or null. Any thread. */
+  CopySnapshots copySnapshots() {
+    return copySnapshots;
+  }
+
+  /**
+   * Takes a snapshot across the hosts of a cluster (docs/durability.md, "On
+   * a cluster"): the coordinator, which this host must run, cuts every
+   * partition between two multi-partition transactions with a mark in its
+   * order that every copy cuts at, each into its host's
+   * {@link CopySnapshots}. Completes with the cuts by partition once every
+   * copy began (not finished) its snapshot; fails naming the partition that
+   * could not cut. Any thread.
+   *
+   * @throws IllegalStateException when this host does not run the coordinator
+   */
+  public CompletableFuture<List<TxnId>> cutSnapshotAcrossHosts(String name) {
+    final MpCoordinator running = coordinator;
+    if (running == null) {
+      throw new IllegalStateException("host " + hostId + " does not run the multi-partition coordinator");
+    }
+    final CompletableFuture<List<TxnId>> cuts = new CompletableFuture<>();
+    running.submit(new MpCoordinator.ClusterSnapshot(name, copySnapshots, cuts, response -> {
+      if (!response.ok()) {
+        cuts.completeExceptionally(new ServerException(response.errorCode(), response.message()));
+      }
+    }));
+    return cuts;
   }
 
   /**
