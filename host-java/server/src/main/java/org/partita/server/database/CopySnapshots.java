@@ -18,4 +18,14 @@ public interface CopySnapshots {
    * snapshot, and the host's snapshot of that name fails).
    */
   SnapshotSink begin(String name, int partition, TxnId cut);
+
+  /**
+   * Completes once this host's part of snapshot {@code name} is durable, or
+   * fails saying why (no copy of this host began it, or writing failed).
+   * Any thread.
+   */
+  default java.util.concurrent.CompletableFuture<?> done(String name) {
+    return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException(
+        "this host keeps no snapshot " + name));
+  }
 }

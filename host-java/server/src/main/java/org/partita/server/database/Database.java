@@ -95,6 +95,8 @@ public final class Database implements AutoCloseable {
   private volatile InDoubtResolver resolver;
   /** Where this host's copies write a snapshot taken across hosts; null: they take none. */
   private volatile CopySnapshots copySnapshots;
+  /** The other hosts, reached whatever they lead (a snapshot's completion is asked of every holder). */
+  private volatile HostTransport directHosts;
   /** The query bounds a cluster host opened with (its coordinator's, once connected). */
   private QueryLimits hostLimits;
   /** A cluster host's site queue capacity (for the copies a rejoin opens later). */
@@ -341,6 +343,7 @@ public final class Database implements AutoCloseable {
       return;
     }
     hosts = new LeaderFollowingTransport(transport, map);
+    directHosts = transport;
     resolver = new InDoubtResolver(hostId, transport, () -> map, parts, () -> coordinator);
     fragments = new FragmentServer(hostId, p -> sitesByPartition[p], parts, resolver, () -> copySnapshots);
     final int coordinatorHost = map.leaderOf(0);
@@ -437,6 +440,10 @@ public final class Database implements AutoCloseable {
     final InDoubtResolver outcomes = resolver;
     if (request.hasOutcome() && outcomes != null) {
       outcomes.answer(request, answer);
+      return;
+    }
+    if (request.hasSnapshotDone()) {
+      answerSnapshotDone(request, answer);
       return;
     }
     if (server == null) {
@@ -540,6 +547,17 @@ public final class Database implements AutoCloseable {
 
   private int replicaSiteCount() {
     return replicaPartitions().size();
+  }
+
+  /** The partitions this host holds a copy of, leader or replica, in order. Any thread. */
+  public List<Integer> heldPartitions() {
+    final List<Integer> out = new ArrayList<>();
+    for (int p = 0; p < sitesByPartition.length; p++) {
+      if (sitesByPartition[p] != null || replicaSites[p] != null) {
+        out.add(p);
+      }
+    }
+    return out;
   }
 
   /** The partitions this host holds a replica of (and does not lead), in order. */
@@ -710,6 +728,11 @@ public final class Database implements AutoCloseable {
    * host once connected ({@link #connectHosts}).
    */
   private boolean holdsEveryPartition() {
+    return coordinator != null;
+  }
+
+  /** Whether this host runs the multi-partition coordinator (a cluster's: the leader of partition 0). Any thread. */
+  public boolean runsCoordinator() {
     return coordinator != null;
   }
 
@@ -1142,6 +1165,75 @@ public final class Database implements AutoCloseable {
   /** Where this host's copies write a snapshot taken across hosts, or null. Any thread. */
   CopySnapshots copySnapshots() {
     return copySnapshots;
+  }
+
+  /** Answers whether this host's part of the snapshot the request names is complete, once it is. */
+  private void answerSnapshotDone(org.partita.proto.cluster.FragmentRequest request,
+      Consumer<org.partita.proto.cluster.FragmentAnswer> answer) {
+    final String name = request.getSnapshotDone().getName();
+    final CopySnapshots snapshots = copySnapshots;
+    final CompletableFuture<?> done = snapshots == null
+        ? CompletableFuture.failedFuture(new IllegalStateException("it takes no snapshots")) : snapshots.done(name);
+    done.whenComplete((ignored, failure) -> {
+      final org.partita.proto.cluster.FragmentAnswer.Builder out = org.partita.proto.cluster.FragmentAnswer
+          .newBuilder().setRequestId(request.getRequestId());
+      if (failure == null) {
+        out.setDone(org.partita.proto.cluster.FragmentDone.getDefaultInstance());
+      } else {
+        final Throwable cause = failure instanceof java.util.concurrent.CompletionException
+            && failure.getCause() != null ? failure.getCause() : failure;
+        out.setError(org.partita.proto.cluster.RemoteError.newBuilder()
+            .setErrorCode(ErrorCode.ERROR_CODE_INTERNAL.getNumber())
+            .setMessage("host " + hostId + " holds no complete part of snapshot " + name + ": " + cause.getMessage()));
+      }
+      answer.accept(out.build());
+    });
+  }
+
+  /**
+   * Completes once every host holding a copy in the map this host follows
+   * (this one included) has its part of snapshot {@code name} durable; fails
+   * naming the first host whose part failed or that did not answer within
+   * {@code timeoutMillis}. Any thread, after {@link #connectHosts}.
+   */
+  public CompletableFuture<Void> snapshotCompleteOnHosts(String name, long timeoutMillis) {
+    final java.util.TreeSet<Integer> holders = new java.util.TreeSet<>();
+    final PartitionMap followed = map;
+    for (int p = 0; p < followed.partitionCount(); p++) {
+      holders.add(followed.replicas(p).leaderHost());
+      holders.addAll(followed.replicas(p).replicaHosts());
+    }
+    final List<CompletableFuture<?>> parts = new ArrayList<>();
+    for (int host : holders) {
+      final CompletableFuture<?> part;
+      if (host == hostId) {
+        final CopySnapshots snapshots = copySnapshots;
+        part = snapshots == null ? CompletableFuture.failedFuture(new IllegalStateException("host " + hostId
+            + " takes no snapshots")) : snapshots.done(name);
+      } else {
+        part = directHosts.send(host, org.partita.proto.cluster.FragmentRequest.newBuilder()
+            .setCoordinatorHostId(hostId).setPartition(0)
+            .setSnapshotDone(org.partita.proto.cluster.FragmentSnapshotDone.newBuilder().setName(name)).build())
+            .thenApply(a -> {
+              if (a.hasError()) {
+                throw new IllegalStateException(a.getError().getMessage());
+              }
+              return a;
+            });
+      }
+      parts.add(part.orTimeout(timeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS)
+          .handle((ignored, failure) -> {
+            if (failure != null) {
+              final Throwable cause = failure instanceof java.util.concurrent.CompletionException
+                  && failure.getCause() != null ? failure.getCause() : failure;
+              throw new java.util.concurrent.CompletionException(new IllegalStateException("host " + host + ": "
+                  + (cause instanceof java.util.concurrent.TimeoutException ? "no answer within " + timeoutMillis
+                  + " ms" : cause.getMessage()), cause));
+            }
+            return null;
+          }));
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
   }
 
   /**

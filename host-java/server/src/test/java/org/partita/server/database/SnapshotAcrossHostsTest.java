@@ -92,6 +92,36 @@ class SnapshotAcrossHostsTest {
     }
   }
 
+  /** One host's copies' snapshots, kept in {@link #copies}; a snapshot is done once each of its copies finished. */
+  private final class HostCopies implements CopySnapshots {
+    private final int host;
+
+    HostCopies(int host) {
+      this.host = host;
+    }
+
+    @Override
+    public SnapshotSink begin(String name, int partition, TxnId cut) {
+      final Copy copy = new Copy(cut);
+      if (copies.putIfAbsent(host + "/" + partition + "/" + name, copy) != null) {
+        throw new IllegalStateException("a second cut of " + name + " on host " + host);
+      }
+      return copy;
+    }
+
+    @Override
+    public CompletableFuture<?> done(String name) {
+      final List<CompletableFuture<Void>> finished = new ArrayList<>();
+      copies.forEach((key, copy) -> {
+        if (key.startsWith(host + "/") && key.endsWith("/" + name)) {
+          finished.add(copy.finished);
+        }
+      });
+      return finished.isEmpty() ? CompletableFuture.failedFuture(new IllegalStateException("no copy cut for " + name))
+          : CompletableFuture.allOf(finished.toArray(CompletableFuture[]::new));
+    }
+  }
+
   /** A leader's pipeline carrying every item that wrote, and every cut mark, to the copy on the other host. */
   private final class Copying implements CommitPipeline {
     private final int to;
@@ -176,14 +206,7 @@ class SnapshotAcrossHostsTest {
     for (int h = 0; h < 2; h++) {
       final Copying pipeline = new Copying(1 - h);
       db[h] = Database.openHost(catalog, map, h, 1024, p -> pipeline, QueryLimits.EMBEDDED);
-      final int host = h;
-      db[h].copySnapshots((name, partition, cut) -> {
-        final Copy copy = new Copy(cut);
-        if (copies.putIfAbsent(host + "/" + partition + "/" + name, copy) != null) {
-          throw new IllegalStateException("a second cut of " + name + " on host " + host);
-        }
-        return copy;
-      });
+      db[h].copySnapshots(new HostCopies(h));
     }
     for (int h = 0; h < 2; h++) {
       db[h].connectHosts(HostTransport.of(this::step, this::forward));
@@ -243,6 +266,7 @@ class SnapshotAcrossHostsTest {
       during.add(open(id));
     }
     final List<TxnId> cuts = cut.get(60, TimeUnit.SECONDS);
+    db[0].snapshotCompleteOnHosts("s1", 60_000).get(60, TimeUnit.SECONDS);
     for (CompletableFuture<ClientResponse> call : during) {
       ok(call);
     }
@@ -268,6 +292,9 @@ class SnapshotAcrossHostsTest {
     final ExecutionException failed = assertThrows(ExecutionException.class,
         () -> db[0].cutSnapshotAcrossHosts("s2").get(60, TimeUnit.SECONDS));
     assertTrue(failed.getCause().getMessage().contains("partition 1"), failed.getCause().getMessage());
+    final ExecutionException incomplete = assertThrows(ExecutionException.class,
+        () -> db[0].snapshotCompleteOnHosts("s2", 60_000).get(60, TimeUnit.SECONDS));
+    assertTrue(incomplete.getCause().getMessage().contains("host 1"), incomplete.getCause().getMessage());
     for (long id = 0; id < 10; id++) {
       ok(open(id));
     }
