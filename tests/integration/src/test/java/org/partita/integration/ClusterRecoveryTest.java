@@ -233,9 +233,14 @@ class ClusterRecoveryTest {
   }
 
   private List<String> hostArgs(int host) {
+    return kvHostArgs(cluster, host, dataDir(host));
+  }
+
+  /** Host {@code host} of a KV cluster {@code cluster}: K = 1, two sites, a sync log in {@code dataDir}. */
+  static List<String> kvHostArgs(String cluster, int host, Path dataDir) {
     return List.of("--schema", KV_DDL.toString(), "--cluster", cluster, "--host-id", Integer.toString(host),
         "--bind", "127.0.0." + (host + 1), "--port", "0", "--http-port", "-1", "--data-dir",
-        dataDir(host).toString(), "--sites-per-host", "2", "--kfactor", "1", "--join-timeout", "120s",
+        dataDir.toString(), "--sites-per-host", "2", "--kfactor", "1", "--join-timeout", "120s",
         "--command-log", "sync");
   }
 
