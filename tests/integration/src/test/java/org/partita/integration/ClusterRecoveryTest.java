@@ -207,8 +207,14 @@ class ClusterRecoveryTest {
 
   /** Each partition's two copies, on two hosts, hold the same rows. */
   private void checkCopiesEqual() throws Exception {
+    assertCopiesEqual(hosts.subList(hosts.size() - HOSTS, hosts.size()), clients, PARTITIONS);
+  }
+
+  /** Each of {@code partitions} partitions has two copies on {@code live} holding the same rows. */
+  static void assertCopiesEqual(List<ServerProcess> live, List<PartitaClient> clients, int partitions)
+      throws Exception {
     final Map<Integer, List<Long>> checksums = new TreeMap<>();
-    for (ServerProcess host : hosts.subList(hosts.size() - HOSTS, hosts.size())) {
+    for (ServerProcess host : live) {
       final PartitaClient one = new PartitaClient(ClientConfig.builder().clientName("cluster-recovery-checksum")
           .callTimeout(Duration.ofSeconds(30)).discoverHosts(false).build());
       clients.add(one);
@@ -220,7 +226,7 @@ class ClusterRecoveryTest {
         checksums.computeIfAbsent((int) table.getLong(0), p -> new ArrayList<>()).add(table.getLong(4));
       }
     }
-    assertEquals(PARTITIONS, checksums.size(), checksums::toString);
+    assertEquals(partitions, checksums.size(), checksums::toString);
     for (Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
       assertEquals(2, copies.getValue().size(), "partition " + copies.getKey() + " has both its copies back");
       assertEquals(copies.getValue().get(0), copies.getValue().get(1), "partition " + copies.getKey()

@@ -15,7 +15,6 @@ import java.util.TreeMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,7 +33,11 @@ import org.partita.client.ResultTable;
  * answers once every host wrote its part: each host's
  * {@code @SnapshotStatus} says DONE for that snapshot, and for each of the
  * three partitions its two copies' parts, on two hosts, name the same cut
- * and have the same size and CRC32C. Every process is stopped by its handle.
+ * and have the same size and CRC32C. After more writes every host is
+ * killed with SIGKILL and started again with {@code --recover}: each says it
+ * loaded the snapshot, every acknowledged write reads back, both copies of
+ * each partition hold the same rows, and the cluster takes a write. Every
+ * process is stopped by its handle.
  */
 @Timeout(600)
 class ClusterSnapshotTest {
@@ -46,6 +49,7 @@ class ClusterSnapshotTest {
 
   private final List<ServerProcess> hosts = new ArrayList<>();
   private final List<PartitaClient> clients = new ArrayList<>();
+  private final java.util.Set<String> acknowledged = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private String cluster;
 
   @AfterEach
@@ -70,19 +74,62 @@ class ClusterSnapshotTest {
       client.connect(host.address());
     }
     final AtomicBoolean writing = new AtomicBoolean(true);
-    final AtomicLong acknowledged = new AtomicLong();
-    final Thread writer = new Thread(() -> write(client, writing, acknowledged), "cluster-snapshot-writes");
+    final Thread writer = new Thread(() -> write(client, writing), "cluster-snapshot-writes");
     writer.start();
+    final String name;
     try {
-      waitFor(() -> acknowledged.get() >= 200, "200 writes acknowledged");
-      final String name = saveOnTheCoordinator();
-      waitFor(() -> acknowledged.get() >= 400, "writes go on after the snapshot");
+      waitFor(() -> acknowledged.size() >= 200, "200 writes acknowledged");
+      name = saveOnTheCoordinator();
       checkCopiesAgree(name);
+      final int before = acknowledged.size();
+      waitFor(() -> acknowledged.size() >= before + 300, "writes go on after the snapshot");
+      for (ServerProcess host : hosts) {
+        host.kill();
+      }
     } finally {
       writing.set(false);
       writer.join(TimeUnit.SECONDS.toMillis(120));
     }
     assertFalse(writer.isAlive(), "the writer stopped");
+    recover(name);
+  }
+
+  /**
+   * Starts every host with --recover: each says it loaded the snapshot, every acknowledged write reads back,
+   * both copies of each partition hold the same rows, and the cluster takes a write.
+   */
+  private void recover(String name) throws Exception {
+    final List<ServerProcess> recovered = new ArrayList<>();
+    for (int i = 0; i < HOSTS; i++) {
+      final List<String> args = new ArrayList<>(hostArgs(i));
+      args.add("--recover");
+      recovered.add(ServerProcess.launch(args, dir.resolve("host" + i + "-recovered.log")));
+    }
+    hosts.addAll(recovered);
+    final PartitaClient client = client("cluster-snapshot-recovered", true);
+    for (ServerProcess host : recovered) {
+      assertTrue(host.awaitReadyLine(), () -> "a host did not print its ready line:\n" + host.output());
+      assertTrue(host.output().contains("recovery: loaded snapshot " + name), host::output);
+      client.connect(host.address());
+    }
+    final Semaphore inFlight = new Semaphore(64);
+    final Map<String, java.util.concurrent.CompletableFuture<ClientResponse>> reads = new TreeMap<>();
+    for (String key : acknowledged) {
+      inFlight.acquire();
+      reads.put(key, client.callAsync("Get", key).whenComplete((a, e) -> inFlight.release()));
+    }
+    for (Map.Entry<String, java.util.concurrent.CompletableFuture<ClientResponse>> read : reads.entrySet()) {
+      final ClientResponse answer = read.getValue().get(120, TimeUnit.SECONDS);
+      assertTrue(answer.ok(), answer.message());
+      final ResultTable row = answer.results().get(0);
+      assertTrue(row.advanceRow(), read.getKey() + " was acknowledged before the kill: it survives the restart");
+      assertEquals(read.getKey() + "-value", new String(row.getBytes(0), StandardCharsets.UTF_8));
+    }
+    ClusterRecoveryTest.assertCopiesEqual(recovered, clients, PARTITIONS);
+    final ClientResponse after = client.callAsync("Put", "after", "after".getBytes(StandardCharsets.UTF_8))
+        .get(120, TimeUnit.SECONDS);
+    assertTrue(after.ok(), after.message());
+    System.out.println("cluster snapshot recovery: " + reads.size() + " acknowledged write(s) read back");
   }
 
   /** Calls @SnapshotSave on every host: refused but on the coordinator's; returns the snapshot's name. */
@@ -156,8 +203,8 @@ class ClusterSnapshotTest {
     throw new AssertionError("no cut of partition " + partition + " in\n" + manifest);
   }
 
-  /** Puts with at most 64 in flight until told to stop. */
-  private static void write(PartitaClient client, AtomicBoolean writing, AtomicLong acknowledged) {
+  /** Puts with at most 64 in flight until told to stop, each acknowledged key kept. */
+  private void write(PartitaClient client, AtomicBoolean writing) {
     final Semaphore inFlight = new Semaphore(64);
     long n = 0;
     try {
@@ -167,12 +214,12 @@ class ClusterSnapshotTest {
         client.callAsync("Put", key, (key + "-value").getBytes(StandardCharsets.UTF_8))
             .whenComplete((answer, error) -> {
               if (error == null && answer.ok()) {
-                acknowledged.incrementAndGet();
+                acknowledged.add(key);
               }
               inFlight.release();
             });
       }
-      inFlight.acquire(64);
+      inFlight.tryAcquire(64, 120, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -30,7 +30,13 @@ record ClusterSnapshotCut(String name, CopySnapshots snapshots, CompletableFutur
     final TxnHeader header = site.initiator().nextHeader(site.catalogVersion());
     final CommitPipeline pipeline = site.initiator().pipeline();
     try {
-      site.beginSnapshot(snapshots.begin(name, site.partition(), header.id()));
+      final SnapshotSink sink = snapshots.begin(name, site.partition(), header.id());
+      try {
+        site.beginSnapshot(sink);
+      } catch (RuntimeException e) {
+        sink.failed(site.partition(), e);  // the host's part fails now rather than wait for this copy
+        throw e;
+      }
     } catch (RuntimeException e) {
       // The mark still goes out: the replicas' snapshots go on, this copy's fails.
       cut.completeExceptionally(e);

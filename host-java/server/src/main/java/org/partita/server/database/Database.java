@@ -782,6 +782,27 @@ public final class Database implements AutoCloseable {
    * replicated, before it serves; a copy's part of a multi-partition
    * transaction runs on that copy alone. One replay per opening.
    */
+  /**
+   * Loads this host's copy of {@code partition}, empty, from {@code source}
+   * (a cluster host's part of a snapshot across hosts) and takes
+   * {@code cut} as its last transaction: the log replayed next must follow
+   * it. Replicated tables reach the coordinator from partition 0's copy
+   * when it starts, as after any recovery on a cluster. Returns the chunks
+   * loaded. Recovery's thread, before the database serves anyone.
+   *
+   * @throws IllegalArgumentException when this host holds no copy of {@code partition}
+   * @throws RuntimeException the copy's failure to load (the database is then unusable)
+   */
+  public long loadCopySnapshot(int partition, SnapshotSource source, TxnId cut) {
+    final Site site = sitesByPartition[partition] != null ? sitesByPartition[partition] : replicaSites[partition];
+    if (site == null) {
+      throw new IllegalArgumentException("host " + hostId + " holds no copy of partition " + partition);
+    }
+    final CompletableFuture<Long> done = new CompletableFuture<>();
+    site.submit(new SnapshotLoad(source, cut, null, done));
+    return done.join();
+  }
+
   public LogReplay copyReplayer() {
     final Site[] copies = new Site[map.partitionCount()];
     for (int p = 0; p < copies.length; p++) {

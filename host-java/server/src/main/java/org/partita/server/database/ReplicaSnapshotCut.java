@@ -29,7 +29,13 @@ record ReplicaSnapshotCut(Database database, org.partita.proto.txn.WorkItem item
           + item.getSnapshotCut().getName() + ": this host takes no snapshots");
     } else {
       try {
-        site.beginSnapshot(snapshots.begin(item.getSnapshotCut().getName(), site.partition(), header.id()));
+        final SnapshotSink sink = snapshots.begin(item.getSnapshotCut().getName(), site.partition(), header.id());
+        try {
+          site.beginSnapshot(sink);
+        } catch (RuntimeException e) {
+          sink.failed(site.partition(), e);  // the host's part fails now rather than wait for this copy
+          throw e;
+        }
       } catch (RuntimeException e) {
         LOG.warning("partition " + site.partition() + "'s copy cannot take snapshot "
             + item.getSnapshotCut().getName() + ": " + e.getMessage());

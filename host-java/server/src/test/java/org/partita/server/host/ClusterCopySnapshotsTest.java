@@ -84,6 +84,49 @@ class ClusterCopySnapshotsTest {
     assertTrue(choice.passedOver().get(0).contains("copies of partitions [0, 2] only"), choice.passedOver().toString());
   }
 
+  /** Writes host 0's empty part of snapshot {@code name}: partitions 0 and 2 cut at {@code zero} and {@code two}. */
+  private void writePart(String name, TxnId zero, TxnId two) throws Exception {
+    final SnapshotSink first = snapshots.begin(name, 0, zero);
+    first.finished(0);
+    snapshots.begin(name, 2, two).finished(2);
+    snapshots.done(name).get(30, TimeUnit.SECONDS);
+  }
+
+  /** A database of host 0 restarted in epoch 2 (as after --recover), its copies empty. */
+  private Database restarted() throws Exception {
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    for (int b = 0; b < buckets.length; b++) {
+      buckets[b] = b % 3;
+    }
+    final PartitionMap map = PartitionMap.of(2, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0), 2),
+        new PartitionMap.Replicas(1, 1, List.of(1), 2), new PartitionMap.Replicas(2, 0, List.of(0), 2)));
+    return Database.openHost(catalog, map, 0, 64, p -> ImmediateCommitPipeline.INSTANCE, QueryLimits.EMBEDDED);
+  }
+
+  @Test
+  void shouldLoadEachCopyFromTheNewestPartWhoseCutTheReconciliationKept() throws Exception {
+    writePart("snapshot-1", new TxnId(0, 1, 4), new TxnId(2, 1, 3));
+    writePart("snapshot-2", new TxnId(0, 1, 12), new TxnId(2, 1, 5));
+    // Partition 0's copies were reconciled to 1:10: the newer part holds more, so partition 0 takes the older.
+    final List<org.partita.proto.cluster.VoidTail> voids = List.of(org.partita.proto.cluster.VoidTail.newBuilder()
+        .setPartition(0).setCutEpoch(1).setCutSequence(10).setNextEpoch(2).build());
+    try (Database again = restarted()) {
+      final TxnId[] loaded = ClusterSnapshotRecovery.load(again, dataDir, again.partitionMap(), 0, voids);
+      assertEquals(Arrays.asList(new TxnId(0, 1, 4), null, new TxnId(2, 1, 5)), Arrays.asList(loaded));
+    }
+    try (Database again = restarted()) {
+      final TxnId[] loaded = ClusterSnapshotRecovery.load(again, dataDir, again.partitionMap(), 0, List.of());
+      assertEquals(Arrays.asList(new TxnId(0, 1, 12), null, new TxnId(2, 1, 5)), Arrays.asList(loaded));
+    }
+    // A damaged newest part is passed over for the older one.
+    final Path file = SnapshotStore.directory(dataDir).resolve("snapshot-2").resolve(SnapshotManifest.partitionFile(2));
+    Files.write(file, new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
+    try (Database again = restarted()) {
+      final TxnId[] loaded = ClusterSnapshotRecovery.load(again, dataDir, again.partitionMap(), 0, List.of());
+      assertEquals(Arrays.asList(new TxnId(0, 1, 4), null, new TxnId(2, 1, 3)), Arrays.asList(loaded));
+    }
+  }
+
   @Test
   void shouldRefuseABadNameACopyNotHeldAndASecondCut() throws Exception {
     assertThrows(IllegalArgumentException.class, () -> snapshots.begin("../elsewhere", 0, new TxnId(0, 1, 1)));
