@@ -95,6 +95,8 @@ public final class Database implements AutoCloseable {
   private volatile InDoubtResolver resolver;
   /** Where this host's copies write a snapshot taken across hosts; null: they take none. */
   private volatile CopySnapshots copySnapshots;
+  /** Runs {@code @SnapshotSave} forwarded to this host (the coordinator's); null: refused. */
+  private volatile java.util.function.Supplier<CompletableFuture<ClientResponse>> snapshotSave;
   /** The other hosts, reached whatever they lead (a snapshot's completion is asked of every holder). */
   private volatile HostTransport directHosts;
   /** The query bounds a cluster host opened with (its coordinator's, once connected). */
@@ -479,6 +481,16 @@ public final class Database implements AutoCloseable {
       return;
     }
     final boolean taken;
+    if (invocation.procedure().equals("@SnapshotSave")) {
+      final java.util.function.Supplier<CompletableFuture<ClientResponse>> save = snapshotSave;
+      if (save == null || invocation.parameters().length != 0) {
+        done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "host " + hostId + " takes no"
+            + (save == null ? "" : " path with a") + " @SnapshotSave forwarded from host " + call.getFromHostId()));
+        return;
+      }
+      save.get().thenAccept(done);
+      return;
+    }
     if (invocation.procedure().equals("@AdHoc")) {
       final Object[] values = invocation.parameters();
       if (values.length == 0 || !(values[0] instanceof String sql)) {
@@ -1181,6 +1193,33 @@ public final class Database implements AutoCloseable {
   /** Sets where this host's copies write their part of a snapshot taken across hosts. Any thread. */
   public void copySnapshots(CopySnapshots snapshots) {
     this.copySnapshots = snapshots;
+  }
+
+  /**
+   * Sets what runs {@code @SnapshotSave} when another host forwards it here
+   * (this host runs the coordinator then); null: such calls are refused.
+   */
+  public void forwardedSnapshotSave(java.util.function.Supplier<CompletableFuture<ClientResponse>> save) {
+    this.snapshotSave = save;
+  }
+
+  /**
+   * Sends {@code @SnapshotSave} to the coordinator's host and completes with
+   * its answer (an error answer when it could not be sent). Any thread.
+   *
+   * @throws IllegalStateException when this host forwards nothing (it runs the coordinator, or is not connected)
+   */
+  public CompletableFuture<ClientResponse> forwardSnapshotSave() {
+    final ForwardedCalls to = forwarded;
+    if (to == null) {
+      throw new IllegalStateException("host " + hostId + " forwards no calls to a coordinator");
+    }
+    final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
+    if (!to.forward(Invocation.of("@SnapshotSave", new Object[0], 0, 0), answer::complete)) {
+      answer.complete(ErrorTable.response(ErrorCode.ERROR_CODE_SERVER_BUSY, "too many calls wait for the"
+          + " coordinator's host; @SnapshotSave was not sent"));
+    }
+    return answer;
   }
 
   /** Where this host's copies write a snapshot taken across hosts, or null. Any thread. */

@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.logging.Logger;
+import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
 import org.partita.server.database.Database;
 import org.partita.server.durability.SnapshotStore;
+import org.partita.server.error.ErrorTable;
 import org.partita.server.error.ServerException;
 import org.partita.server.sysproc.SnapshotFigures;
 import org.partita.server.sysproc.Snapshots;
@@ -19,8 +21,9 @@ import org.partita.server.sysproc.Snapshots;
  * {@link Database#cutSnapshotAcrossHosts} (every copy at its partition's
  * mark), then waits until every host holding a copy has its part durable
  * ({@link Database#snapshotCompleteOnHosts}) and answers with this host's
- * figures and every partition's cut, or fails naming the host. Other hosts
- * refuse it, naming the coordinator's host. The status is this host's part
+ * figures and every partition's cut, or fails naming the host. Another host
+ * forwards the call to the coordinator's host and answers with its answer
+ * (the coordinator's figures). The status is this host's part
  * of the latest snapshot its copies began ({@link ClusterCopySnapshots}).
  * Restores are refused on a cluster.
  *
@@ -36,10 +39,20 @@ final class ClusterSnapshots implements Snapshots {
   private final ClusterCopySnapshots copies;
   private String running;
 
+  /** Also makes {@code database} run {@code @SnapshotSave} that other hosts forward to it. */
   ClusterSnapshots(Database database, Path dataDir, ClusterCopySnapshots copies) {
     this.database = database;
     this.dataDir = dataDir;
     this.copies = copies;
+    database.forwardedSnapshotSave(() -> save(null).handle((figures, error) -> {
+      if (error == null) {
+        return ClientResponse.success(List.of(figures.toTable()));
+      }
+      final Throwable cause = error instanceof CompletionException && error.getCause() != null
+          ? error.getCause() : error;
+      return cause instanceof ServerException s ? ErrorTable.response(s)
+          : ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL, String.valueOf(cause.getMessage()));
+    }));
   }
 
   @Override
@@ -49,9 +62,7 @@ final class ClusterSnapshots implements Snapshots {
           + " directory's snapshots/");
     }
     if (!database.runsCoordinator()) {
-      return refused("@SnapshotSave on a cluster runs on the multi-partition coordinator's host, host "
-          + database.partitionMap().leaderOf(0) + " (the leader of partition 0): call it there (it is not"
-          + " forwarded from other hosts yet)");
+      return forward();
     }
     final String name;
     synchronized (this) {
@@ -84,6 +95,22 @@ final class ClusterSnapshots implements Snapshots {
           return new SnapshotFigures("DONE", here.path(), here.bytes(), (System.nanoTime() - start) / 1_000_000, cut,
               "", here.completed(), here.longestChunkMicros(), here.longestChunkCpuMicros(), 0);
         });
+  }
+
+  /** Sends the call to the coordinator's host; its answer is this call's. */
+  private CompletableFuture<SnapshotFigures> forward() {
+    final CompletableFuture<ClientResponse> answer;
+    try {
+      answer = database.forwardSnapshotSave();
+    } catch (IllegalStateException e) {
+      return refused("@SnapshotSave cannot reach the coordinator's host: " + e.getMessage());
+    }
+    return answer.thenApply(response -> {
+      if (!response.ok()) {
+        throw new CompletionException(new ServerException(response.errorCode(), response.message()));
+      }
+      return SnapshotFigures.fromTable(response.results().get(0));
+    });
   }
 
   @Override

@@ -39,6 +39,7 @@ import org.partita.server.txn.TxnId;
  * site and partition 1 through a step to host 1; each leader sends its cut
  * mark to its replica in the partition's order, so while writes go on both
  * copies of each partition cut at the same item and stream the same rows.
+ * A {@code @SnapshotSave} forwarded from host 1 runs on host 0.
  */
 @Timeout(120)
 class SnapshotAcrossHostsTest {
@@ -304,5 +305,19 @@ class SnapshotAcrossHostsTest {
   @Test
   void shouldRefuseACutFromAHostWithoutTheCoordinator() {
     assertThrows(IllegalStateException.class, () -> db[1].cutSnapshotAcrossHosts("s3"));
+  }
+
+  @Test
+  void shouldRunAForwardedSnapshotSaveWhereTheCoordinatorIs() throws Exception {
+    final ClientResponse unset = db[1].forwardSnapshotSave().get(60, TimeUnit.SECONDS);
+    assertEquals(org.partita.proto.ErrorCode.ERROR_CODE_BAD_REQUEST, unset.errorCode(), unset.toString());
+    final java.util.concurrent.atomic.AtomicInteger saves = new java.util.concurrent.atomic.AtomicInteger();
+    db[0].forwardedSnapshotSave(() -> {
+      saves.incrementAndGet();
+      return CompletableFuture.completedFuture(ClientResponse.success(List.of()));
+    });
+    ok(db[1].forwardSnapshotSave());
+    assertEquals(1, saves.get(), "host 1's call ran once, on host 0");
+    assertThrows(IllegalStateException.class, () -> db[0].forwardSnapshotSave(), "host 0 forwards to nobody");
   }
 }
