@@ -11,8 +11,9 @@
 # `scripts/cluster start --hosts HOSTS --kfactor KFACTOR --sites-per-host
 # SITES_PER_HOST ARGS...` with PARTITA_CLUSTER_DIR set to a new temporary
 # directory, the HTTP ports off and client and internal ports drawn at random
-# from 30000-59999 (each host has its own address, so one port serves all;
-# a random one keeps clear of a cluster on the default ports), and sets
+# below the kernel's ephemeral range (each host has its own address, so one
+# port serves all; a random one keeps clear of a cluster on the default
+# ports, and below that range no outgoing connection takes it first), and sets
 # LOCAL_CLUSTER_SERVERS to the client addresses it printed. ARGS may give
 # the hosts HTTP ports after all (`--http-port P [--web-root DIR]`: the
 # later option wins); LOCAL_CLUSTER_PAGES then holds the cluster pages'
@@ -48,7 +49,11 @@ local_cluster_start() {
   shift 4
   LOCAL_CLUSTER_DIR="$(mktemp -d "${TMPDIR:-/tmp}/partita-cluster.XXXXXX")"
   local output
-  local port=$((30000 + RANDOM % 30000))
+  # Below the kernel's ephemeral range (where no outgoing connection takes its local port), from 10000.
+  local ephemeral_low port
+  ephemeral_low="$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)"
+  [[ "$ephemeral_low" =~ ^[0-9]+$ ]] && [ "$ephemeral_low" -ge 12005 ] || ephemeral_low=32768
+  port=$((10000 + RANDOM % (ephemeral_low - 10005)))
   if ! output="$(PARTITA_CLUSTER_DIR="$LOCAL_CLUSTER_DIR" "$_local_cluster_root/scripts/cluster" start \
       --hosts "$hosts" --kfactor "$kfactor" --sites-per-host "$sites" --port "$port" --http-port -1 \
       --internal-port "$((port + 3))" "$@" 2>&1)"; then

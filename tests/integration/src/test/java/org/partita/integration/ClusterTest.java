@@ -9,10 +9,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,6 +38,9 @@ import org.partita.proto.ErrorCode;
 @Timeout(300)
 class ClusterTest {
   private static final Path KV_DDL = ServerProcess.ROOT.resolve("bench/kv/ddl.sql");
+  /** The lowest internal port a test cluster is given. */
+  private static final int LOWEST_CLUSTER_PORT = 10_000;
+  private static final Random RANDOM_PORTS = new Random();
 
   @TempDir
   Path dir;
@@ -51,18 +56,33 @@ class ClusterTest {
     }
   }
 
-  /** Internal port P (and metadata port P+1) free on 127.0.0.1..n. */
+  /**
+   * Internal port P (and metadata port P+1) free on 127.0.0.1..n, drawn
+   * below the kernel's ephemeral range: a port inside it, found free, could
+   * be given to any process's next outgoing connection before the host
+   * binds it.
+   */
   static int freeClusterPort(int n) throws IOException {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      final int port;
-      try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-        port = probe.getLocalPort();
-      }
-      if (port < 65534 && allFree(n, port) && allFree(n, port + 1)) {
+    final int high = ephemeralLow() - 2;
+    for (int attempt = 0; attempt < 200; attempt++) {
+      final int port = LOWEST_CLUSTER_PORT + RANDOM_PORTS.nextInt(high - LOWEST_CLUSTER_PORT);
+      if (allFree(n, port) && allFree(n, port + 1)) {
         return port;
       }
     }
-    throw new IOException("no port P with P and P+1 free on 127.0.0.1.." + n);
+    throw new IOException("no port P with P and P+1 free on 127.0.0.1.." + n + " in [" + LOWEST_CLUSTER_PORT + ", "
+        + high + ")");
+  }
+
+  /** The lowest port of the kernel's ephemeral range (32768 when unreadable or too low to leave room below). */
+  private static int ephemeralLow() {
+    try {
+      final int low = Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim()
+          .split("\\s+")[0]);
+      return low >= LOWEST_CLUSTER_PORT + 2_000 ? low : 32_768;
+    } catch (IOException | NumberFormatException e) {
+      return 32_768;
+    }
   }
 
   private static boolean allFree(int n, int port) {

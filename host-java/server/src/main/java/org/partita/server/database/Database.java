@@ -75,6 +75,12 @@ public final class Database implements AutoCloseable {
    * work only from its leader ({@link #offerReplicated}); calls for it are answered NOT_LEADER.
    */
   private final Site[] replicaSites;
+  /**
+   * Partition id -> true once this host's copy of it is no longer one of the partition's copies (the metadata
+   * moved it to an epoch without this host, {@link #leftCopy}) until a rejoin opens a new one: its site may
+   * still exist, but it is not a copy of the partition any more.
+   */
+  private final boolean[] left;
   private final AdHocPlans adHocPlans = new AdHocPlans(new RowCounts(sites));
   private final AtomicLong inProcessSequence = new AtomicLong();
   private final AtomicInteger nextAnyPartition = new AtomicInteger();
@@ -122,6 +128,7 @@ public final class Database implements AutoCloseable {
     this.hostId = hostId;
     this.sitesByPartition = new Site[map.partitionCount()];
     this.replicaSites = new Site[map.partitionCount()];
+    this.left = new boolean[map.partitionCount()];
     this.parts = new MultiPartitionParts(map.partitionCount());
   }
 
@@ -308,24 +315,32 @@ public final class Database implements AutoCloseable {
     site.start();
     site.submit(new RejoinLoad(source, cut, chunkLoaded, done));
     replicaSites[partition] = site;
+    synchronized (left) {
+      left[partition] = false;
+    }
   }
 
   /**
-   * Completes, on {@code partition}'s site thread, once every item queued on
-   * this host's copy of it before this call ran (its dependents run there,
-   * before the next item). Waits for room on a full queue.
+   * This host's copy of {@code partition} is no longer one of the
+   * partition's copies: the metadata moved the partition to an epoch without
+   * this host (its replica was dropped, a rejoin gave up, a leader was
+   * deposed). What the copy holds stops counting: {@code @Statistics
+   * CHECKSUM} no longer lists it (a copy left behind is not a copy of the
+   * partition, and comparing it with the partition's copies would report a
+   * difference that is not there). A rejoin's new copy counts again
+   * ({@link #openRejoinCopy}). Any thread.
    */
-  public CompletableFuture<Void> barrier(int partition) {
-    final Site led = sitesByPartition[partition];
-    final Site site = led != null ? led : replicaSites[partition];
-    final CompletableFuture<Void> passed = new CompletableFuture<>();
-    if (site == null) {
-      passed.completeExceptionally(new IllegalArgumentException("host " + hostId + " holds no copy of partition "
-          + partition));
-      return passed;
+  public void leftCopy(int partition) {
+    synchronized (left) {
+      left[partition] = true;
     }
-    site.submit(new QueueBarrier(passed));
-    return passed;
+  }
+
+  /** Whether this host's copy of {@code partition}, if any, is one of the partition's copies. */
+  private boolean holdsCopy(int partition) {
+    synchronized (left) {
+      return !left[partition];
+    }
   }
 
   /**
@@ -659,12 +674,28 @@ public final class Database implements AutoCloseable {
    * @throws IllegalArgumentException when this host holds no copy of {@code partition}
    */
   public void lead(int partition, long epoch, CommitPipeline pipeline) {
+    lead(partition, epoch, pipeline, () -> { });
+  }
+
+  /**
+   * {@link #lead}, and {@code switched} runs on the copy's site in the same
+   * step as the switch: after the last item of the old epoch was released to
+   * the old pipeline and before any item of {@code epoch} is sequenced (a
+   * rejoin marks the old epoch's end on its stream there: docs/cluster.md,
+   * "Rejoin"). Nothing can come between the two, not even a multi-partition
+   * join, which would hold the site until its prepare step, in the new epoch,
+   * was acknowledged by every copy. {@code switched} must not block.
+   */
+  public void lead(int partition, long epoch, CommitPipeline pipeline, Runnable switched) {
     final Site led = sitesByPartition[partition];
     final Site site = led != null ? led : replicaSites[partition];
     if (site == null) {
       throw new IllegalArgumentException("host " + hostId + " holds no copy of partition " + partition);
     }
-    site.submit(new LeadInEpoch(epoch, pipeline));
+    site.submit(new LeadInEpoch(epoch, pipeline, switched));
+    synchronized (left) {
+      left[partition] = false;
+    }
     if (led == null) {
       sites.add(site);
       sitesByPartition[partition] = site;
@@ -714,15 +745,15 @@ public final class Database implements AutoCloseable {
   public record CopyChecksum(int partition, boolean leader, TxnId lastApplied, long checksum) {}
 
   /**
-   * A checksum of every copy of a partition this host holds (led and replicated), each made on its site's
-   * thread between two transactions ({@code @Statistics CHECKSUM}): two copies that ran the same transactions
-   * have the same checksum. In partition order; null iff some copy's queue was full. Any thread.
+   * A checksum of every copy of a partition this host holds (led and replicated; not one it left,
+   * {@link #leftCopy}), each made on its site's thread between two transactions ({@code @Statistics CHECKSUM}):
+   * two copies that ran the same transactions have the same checksum. In partition order; null iff some copy's queue was full. Any thread.
    */
   public CompletableFuture<List<CopyChecksum>> offerChecksums() {
     final List<CompletableFuture<CopyChecksum>> parts = new ArrayList<>();
     for (int p = 0; p < map.partitionCount(); p++) {
       final Site site = sitesByPartition[p] != null ? sitesByPartition[p] : replicaSites[p];
-      if (site == null) {
+      if (site == null || !holdsCopy(p)) {
         continue;
       }
       final CompletableFuture<CopyChecksum> part = new CompletableFuture<>();

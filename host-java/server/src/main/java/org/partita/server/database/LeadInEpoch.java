@@ -7,13 +7,15 @@ import org.partita.server.txn.TxnHeader;
 /**
  * Switches a copy of a partition to sequencing its work itself in a new
  * epoch behind a new commit pipeline ({@link Database#lead}, failover on a
- * cluster host): runs on the copy's site after every item queued before it.
- * Not sequenced itself; nothing to answer.
+ * cluster host, a rejoin's new epoch): runs on the copy's site after every
+ * item queued before it, then {@code switched} in the same step, before the
+ * site takes its next item. Not sequenced itself; nothing to answer.
  */
-record LeadInEpoch(long epoch, CommitPipeline pipeline) implements WorkItem {
+record LeadInEpoch(long epoch, CommitPipeline pipeline, Runnable switched) implements WorkItem {
   @Override
   public void run(Site site, TxnHeader ignored) {
     site.lead(epoch, pipeline);
+    switched.run();
   }
 
   @Override

@@ -13,7 +13,7 @@ import org.partita.server.txn.TxnHeader;
  */
 sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed, ReplayedPart,
     SnapshotBegin, SnapshotLoad, ReplicaRun, SiteChecksum, LeadInEpoch, ReplicatedTablesCopy, RejoinBegin, RejoinLoad,
-    QueueBarrier, ClusterSnapshotCut, ReplicaSnapshotCut {
+    ClusterSnapshotCut, ReplicaSnapshotCut {
   /**
    * Runs the item on {@code site}'s thread. {@code header} is the item's
    * header when it is sequenced, else null. Answers its caller (through the

@@ -167,6 +167,7 @@ final class ClusterFollower implements AutoCloseable {
     if (!next.replicaHosts().contains(self)) {
       replication.leave(p, "the metadata group moved partition " + p + " to epoch " + next.epoch() + " on hosts "
           + next.replicaHosts());
+      database.leftCopy(p);
       return;
     }
     if (next.replicaHosts().size() > 1) {

@@ -122,6 +122,7 @@ final class ClusterRejoin implements AutoCloseable {
     if (!next.replicaHosts().contains(self) && replication.rejoins().session(p) != null) {
       replication.abortRejoin(p, "partition " + p + " moved to epoch " + next.epoch() + " led by host "
           + next.leaderHost());
+      database.leftCopy(p);
       return true;
     }
     final RejoinStream stream = replication.rejoins().stream(p);
@@ -143,6 +144,7 @@ final class ClusterRejoin implements AutoCloseable {
   private void giveUp(int p, PartitionMap.Replicas next) {
     final List<Integer> rest = next.replicaHosts().stream().filter(h -> h != member.hostId()).toList();
     replication.abortRejoin(p, "the old epoch's last items did not arrive within " + HAND_OVER_MILLIS + " ms");
+    database.leftCopy(p);
     try {
       final MetadataReply reply = member.changeLeader(p, next.epoch(), next.leaderHost(), rest);
       LOG.severe("rejoin: partition " + p + ": the metadata added this host in epoch " + next.epoch() + " but the "
@@ -171,9 +173,11 @@ final class ClusterRejoin implements AutoCloseable {
   /** This host leads {@code p}, and the metadata added {@code host} in {@code next}'s epoch. Follower thread. */
   private void addedReplica(int p, PartitionMap.Replicas next, int host) {
     final List<Integer> others = next.replicaHosts().stream().filter(h -> h != member.hostId()).toList();
-    database.lead(p, next.epoch(), replication.addReplica(p, next.epoch(), others));
     final RejoinStream stream = replication.rejoins().stream(p);
-    database.barrier(p).thenRun(() -> {
+    // The old epoch ends on the stream in the switch's own site step: a multi-partition join queued after a
+    // separate barrier would hold the site until its prepare, in the new epoch, was acknowledged by the joining
+    // copy, which enters the new epoch only once the old one ended on the stream.
+    database.lead(p, next.epoch(), replication.addReplica(p, next.epoch(), others), () -> {
       if (stream != null) {
         stream.endEpoch();
       }

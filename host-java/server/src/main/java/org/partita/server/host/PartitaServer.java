@@ -48,6 +48,14 @@ import org.partita.server.txn.ImmediateCommitPipeline;
 public final class PartitaServer implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(PartitaServer.class.getName());
   private static final long DRAIN_TIMEOUT_SECONDS = 30;
+  /**
+   * How long a host declared dead waits for its unanswered calls before it
+   * closes their connections: it leads nothing any more, so what it still
+   * holds is mostly calls that cannot finish (forwarded to a coordinator it
+   * was cut off from); their clients see the connection close, an unknown
+   * outcome, and the sooner it stops the sooner it rejoins.
+   */
+  private static final long REJOIN_DRAIN_SECONDS = 2;
   /** The process file written in the data directory while the server runs (pid, host, clientPort, httpPort). */
   public static final String PROCESS_FILE = "server.properties";
 
@@ -309,8 +317,8 @@ public final class PartitaServer implements AutoCloseable {
   }
 
   /**
-   * Stops accepting connections and calls, waits (up to 30 s) until every
-   * accepted call is answered, then closes connections, the database and
+   * Stops accepting connections and calls, waits (up to 30 s, or 2 s when
+   * stopping to rejoin) until every accepted call is answered, then closes connections, the database and
    * the event loops. Idempotent; a second caller waits for the first.
    */
   public void shutdown() throws InterruptedException {
@@ -328,9 +336,11 @@ public final class PartitaServer implements AutoCloseable {
       if (snapshotService != null) {
         snapshotService.close();
       }
-      if (!clientServer.awaitQuiet(DRAIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      final long drainSeconds = rejoinReason == null ? DRAIN_TIMEOUT_SECONDS : REJOIN_DRAIN_SECONDS;
+      if (!clientServer.awaitQuiet(drainSeconds, TimeUnit.SECONDS)) {
         LOG.warning("shutting down with " + clientServer.unanswered() + " call(s) still unanswered after "
-            + DRAIN_TIMEOUT_SECONDS + " s");
+            + drainSeconds + " s" + (rejoinReason == null ? "" : " (stopping to rejoin: their outcome is unknown to"
+            + " their clients)"));
       }
       clientServer.closeConnections();
       if (httpServer != null) {

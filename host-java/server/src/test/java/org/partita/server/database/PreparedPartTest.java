@@ -79,13 +79,22 @@ class PreparedPartTest {
     private final int to;
     volatile boolean holdDecisions;
     final CompletableFuture<Runnable> heldDecision = new CompletableFuture<>();
+    /** When set, prepared parts reach the copy only once it completes (a joining copy's new epoch). */
+    volatile CompletableFuture<Void> prepareGate;
+    /** Items sequenced while the gate was closed. */
+    final List<TxnHeader> sequencedBeforeGate = new CopyOnWriteArrayList<>();
 
     Copying(int to) {
       this.to = to;
     }
 
     @Override
-    public void sequenced(TxnHeader header, SequencedItem item) {}
+    public void sequenced(TxnHeader header, SequencedItem item) {
+      final CompletableFuture<Void> gate = prepareGate;
+      if (gate != null && !gate.isDone()) {
+        sequencedBeforeGate.add(header);
+      }
+    }
 
     @Override
     public boolean replicatesWork() {
@@ -109,7 +118,12 @@ class PreparedPartTest {
     @Override
     public void prepare(TxnHeader header, SequencedItem part, long writeHash, Runnable prepared,
         Consumer<ClientResponse> lost) {
-      send(part.toProto(header), writeHash, prepared);
+      final CompletableFuture<Void> gate = prepareGate;
+      if (gate == null) {
+        send(part.toProto(header), writeHash, prepared);
+      } else {
+        gate.thenRun(() -> send(part.toProto(header), writeHash, prepared));
+      }
     }
 
     @Override
@@ -313,6 +327,71 @@ class PreparedPartTest {
     ok(db[0].call("MoveMoney", account(1), account(0), 10L));
     assertEquals(OPENING + 30, balance(0, account(1)), "partition 1 serves on its new leader");
     assertEquals(List.of(), failures);
+  }
+
+  /**
+   * A rejoin's epoch switch on the leader of partition 0, the coordinator's
+   * host: the joining copy acknowledges nothing of the new epoch before the
+   * old epoch's last item reached it, which the leader marks on its stream.
+   * The mark is made in the switch's own step on the site, so a
+   * multi-partition join queued right behind the switch (sequenced in the new
+   * epoch, and holding the site until its prepare step is acknowledged)
+   * cannot come before it. Marked in a separate step queued after the
+   * switch, it waited behind that join, whose prepare waited for it: the
+   * partition hung until the joining host gave up (tests/fault/RESULTS.md).
+   */
+  @Test
+  void shouldEndTheOldEpochInTheSwitchsOwnStepSoAJoinQueuedBehindItCannotHoldIt() throws Exception {
+    final CompletableFuture<Void> siteHeld = new CompletableFuture<>();
+    final CompletableFuture<Void> letGo = new CompletableFuture<>();
+    db[0].lead(0, 2, leaders[0], () -> {
+      siteHeld.complete(null);
+      letGo.join();
+    });
+    siteHeld.get(60, TimeUnit.SECONDS);
+    final CompletableFuture<Void> oldEpochEnded = new CompletableFuture<>();
+    leaders[0].prepareGate = oldEpochEnded;
+    db[0].lead(0, 3, leaders[0], () -> oldEpochEnded.complete(null));
+    final CompletableFuture<ClientResponse> transfer = db[0].call("MoveMoney", account(0), account(1), 40L);
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (queueDepth(0, 0) < 2) {
+      assertTrue(System.nanoTime() < deadline, "the transfer's join reaches partition 0's queue behind the switch");
+      Thread.sleep(5);
+    }
+    letGo.complete(null);
+    ok(transfer);
+    assertTrue(oldEpochEnded.isDone());
+    assertEquals(List.of(), leaders[0].sequencedBeforeGate, "no item of the new epoch before the old one ended");
+    assertEquals(OPENING - 40, balance(0, account(0)));
+    assertEquals(OPENING + 40, balance(1, account(1)));
+    assertCopiesEqual(0);
+    assertCopiesEqual(1);
+    assertEquals(List.of(), failures);
+  }
+
+  /**
+   * A copy this host left (the metadata moved its partition to an epoch
+   * without this host) is not one of the partition's copies any more: its
+   * checksum is not listed beside theirs, though its site may still hold
+   * what it had.
+   */
+  @Test
+  void shouldListNoChecksumOfACopyThisHostLeft() throws Exception {
+    ok(db[0].call("MoveMoney", account(0), account(1), 5L));
+    assertEquals(List.of(0, 1), partitionsListed(0));
+    db[0].leftCopy(1);
+    assertEquals(List.of(0), partitionsListed(0), "host 0 left partition 1: its copy is not listed");
+    assertEquals(List.of(0, 1), partitionsListed(1));
+  }
+
+  private List<Integer> partitionsListed(int host) throws Exception {
+    return db[host].offerChecksums().get(60, TimeUnit.SECONDS).stream().map(Database.CopyChecksum::partition)
+        .toList();
+  }
+
+  private int queueDepth(int host, int partition) {
+    return db[host].partitionStatuses().stream().filter(s -> s.partition() == partition).findFirst()
+        .orElseThrow().queueDepth();
   }
 
   @Test

@@ -1,9 +1,6 @@
 package org.partita.fault;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +10,6 @@ import java.util.List;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +55,8 @@ import org.partita.client.ResultTable;
  */
 final class ClusterHosts implements Hosts {
   static final long START_TIMEOUT_SECONDS = 360;
+  /** How many times {@link #startAll} starts the hosts when one finds a port drawn for it taken. */
+  static final int START_ATTEMPTS = 3;
   static final long SCRIPT_TIMEOUT_SECONDS = 90;
   static final Path CGROUP_FS = Path.of("/sys/fs/cgroup");
   /**
@@ -103,25 +101,36 @@ final class ClusterHosts implements Hosts {
     return addresses;
   }
 
+  /**
+   * Starts the hosts on ports drawn below the ephemeral range; when a host
+   * could not bind one because another process took it after the draw,
+   * starts them again on other ports (at most {@link #START_ATTEMPTS} times).
+   */
   @Override
   public synchronized void startAll() throws IOException, InterruptedException {
-    final int[] ports = freePorts(options.hosts());
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     started = true;
     final Optional<Path> cgroupRoot = cgroup2Root();
-    final List<String> args = new ArrayList<>(List.of("start", "--hosts", Integer.toString(options.hosts()),
-        "--kfactor", Integer.toString(options.kfactor()), "--sites-per-host", Integer.toString(options.sites()),
-        "--schema", options.schema() + "," + options.root().resolve("tests/fault/workloads/flood.sql"), "--classes",
-        options.classes().toString(), "--port", Integer.toString(ports[0]), "--http-port",
-        Integer.toString(ports[1]), "--internal-port", Integer.toString(ports[2]), "--command-log",
-        options.commandLog()));
     if (cgroupRoot.isPresent()) {
       cgroup = cgroupRoot.get().resolve(tableName());
-      args.addAll(List.of("--cgroup", cgroup.toString()));
     } else {
       note("no cgroup v2 hierarchy under " + CGROUP_FS + ": partitions cut the metadata port by destination only");
     }
-    script(START_TIMEOUT_SECONDS, args.toArray(String[]::new));
+    final ListenPorts listenPorts = ListenPorts.belowEphemeralRange();
+    int[] ports;
+    for (int attempt = 1; ; attempt++) {
+      ports = listenPorts.draw(options.hosts());
+      try {
+        script(START_TIMEOUT_SECONDS, startArguments(ports));
+        break;
+      } catch (IllegalStateException e) {
+        if (attempt == START_ATTEMPTS || !lastStartFoundAPortTaken(scriptLog)) {
+          throw e;
+        }
+        note("a host could not bind a port drawn for it (another process took it after the draw): starting the"
+            + " cluster again on other ports (attempt " + (attempt + 1) + " of " + START_ATTEMPTS + ")");
+      }
+    }
     final List<String> servers = List.of(Files.readString(clusterDir.resolve("servers"), StandardCharsets.UTF_8)
         .trim().split(","));
     if (servers.size() != options.hosts()) {
@@ -265,18 +274,7 @@ final class ClusterHosts implements Hosts {
 
   /** The hosts holding each partition's copies (by partition id) in {@code @SystemCatalog PARTITIONS}. */
   private static List<List<Integer>> copyHosts(PartitaClient client) {
-    final ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
-    final int partition = table.columnIndex("PARTITION_ID");
-    final int replicas = table.columnIndex("REPLICA_HOST_IDS");
-    final java.util.TreeMap<Integer, List<Integer>> byPartition = new java.util.TreeMap<>();
-    while (table.advanceRow()) {
-      final List<Integer> hostIds = new ArrayList<>();
-      for (String id : table.getString(replicas).split(",")) {
-        hostIds.add(Integer.parseInt(id.trim()));
-      }
-      byPartition.put((int) table.getLong(partition), hostIds);
-    }
-    return List.copyOf(byPartition.values());
+    return List.copyOf(CopyChecksums.members(client.call("@SystemCatalog", "PARTITIONS").results().get(0)).values());
   }
 
   @Override
@@ -286,14 +284,7 @@ final class ClusterHosts implements Hosts {
 
   /** How many copies each partition has (by partition id) in {@code @SystemCatalog PARTITIONS}. */
   private static List<Integer> copyCounts(PartitaClient client) {
-    final ResultTable table = client.call("@SystemCatalog", "PARTITIONS").results().get(0);
-    final int partition = table.columnIndex("PARTITION_ID");
-    final int replicas = table.columnIndex("REPLICA_HOST_IDS");
-    final java.util.TreeMap<Integer, Integer> byPartition = new java.util.TreeMap<>();
-    while (table.advanceRow()) {
-      byPartition.put((int) table.getLong(partition), table.getString(replicas).split(",").length);
-    }
-    return List.copyOf(byPartition.values());
+    return copyHosts(client).stream().map(List::size).toList();
   }
 
   /**
@@ -402,8 +393,16 @@ final class ClusterHosts implements Hosts {
 
   /** A client of the host at {@code address} alone (its answers are that host's). */
   private static PartitaClient alone(String address) {
-    final PartitaClient client = new PartitaClient(ClientConfig.builder().clientName("fault-nemesis")
-        .discoverHosts(false).connectTimeout(Duration.ofSeconds(5)).callTimeout(Duration.ofSeconds(5)).build());
+    return alone(address, ClientConfig.builder().clientName("fault-nemesis").callTimeout(Duration.ofSeconds(5)));
+  }
+
+  /**
+   * A client of the host at {@code address} alone, as {@code config} says
+   * (host discovery off, so its answers are that host's).
+   */
+  static PartitaClient alone(String address, ClientConfig.Builder config) {
+    final PartitaClient client = new PartitaClient(config.discoverHosts(false).connectTimeout(Duration.ofSeconds(5))
+        .build());
     try {
       client.connect(address);
     } catch (RuntimeException e) {
@@ -663,41 +662,24 @@ final class ClusterHosts implements Hosts {
     }
   }
 
-  /**
-   * Client, HTTP and internal ports free on every host address (the
-   * metadata port is internal + 1, so that one must be free too).
-   */
-  private static int[] freePorts(int hosts) throws IOException {
-    final Random random = new Random();
-    final int[] ports = new int[3];
-    int found = 0;
-    final Set<Integer> taken = new TreeSet<>();
-    for (int attempt = 0; attempt < 1000 && found < 3; attempt++) {
-      final int port = 30_000 + random.nextInt(20_000);
-      final boolean internal = found == 2;
-      if (taken.contains(port) || taken.contains(port + 1)
-          || !free(port, hosts) || (internal && !free(port + 1, hosts))) {
-        continue;
-      }
-      taken.add(port);
-      taken.add(port + 1);
-      ports[found++] = port;
+  private String[] startArguments(int[] ports) {
+    final List<String> args = new ArrayList<>(List.of("start", "--hosts", Integer.toString(options.hosts()),
+        "--kfactor", Integer.toString(options.kfactor()), "--sites-per-host", Integer.toString(options.sites()),
+        "--schema", options.schema() + "," + options.root().resolve("tests/fault/workloads/flood.sql"), "--classes",
+        options.classes().toString(), "--port", Integer.toString(ports[0]), "--http-port",
+        Integer.toString(ports[1]), "--internal-port", Integer.toString(ports[2]), "--command-log",
+        options.commandLog()));
+    if (cgroup != null) {
+      args.addAll(List.of("--cgroup", cgroup.toString()));
     }
-    if (found < 3) {
-      throw new IOException("found no free ports on 127.0.0.1-127.0.0." + hosts + " in 1000 attempts");
-    }
-    return ports;
+    return args.toArray(String[]::new);
   }
 
-  private static boolean free(int port, int hosts) {
-    for (int h = 0; h < hosts; h++) {
-      try (ServerSocket s = new ServerSocket()) {
-        s.bind(new InetSocketAddress(InetAddress.getByName(hostAddress(h)), port));
-      } catch (IOException e) {
-        return false;
-      }
-    }
-    return true;
+  /** Whether the output of the last {@code scripts/cluster start} in {@code scriptLog} shows a bind refused. */
+  static boolean lastStartFoundAPortTaken(Path scriptLog) throws IOException {
+    final String log = Files.readString(scriptLog, StandardCharsets.UTF_8);
+    final int start = log.lastIndexOf("$ scripts/cluster start");
+    return start >= 0 && log.indexOf("Address already in use", start) >= 0;
   }
 
   private void requireHost(int host) {

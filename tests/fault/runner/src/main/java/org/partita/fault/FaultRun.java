@@ -187,7 +187,7 @@ public final class FaultRun {
         throughHosts.add(live);
       }
     }
-    final List<ReplicaVerdict.CopyChecksum> copies =
+    final ReplicaVerdict.Copies copies =
         !hosts.restartable() && options.kfactor() > 0 ? CopyChecksums.read(hosts.addresses(), hosts.survivors())
         : null;
     hosts.stopAll();
@@ -213,15 +213,17 @@ public final class FaultRun {
   /**
    * A cluster's results: the state read through each host must be the
    * same (each reaches every partition's leader); the copies of each
-   * partition left on the surviving hosts are compared by ReplicaVerdict
-   * from every copy's {@code @Statistics CHECKSUM} (n/a with K = 0).
+   * partition the final map lists on the surviving hosts are compared by
+   * ReplicaVerdict from every copy's {@code @Statistics CHECKSUM} (n/a with
+   * K = 0).
    */
   private LiveResults clusterResults(Audit audit, Set<String> throughHosts, int survivors,
-      List<ReplicaVerdict.CopyChecksum> copyChecksums, String nemesisError) {
+      ReplicaVerdict.Copies copyChecksums, String nemesisError) {
     final ReplicaVerdict copies = ReplicaVerdict.of(options.kfactor(), copyChecksums,
         options.hosts() - survivors);
     final String line = "copies compared: " + (options.kfactor() == 0 ? "none (K=0, one copy per partition)"
-        : copyChecksums.size() + " copies' @Statistics CHECKSUM (K=" + options.kfactor() + ")")
+        : copyChecksums.checksums().size() + " copies' @Statistics CHECKSUM (K=" + options.kfactor()
+        + "), those the final map lists: " + copyChecksums.members())
         + "; the state read through each of the " + survivors + " surviving hosts after healing: "
         + (throughHosts.size() == 1 ? "the same, SHA-256 " + throughHosts.iterator().next()
         : "DIFFERS: " + throughHosts);

@@ -11,7 +11,9 @@ import java.util.TreeMap;
  * compare ({@code n/a}); after a kill a partition may be left with one
  * copy, which is counted, not compared; with K ≥ 1 the copies' checksums come from the
  * cluster, and while it exposes none the verdict is {@code unknown} and the
- * run does not pass. Never {@code yes} unless copies were compared.
+ * run does not pass. Given the final map ({@link Copies}), only the copies
+ * it lists are copies: one reported beyond them, or one missing, is a
+ * {@code no}. Never {@code yes} unless copies were compared.
  * Immutable.
  *
  * @param text what follows "replicas identical: "
@@ -20,6 +22,46 @@ import java.util.TreeMap;
 record ReplicaVerdict(String text, boolean passed) {
   /** One copy's checksum of one partition, as the cluster reports it. */
   record CopyChecksum(int partition, int host, String checksum) {
+  }
+
+  /**
+   * Every copy's checksum and the map they were read under: by partition
+   * id, the hosts its epoch lists as its copies.
+   */
+  record Copies(List<CopyChecksum> checksums, Map<Integer, List<Integer>> members) {
+  }
+
+  /**
+   * The verdict from the copies the final map lists ({@code copies.members()}):
+   * a checksum from a host the map does not list for that partition is a
+   * copy the host should no longer report (it left the partition), and one
+   * the map lists but no host reported is missing; both fail. The listed
+   * copies are then compared as {@link #of(int, List, int)} does; null
+   * {@code copies}: none exposed.
+   */
+  static ReplicaVerdict of(int kfactor, Copies copies, int killed) {
+    if (kfactor == 0 || copies == null) {
+      return of(kfactor, (List<CopyChecksum>) null, killed);
+    }
+    for (CopyChecksum c : copies.checksums()) {
+      final List<Integer> listed = copies.members().getOrDefault(c.partition(), List.of());
+      if (!listed.contains(c.host())) {
+        return new ReplicaVerdict("no (host " + c.host() + " reports a copy of partition " + c.partition()
+            + " (" + c.checksum() + ") that the final map does not list: its copies are on hosts " + listed + ")",
+            false);
+      }
+    }
+    for (Map.Entry<Integer, List<Integer>> e : copies.members().entrySet()) {
+      for (int host : e.getValue()) {
+        final boolean reported = copies.checksums().stream()
+            .anyMatch(c -> c.partition() == e.getKey() && c.host() == host);
+        if (!reported) {
+          return new ReplicaVerdict("no (the final map lists host " + host + " as a copy of partition " + e.getKey()
+              + ", which reported none)", false);
+        }
+      }
+    }
+    return of(kfactor, copies.checksums(), killed);
   }
 
   /**

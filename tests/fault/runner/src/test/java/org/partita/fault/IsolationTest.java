@@ -114,7 +114,7 @@ class IsolationTest {
         for (long v : staleValues) {
           assertFalse(state.contains(v), "insert " + v + " sent to the cut-off host is in the final state");
         }
-        final ReplicaVerdict copies = ReplicaVerdict.of(1, CopyChecksums.read(addresses, List.of(0, 1, 2)));
+        final ReplicaVerdict copies = ReplicaVerdict.of(1, CopyChecksums.read(addresses, List.of(0, 1, 2)), 0);
         assertTrue(copies.passed(), copies.text());
         assertTrue(copies.text().startsWith("yes (3 partitions, 6 copies"), copies.text());
       }
