@@ -300,8 +300,14 @@ class ClusterRecoveryTest {
 
   /** Each partition's two copies, on two hosts, hold the same rows. */
   private void checkCopiesEqual() throws Exception {
+    assertCopiesEqual(hosts.subList(hosts.size() - HOSTS, hosts.size()), clients, PARTITIONS);
+  }
+
+  /** Each of {@code partitions} partitions has two copies on {@code live} holding the same rows. */
+  static void assertCopiesEqual(List<ServerProcess> live, List<PartitaClient> clients, int partitions)
+      throws Exception {
     final Map<Integer, List<Long>> checksums = new TreeMap<>();
-    for (ServerProcess host : hosts.subList(hosts.size() - HOSTS, hosts.size())) {
+    for (ServerProcess host : live) {
       final PartitaClient one = new PartitaClient(ClientConfig.builder().clientName("cluster-recovery-checksum")
           .callTimeout(Duration.ofSeconds(30)).discoverHosts(false).build());
       clients.add(one);
@@ -313,7 +319,7 @@ class ClusterRecoveryTest {
         checksums.computeIfAbsent((int) table.getLong(0), p -> new ArrayList<>()).add(table.getLong(4));
       }
     }
-    assertEquals(PARTITIONS, checksums.size(), checksums::toString);
+    assertEquals(partitions, checksums.size(), checksums::toString);
     for (Map.Entry<Integer, List<Long>> copies : checksums.entrySet()) {
       assertEquals(2, copies.getValue().size(), "partition " + copies.getKey() + " has both its copies back");
       assertEquals(copies.getValue().get(0), copies.getValue().get(1), "partition " + copies.getKey()
@@ -326,9 +332,19 @@ class ClusterRecoveryTest {
   }
 
   private List<String> hostArgs(int host) {
+    return hostArgs(schema, cluster, host, dataDir(host));
+  }
+
+  /** Host {@code host} of a KV cluster {@code cluster}: K = 1, two sites, a sync log in {@code dataDir}. */
+  static List<String> kvHostArgs(String cluster, int host, Path dataDir) {
+    return hostArgs(KV_DDL, cluster, host, dataDir);
+  }
+
+  /** Host {@code host} of cluster {@code cluster} on {@code schema}: K = 1, two sites, a sync log in {@code dataDir}. */
+  private static List<String> hostArgs(Path schema, String cluster, int host, Path dataDir) {
     return List.of("--schema", schema.toString(), "--cluster", cluster, "--host-id", Integer.toString(host),
         "--bind", "127.0.0." + (host + 1), "--port", "0", "--http-port", "-1", "--data-dir",
-        dataDir(host).toString(), "--sites-per-host", "2", "--kfactor", "1", "--join-timeout", "120s",
+        dataDir.toString(), "--sites-per-host", "2", "--kfactor", "1", "--join-timeout", "120s",
         "--command-log", "sync");
   }
 

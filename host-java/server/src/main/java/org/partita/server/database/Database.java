@@ -99,6 +99,12 @@ public final class Database implements AutoCloseable {
   private final MultiPartitionParts parts;
   /** On a connected cluster host of several: finishes parts a failover left prepared; else null. */
   private volatile InDoubtResolver resolver;
+  /** Where this host's copies write a snapshot taken across hosts; null: they take none. */
+  private volatile CopySnapshots copySnapshots;
+  /** Runs {@code @SnapshotSave} forwarded to this host (the coordinator's); null: refused. */
+  private volatile java.util.function.Supplier<CompletableFuture<ClientResponse>> snapshotSave;
+  /** The other hosts, reached whatever they lead (a snapshot's completion is asked of every holder). */
+  private volatile HostTransport directHosts;
   /** The query bounds a cluster host opened with (its coordinator's, once connected). */
   private QueryLimits hostLimits;
   /** A cluster host's site queue capacity (for the copies a rejoin opens later). */
@@ -355,8 +361,9 @@ public final class Database implements AutoCloseable {
       return;
     }
     hosts = new LeaderFollowingTransport(transport, map);
+    directHosts = transport;
     resolver = new InDoubtResolver(hostId, transport, () -> map, parts, () -> coordinator);
-    fragments = new FragmentServer(hostId, p -> sitesByPartition[p], parts, resolver);
+    fragments = new FragmentServer(hostId, p -> sitesByPartition[p], parts, resolver, () -> copySnapshots);
     final int coordinatorHost = map.leaderOf(0);
     if (coordinatorHost == hostId) {
       coordinator = clusterCoordinator(map.replicas(0).epoch());
@@ -453,6 +460,10 @@ public final class Database implements AutoCloseable {
       outcomes.answer(request, answer);
       return;
     }
+    if (request.hasSnapshotDone()) {
+      answerSnapshotDone(request, answer);
+      return;
+    }
     if (server == null) {
       answer.accept(org.partita.proto.cluster.FragmentAnswer.newBuilder().setRequestId(request.getRequestId())
           .setError(org.partita.proto.cluster.RemoteError.newBuilder()
@@ -486,6 +497,16 @@ public final class Database implements AutoCloseable {
       return;
     }
     final boolean taken;
+    if (invocation.procedure().equals("@SnapshotSave")) {
+      final java.util.function.Supplier<CompletableFuture<ClientResponse>> save = snapshotSave;
+      if (save == null || invocation.parameters().length != 0) {
+        done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "host " + hostId + " takes no"
+            + (save == null ? "" : " path with a") + " @SnapshotSave forwarded from host " + call.getFromHostId()));
+        return;
+      }
+      save.get().thenAccept(done);
+      return;
+    }
     if (invocation.procedure().equals("@AdHoc")) {
       final Object[] values = invocation.parameters();
       if (values.length == 0 || !(values[0] instanceof String sql)) {
@@ -556,6 +577,17 @@ public final class Database implements AutoCloseable {
     return replicaPartitions().size();
   }
 
+  /** The partitions this host holds a copy of, leader or replica, in order. Any thread. */
+  public List<Integer> heldPartitions() {
+    final List<Integer> out = new ArrayList<>();
+    for (int p = 0; p < sitesByPartition.length; p++) {
+      if (sitesByPartition[p] != null || replicaSites[p] != null) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
   /** The partitions this host holds a replica of (and does not lead), in order. */
   public List<Integer> replicaPartitions() {
     final List<Integer> out = new ArrayList<>();
@@ -589,6 +621,9 @@ public final class Database implements AutoCloseable {
     if (item.hasDecision()) {
       decide(partition, item, done);
       return true;
+    }
+    if (item.hasSnapshotCut()) {
+      return site.offer(new ReplicaSnapshotCut(this, item, done));
     }
     if (item.hasMultiPartitionRun() && item.getMultiPartitionRun().getPrepared()) {
       final PreparedHold hold = parts.hold(TxnHeader.fromProto(item.getMultiPartitionRun().getJoin()
@@ -740,6 +775,11 @@ public final class Database implements AutoCloseable {
     return coordinator != null;
   }
 
+  /** Whether this host runs the multi-partition coordinator (a cluster's: the leader of partition 0). Any thread. */
+  public boolean runsCoordinator() {
+    return coordinator != null;
+  }
+
   /** An empty database (no tables); build the schema with DDL through {@link #adHoc}. */
   public static Database openEmpty(int partitions) throws InterruptedException, DdlException {
     return open(new CatalogCompiler(Database.class.getClassLoader()).compile(List.of()), partitions);
@@ -786,6 +826,27 @@ public final class Database implements AutoCloseable {
    * replicated, before it serves; a copy's part of a multi-partition
    * transaction runs on that copy alone. One replay per opening.
    */
+  /**
+   * Loads this host's copy of {@code partition}, empty, from {@code source}
+   * (a cluster host's part of a snapshot across hosts) and takes
+   * {@code cut} as its last transaction: the log replayed next must follow
+   * it. Replicated tables reach the coordinator from partition 0's copy
+   * when it starts, as after any recovery on a cluster. Returns the chunks
+   * loaded. Recovery's thread, before the database serves anyone.
+   *
+   * @throws IllegalArgumentException when this host holds no copy of {@code partition}
+   * @throws RuntimeException the copy's failure to load (the database is then unusable)
+   */
+  public long loadCopySnapshot(int partition, SnapshotSource source, TxnId cut) {
+    final Site site = sitesByPartition[partition] != null ? sitesByPartition[partition] : replicaSites[partition];
+    if (site == null) {
+      throw new IllegalArgumentException("host " + hostId + " holds no copy of partition " + partition);
+    }
+    final CompletableFuture<Long> done = new CompletableFuture<>();
+    site.submit(new SnapshotLoad(source, cut, null, done));
+    return done.join();
+  }
+
   public LogReplay copyReplayer() {
     final Site[] copies = new Site[map.partitionCount()];
     for (int p = 0; p < copies.length; p++) {
@@ -1159,6 +1220,137 @@ public final class Database implements AutoCloseable {
     final CompletableFuture<SnapshotCut> cut = new CompletableFuture<>();
     coordinator.submit(new MpCoordinator.Snapshot(sink, cut, response -> {}));
     return cut;
+  }
+
+  /** Sets where this host's copies write their part of a snapshot taken across hosts. Any thread. */
+  public void copySnapshots(CopySnapshots snapshots) {
+    this.copySnapshots = snapshots;
+  }
+
+  /**
+   * Sets what runs {@code @SnapshotSave} when another host forwards it here
+   * (this host runs the coordinator then); null: such calls are refused.
+   */
+  public void forwardedSnapshotSave(java.util.function.Supplier<CompletableFuture<ClientResponse>> save) {
+    this.snapshotSave = save;
+  }
+
+  /**
+   * Sends {@code @SnapshotSave} to the coordinator's host and completes with
+   * its answer (an error answer when it could not be sent). Any thread.
+   *
+   * @throws IllegalStateException when this host forwards nothing (it runs the coordinator, or is not connected)
+   */
+  public CompletableFuture<ClientResponse> forwardSnapshotSave() {
+    final ForwardedCalls to = forwarded;
+    if (to == null) {
+      throw new IllegalStateException("host " + hostId + " forwards no calls to a coordinator");
+    }
+    final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
+    if (!to.forward(Invocation.of("@SnapshotSave", new Object[0], 0, 0), answer::complete)) {
+      answer.complete(ErrorTable.response(ErrorCode.ERROR_CODE_SERVER_BUSY, "too many calls wait for the"
+          + " coordinator's host; @SnapshotSave was not sent"));
+    }
+    return answer;
+  }
+
+  /** Where this host's copies write a snapshot taken across hosts, or null. Any thread. */
+  CopySnapshots copySnapshots() {
+    return copySnapshots;
+  }
+
+  /** Answers whether this host's part of the snapshot the request names is complete, once it is. */
+  private void answerSnapshotDone(org.partita.proto.cluster.FragmentRequest request,
+      Consumer<org.partita.proto.cluster.FragmentAnswer> answer) {
+    final String name = request.getSnapshotDone().getName();
+    final CopySnapshots snapshots = copySnapshots;
+    final CompletableFuture<?> done = snapshots == null
+        ? CompletableFuture.failedFuture(new IllegalStateException("it takes no snapshots")) : snapshots.done(name);
+    done.whenComplete((ignored, failure) -> {
+      final org.partita.proto.cluster.FragmentAnswer.Builder out = org.partita.proto.cluster.FragmentAnswer
+          .newBuilder().setRequestId(request.getRequestId());
+      if (failure == null) {
+        out.setDone(org.partita.proto.cluster.FragmentDone.getDefaultInstance());
+      } else {
+        final Throwable cause = failure instanceof java.util.concurrent.CompletionException
+            && failure.getCause() != null ? failure.getCause() : failure;
+        out.setError(org.partita.proto.cluster.RemoteError.newBuilder()
+            .setErrorCode(ErrorCode.ERROR_CODE_INTERNAL.getNumber())
+            .setMessage("host " + hostId + " holds no complete part of snapshot " + name + ": " + cause.getMessage()));
+      }
+      answer.accept(out.build());
+    });
+  }
+
+  /**
+   * Completes once every host holding a copy in the map this host follows
+   * (this one included) has its part of snapshot {@code name} durable; fails
+   * naming the first host whose part failed or that did not answer within
+   * {@code timeoutMillis}. Any thread, after {@link #connectHosts}.
+   */
+  public CompletableFuture<Void> snapshotCompleteOnHosts(String name, long timeoutMillis) {
+    final java.util.TreeSet<Integer> holders = new java.util.TreeSet<>();
+    final PartitionMap followed = map;
+    for (int p = 0; p < followed.partitionCount(); p++) {
+      holders.add(followed.replicas(p).leaderHost());
+      holders.addAll(followed.replicas(p).replicaHosts());
+    }
+    final List<CompletableFuture<?>> parts = new ArrayList<>();
+    for (int host : holders) {
+      final CompletableFuture<?> part;
+      if (host == hostId) {
+        final CopySnapshots snapshots = copySnapshots;
+        part = snapshots == null ? CompletableFuture.failedFuture(new IllegalStateException("host " + hostId
+            + " takes no snapshots")) : snapshots.done(name);
+      } else {
+        part = directHosts.send(host, org.partita.proto.cluster.FragmentRequest.newBuilder()
+            .setCoordinatorHostId(hostId).setPartition(0)
+            .setSnapshotDone(org.partita.proto.cluster.FragmentSnapshotDone.newBuilder().setName(name)).build())
+            .thenApply(a -> {
+              if (a.hasError()) {
+                throw new IllegalStateException(a.getError().getMessage());
+              }
+              return a;
+            });
+      }
+      parts.add(part.orTimeout(timeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS)
+          .handle((ignored, failure) -> {
+            if (failure != null) {
+              final Throwable cause = failure instanceof java.util.concurrent.CompletionException
+                  && failure.getCause() != null ? failure.getCause() : failure;
+              throw new java.util.concurrent.CompletionException(new IllegalStateException("host " + host + ": "
+                  + (cause instanceof java.util.concurrent.TimeoutException ? "no answer within " + timeoutMillis
+                  + " ms" : cause.getMessage()), cause));
+            }
+            return null;
+          }));
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
+  }
+
+  /**
+   * Takes a snapshot across the hosts of a cluster (docs/durability.md, "On
+   * a cluster"): the coordinator, which this host must run, cuts every
+   * partition between two multi-partition transactions with a mark in its
+   * order that every copy cuts at, each into its host's
+   * {@link CopySnapshots}. Completes with the cuts by partition once every
+   * copy began (not finished) its snapshot; fails naming the partition that
+   * could not cut. Any thread.
+   *
+   * @throws IllegalStateException when this host does not run the coordinator
+   */
+  public CompletableFuture<List<TxnId>> cutSnapshotAcrossHosts(String name) {
+    final MpCoordinator running = coordinator;
+    if (running == null) {
+      throw new IllegalStateException("host " + hostId + " does not run the multi-partition coordinator");
+    }
+    final CompletableFuture<List<TxnId>> cuts = new CompletableFuture<>();
+    running.submit(new MpCoordinator.ClusterSnapshot(name, copySnapshots, cuts, response -> {
+      if (!response.ok()) {
+        cuts.completeExceptionally(new ServerException(response.errorCode(), response.message()));
+      }
+    }));
+    return cuts;
   }
 
   /**

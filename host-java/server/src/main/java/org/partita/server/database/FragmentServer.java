@@ -58,6 +58,7 @@ final class FragmentServer implements AutoCloseable {
   private final int hostId;
   private final IntFunction<Site> leaderSites;
   private final MultiPartitionParts parts;
+  private final java.util.function.Supplier<CopySnapshots> snapshots;
   /** Finishes the parts left prepared by a coordinator that is gone; null: none (they roll back). */
   private final InDoubtResolver resolver;
   private final ExecutorService thread =
@@ -69,14 +70,17 @@ final class FragmentServer implements AutoCloseable {
 
   /** @param leaderSites partition -> its site when this host leads it, else null */
   FragmentServer(int hostId, IntFunction<Site> leaderSites) {
-    this(hostId, leaderSites, null, null);
+    this(hostId, leaderSites, null, null, () -> null);
   }
 
   /**
    * @param parts where the host keeps what its copies hold (null: nowhere)
    * @param resolver asks the new coordinator about parts left prepared (null: they roll back)
+   * @param snapshots where this host's copies write a snapshot taken across hosts (null inside: nowhere)
    */
-  FragmentServer(int hostId, IntFunction<Site> leaderSites, MultiPartitionParts parts, InDoubtResolver resolver) {
+  FragmentServer(int hostId, IntFunction<Site> leaderSites, MultiPartitionParts parts, InDoubtResolver resolver,
+      java.util.function.Supplier<CopySnapshots> snapshots) {
+    this.snapshots = snapshots;
     this.hostId = hostId;
     this.leaderSites = leaderSites;
     this.parts = parts;
@@ -128,8 +132,33 @@ final class FragmentServer implements AutoCloseable {
         // A join that was refused left nothing to release.
         reply(request, part == null ? CompletableFuture.completedFuture(null) : part.participant.release(), answer);
       }
+      case SNAPSHOT_CUT -> cut(request, answer);
       default -> answer.accept(error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a fragment request without a step"));
     }
+  }
+
+  /**
+   * Queues the partition's cut of a snapshot across hosts on its site
+   * (waiting for room in its queue); answers the mark's header once every
+   * copy began its snapshot, or why not.
+   */
+  private void cut(FragmentRequest request, Consumer<FragmentAnswer> answer) {
+    final int partition = request.getPartition();
+    final Site site = leaderSites.apply(partition);
+    if (site == null) {
+      answer.accept(error(request, ErrorCode.ERROR_CODE_NOT_LEADER, "host " + hostId + " does not lead partition "
+          + partition + ": it cannot cut it for snapshot " + request.getSnapshotCut().getName()));
+      return;
+    }
+    final CompletableFuture<org.partita.server.txn.TxnId> cut = new CompletableFuture<>();
+    site.submit(new ClusterSnapshotCut(request.getSnapshotCut().getName(), snapshots.get(), cut));
+    cut.whenComplete((id, failure) -> answer.accept(failure != null
+        ? error(request, ErrorCode.ERROR_CODE_INTERNAL, "host " + hostId + ", partition " + partition + ": "
+            + (failure.getCause() != null && failure instanceof java.util.concurrent.CompletionException
+                ? failure.getCause().getMessage() : failure.getMessage()))
+        : FragmentAnswer.newBuilder().setRequestId(request.getRequestId()).setCut(
+            org.partita.proto.txn.TxnHeader.newBuilder().setPartition(id.partition()).setEpoch(id.epoch())
+                .setSequence(id.sequence())).build()));
   }
 
   /** Queues the partition's join (waiting for room in its queue); answers done or why not. */

@@ -55,7 +55,7 @@ import org.partita.server.txn.TxnId;
  */
 final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions {
   /** A unit of the coordinator's inbox. */
-  sealed interface Request permits Call, Statement, Ddl, Replay, Snapshot, LoadReplicated, Restore {
+  sealed interface Request permits Call, Statement, Ddl, Replay, Snapshot, ClusterSnapshot, LoadReplicated, Restore {
     Consumer<ClientResponse> done();
   }
 
@@ -89,6 +89,18 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
    */
   record Snapshot(SnapshotSink sink, CompletableFuture<SnapshotCut> cut, Consumer<ClientResponse> done)
       implements Request {}
+
+  /**
+   * The cut of a snapshot across the hosts of a cluster (docs/durability.md,
+   * "On a cluster"): between two multi-partition transactions, every
+   * partition's leader sequences a cut mark named {@code name}, at which
+   * every copy of the partition begins its snapshot into its host's
+   * {@link CopySnapshots}; {@code cuts} completes with the marks' ids, by
+   * partition, once every copy began, or fails naming the partition that
+   * could not cut.
+   */
+  record ClusterSnapshot(String name, CopySnapshots snapshots, CompletableFuture<List<TxnId>> cuts,
+                         Consumer<ClientResponse> done) implements Request {}
 
   /** Recovery: the snapshot chunks of replicated tables, for the merge engine's copy of them. */
   record LoadReplicated(List<byte[]> chunks, Consumer<ClientResponse> done) implements Request {}
@@ -252,6 +264,8 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
     try {
       if (refusal != null) {
         response = ErrorTable.response(pipeline.refusalCode(), refusal);
+      } else if (request instanceof ClusterSnapshot s) {
+        response = clusterSnapshot(s);
       } else if (acrossHosts != null
           && !(request instanceof Call || request instanceof Statement || request instanceof LoadReplicated)) {
         response = ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "the partitions are on several hosts,"
@@ -503,6 +517,61 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
     s.cut().complete(new SnapshotCut(Collections.unmodifiableList(lastRun), catalog.version(),
         catalog.catalog().engineCatalog().toByteArray(), List.copyOf(schemaChanges)));
     return ClientResponse.success(List.of());
+  }
+
+  /**
+   * Cuts every partition for the snapshot {@code s.name()}: the partitions
+   * this host leads on their sites, the others through a step to their
+   * leaders; waits for every cut before the next request runs, so none
+   * falls inside a multi-partition transaction.
+   */
+  private ClientResponse clusterSnapshot(ClusterSnapshot s) {
+    final int partitions = acrossHosts != null ? acrossHosts.leaders().get().partitionCount() : sites.size();
+    final List<CompletableFuture<TxnId>> begun = new ArrayList<>(partitions);
+    for (int p = 0; p < partitions; p++) {
+      begun.add(cutPartition(p, s));
+    }
+    final List<TxnId> cuts = new ArrayList<>(partitions);
+    for (int p = 0; p < partitions; p++) {
+      try {
+        cuts.add(begun.get(p).join());
+      } catch (RuntimeException e) {
+        final Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+            ? e.getCause() : e;
+        final ServerException failed = new ServerException(ErrorCode.ERROR_CODE_INTERNAL, "snapshot " + s.name()
+            + ": partition " + p + " could not cut: " + cause.getMessage());
+        s.cuts().completeExceptionally(failed);
+        return ErrorTable.response(failed);
+      }
+    }
+    s.cuts().complete(Collections.unmodifiableList(cuts));
+    return ClientResponse.success(List.of());
+  }
+
+  /** Partition {@code p}'s cut mark: queued on its site when this host leads it, else asked of its leader. */
+  private CompletableFuture<TxnId> cutPartition(int p, ClusterSnapshot s) {
+    final Site local = acrossHosts != null ? acrossHosts.ledHere().apply(p) : sites.get(p);
+    if (local != null) {
+      final CompletableFuture<TxnId> cut = new CompletableFuture<>();
+      local.submit(new ClusterSnapshotCut(s.name(), s.snapshots(), cut));
+      return cut;
+    }
+    final int host = acrossHosts.leaders().get().leaderOf(p);
+    final org.partita.proto.cluster.FragmentRequest request = org.partita.proto.cluster.FragmentRequest.newBuilder()
+        .setCoordinatorHostId(acrossHosts.selfHost()).setPartition(p)
+        .setTransaction(org.partita.proto.txn.TxnHeader.newBuilder().setPartition(TxnId.MULTI_PARTITION)
+            .setEpoch(epoch))
+        .setSnapshotCut(org.partita.proto.cluster.FragmentSnapshotCut.newBuilder().setName(s.name())).build();
+    return acrossHosts.transport().send(host, request).thenApply(answer -> {
+      if (answer.hasError()) {
+        throw RemoteParticipant.error(answer.getError());
+      }
+      if (!answer.hasCut()) {
+        throw new ServerException(ErrorCode.ERROR_CODE_INTERNAL, "host " + host + " answered the snapshot cut of"
+            + " partition " + p + " with " + answer.getOutcomeCase());
+      }
+      return TxnHeader.fromProto(answer.getCut()).id();
+    });
   }
 
   /** Loads a snapshot into empty tables, then cuts a snapshot of the result ({@link Restore}). */

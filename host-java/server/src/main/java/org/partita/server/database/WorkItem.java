@@ -12,7 +12,8 @@ import org.partita.server.txn.TxnHeader;
  * statistics) change nothing and get none.
  */
 sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed, ReplayedPart,
-    SnapshotBegin, SnapshotLoad, ReplicaRun, SiteChecksum, LeadInEpoch, ReplicatedTablesCopy, RejoinBegin, RejoinLoad {
+    SnapshotBegin, SnapshotLoad, ReplicaRun, SiteChecksum, LeadInEpoch, ReplicatedTablesCopy, RejoinBegin, RejoinLoad,
+    ClusterSnapshotCut, ReplicaSnapshotCut {
   /**
    * Runs the item on {@code site}'s thread. {@code header} is the item's
    * header when it is sequenced, else null. Answers its caller (through the

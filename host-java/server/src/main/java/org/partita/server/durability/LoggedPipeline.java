@@ -131,6 +131,14 @@ public final class LoggedPipeline implements CommitPipeline {
     next.decide(header, decision, writeHash, both::done);
   }
 
+  /** A snapshot's cut mark is not logged: it waits for the records before it, then for the other copies. */
+  @Override
+  public void cutSnapshot(TxnHeader header, SequencedItem mark, Runnable answer) {
+    final Both both = new Both(answer);
+    log.release(header, mark, both::done);
+    next.cutSnapshot(header, mark, both::done);
+  }
+
   /** The partition's own pipeline batches its hand-offs until its site runs dry: pass the moment on. */
   @Override
   public void siteIdle() {

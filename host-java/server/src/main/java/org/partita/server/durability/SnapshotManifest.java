@@ -38,7 +38,8 @@ import org.partita.server.txn.TxnId;
  * @param cuts by partition, the last transaction in the snapshot (null: none)
  * @param files the snapshot's files with their sizes and checksums
  */
-public record SnapshotManifest(long createdMillis, long catalogVersion, List<TxnId> cuts, List<FileEntry> files) {
+public record SnapshotManifest(long createdMillis, long catalogVersion, List<TxnId> cuts, List<FileEntry> files,
+                               List<Integer> copies) {
   /** The manifest's file name in a snapshot directory. */
   public static final String NAME = "MANIFEST";
   /** The engine catalog the snapshot was taken with. */
@@ -52,6 +53,30 @@ public record SnapshotManifest(long createdMillis, long catalogVersion, List<Txn
   public SnapshotManifest {
     cuts = Collections.unmodifiableList(new ArrayList<>(cuts));
     files = List.copyOf(files);
+    copies = List.copyOf(copies);
+  }
+
+  /** A snapshot of every partition. */
+  public SnapshotManifest(long createdMillis, long catalogVersion, List<TxnId> cuts, List<FileEntry> files) {
+    this(createdMillis, catalogVersion, cuts, files, every(cuts.size()));
+  }
+
+  /** Partitions 0 .. {@code partitions} - 1. */
+  public static List<Integer> every(int partitions) {
+    final List<Integer> all = new ArrayList<>(partitions);
+    for (int p = 0; p < partitions; p++) {
+      all.add(p);
+    }
+    return all;
+  }
+
+  /**
+   * Whether this snapshot holds every partition (one host's); a cluster
+   * host's holds only the copies that host had ({@link #copies}), and a
+   * single host never loads it.
+   */
+  public boolean holdsEveryPartition() {
+    return copies.equals(every(cuts.size()));
   }
 
   /** The file name of partition {@code p}'s chunks. */
@@ -121,6 +146,11 @@ public record SnapshotManifest(long createdMillis, long catalogVersion, List<Txn
       out.append("cut ").append(p).append(' ')
           .append(cut == null ? "none" : cut.epoch() + ":" + cut.sequence()).append('\n');
     }
+    if (!holdsEveryPartition()) {
+      out.append("copies");
+      copies.forEach(p -> out.append(' ').append(p));
+      out.append('\n');
+    }
     for (FileEntry f : files) {
       out.append("file ").append(f.name()).append(' ').append(f.bytes()).append(' ')
           .append(String.format("%08x", f.crc())).append(' ').append(f.chunks()).append('\n');
@@ -159,6 +189,7 @@ public record SnapshotManifest(long createdMillis, long catalogVersion, List<Txn
     long version = -1;
     final List<TxnId> cuts = new ArrayList<>();
     final List<FileEntry> files = new ArrayList<>();
+    List<Integer> copies = null;
     for (int i = 1; i < lines.length; i++) {
       final String[] f = lines[i].split(" ");
       try {
@@ -167,6 +198,7 @@ public record SnapshotManifest(long createdMillis, long catalogVersion, List<Txn
           case "catalog-version" -> version = Long.parseLong(f[1]);
           case "partitions" -> Integer.parseInt(f[1]);
           case "cut" -> cuts.add(parseCut(Integer.parseInt(f[1]), f[2]));
+          case "copies" -> copies = parseCopies(f);
           case "file" -> files.add(new FileEntry(f[1], Long.parseLong(f[2]), (int) Long.parseLong(f[3], 16),
               Long.parseLong(f[4])));
           default -> throw new SnapshotCorruptException(file, "line " + (i + 1) + ": unknown '" + f[0] + "'");
@@ -178,7 +210,27 @@ public record SnapshotManifest(long createdMillis, long catalogVersion, List<Txn
     if (created < 0 || version < 0 || cuts.isEmpty()) {
       throw new SnapshotCorruptException(file, "it lacks its creation time, catalog version or cuts");
     }
-    return new SnapshotManifest(created, version, cuts, files);
+    if (copies != null && copies.stream().anyMatch(p -> p >= cuts.size())) {
+      throw new SnapshotCorruptException(file, "its copies " + copies + " name a partition beyond its "
+          + cuts.size());
+    }
+    return new SnapshotManifest(created, version, cuts, files, copies == null ? every(cuts.size()) : copies);
+  }
+
+  /** "copies 0 2": ascending partition numbers, at least one. */
+  private static List<Integer> parseCopies(String[] fields) {
+    final List<Integer> copies = new ArrayList<>();
+    for (int i = 1; i < fields.length; i++) {
+      final int p = Integer.parseInt(fields[i]);
+      if (p < 0 || !copies.isEmpty() && p <= copies.get(copies.size() - 1)) {
+        throw new IllegalArgumentException("copies out of order");
+      }
+      copies.add(p);
+    }
+    if (copies.isEmpty()) {
+      throw new IllegalArgumentException("no copies");
+    }
+    return copies;
   }
 
   private static TxnId parseCut(int partition, String text) {

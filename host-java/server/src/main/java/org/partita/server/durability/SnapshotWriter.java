@@ -47,6 +47,8 @@ public final class SnapshotWriter {
 
   private final Path directory;
   private final int partitions;
+  /** The partitions whose chunks this snapshot holds (every one, but on a cluster host its copies only). */
+  private final List<Integer> copies;
   private final long createdMillis = System.currentTimeMillis();
   private final LinkedBlockingQueue<Op> queue = new LinkedBlockingQueue<>();
   private final AtomicLong queuedBytes = new AtomicLong();
@@ -60,14 +62,15 @@ public final class SnapshotWriter {
   private int finishedPartitions;
   private Cut cut;
 
-  private SnapshotWriter(Path directory, int partitions) throws IOException {
+  private SnapshotWriter(Path directory, int partitions, List<Integer> copies) throws IOException {
     this.directory = directory;
     this.partitions = partitions;
+    this.copies = List.copyOf(copies);
     this.files = new FileChannel[partitions];
     this.fileCrcs = new CRC32C[partitions];
     this.fileBytes = new long[partitions];
     this.chunks = new long[partitions];
-    for (int p = 0; p < partitions; p++) {
+    for (int p : this.copies) {
       files[p] = FileChannel.open(directory.resolve(SnapshotManifest.partitionFile(p)), StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE);
       fileCrcs[p] = new CRC32C();
@@ -82,12 +85,27 @@ public final class SnapshotWriter {
    * @throws IOException when the directory exists or cannot be made
    */
   public static SnapshotWriter start(Path directory, int partitions) throws IOException {
+    return start(directory, partitions, SnapshotManifest.every(partitions));
+  }
+
+  /**
+   * As {@link #start(Path, int)}, for a snapshot that holds the chunks of
+   * {@code copies} only (a cluster host's copies, docs/durability.md, "On a
+   * cluster"): only their files are written, and the manifest names them.
+   *
+   * @throws IllegalArgumentException when {@code copies} is empty or names a partition out of range
+   */
+  public static SnapshotWriter start(Path directory, int partitions, List<Integer> copies) throws IOException {
+    if (copies.isEmpty() || copies.stream().anyMatch(p -> p < 0 || p >= partitions)) {
+      throw new IllegalArgumentException("a snapshot of " + partitions + " partition(s) cannot hold copies "
+          + copies);
+    }
     Files.createDirectories(directory.getParent());
     Files.createDirectory(directory);
     SegmentFiles.syncDirectory(directory.getParent());
     final SnapshotWriter writer;
     try {
-      writer = new SnapshotWriter(directory, partitions);
+      writer = new SnapshotWriter(directory, partitions, copies);
     } catch (IOException e) {
       SnapshotStore.deleteDirectory(directory);
       throw e;
@@ -146,7 +164,7 @@ public final class SnapshotWriter {
 
   private void run() {
     try {
-      while (finishedPartitions < partitions || cut == null) {
+      while (finishedPartitions < copies.size() || cut == null) {
         final Op op = queue.take();
         if (op instanceof Chunk c) {
           writeChunk(c);
@@ -195,7 +213,7 @@ public final class SnapshotWriter {
   /** Every chunk is written: sync the files, write the catalog, then the manifest. */
   private SnapshotManifest complete() throws IOException {
     final List<SnapshotManifest.FileEntry> entries = new ArrayList<>();
-    for (int p = 0; p < partitions; p++) {
+    for (int p : copies) {
       files[p].force(true);
       files[p].close();
       entries.add(new SnapshotManifest.FileEntry(SnapshotManifest.partitionFile(p), fileBytes[p],
@@ -204,7 +222,8 @@ public final class SnapshotWriter {
     entries.add(0, writeWhole(SchemaChangesFile.NAME, SchemaChangesFile.encode(cut.schemaChanges())));
     entries.add(0, writeWhole(SnapshotManifest.CATALOG_FILE, cut.engineCatalog()));
     CrashPoint.reach("snapshot.files-synced");
-    final SnapshotManifest manifest = new SnapshotManifest(createdMillis, cut.catalogVersion(), cut.cuts(), entries);
+    final SnapshotManifest manifest = new SnapshotManifest(createdMillis, cut.catalogVersion(), cut.cuts(), entries,
+        copies);
     manifest.writeTo(directory);
     return manifest;
   }

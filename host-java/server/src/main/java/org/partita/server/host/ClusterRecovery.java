@@ -87,18 +87,21 @@ final class ClusterRecovery {
   /**
    * Replays into {@code database} (opened on {@code map}, the reconciled
    * map, every led copy behind an immediate pipeline) every record of a copy
-   * it holds that {@code voids} keeps, then waits for them.
+   * it holds that {@code voids} keeps, then waits for them; a copy loaded
+   * from one of the host's snapshots first ({@link ClusterSnapshotRecovery})
+   * replays only its records after that snapshot's cut.
    */
   static void replay(Database database, Path dataDir, int partitions, int fingerprint, PartitionMap map,
       int hostId, List<VoidTail> voids) throws StartupException {
     final long begin = System.nanoTime();
+    final TxnId[] loaded = ClusterSnapshotRecovery.load(database, dataDir, map, hostId, voids);
     final LogReplay replay = database.copyReplayer();
     final long[] passed = new long[1];
     try {
       CommandLogRecovery.read(dataDir, partitions, fingerprint, record -> {
         final TxnId id = TxnHeader.fromProto(record.getHeader()).id();
         if (id.partition() < partitions && holds(map, id.partition(), hostId) && !dropped(voids, id)
-            && counts(record)) {
+            && counts(record) && (loaded[id.partition()] == null || id.compareTo(loaded[id.partition()]) > 0)) {
           replay.replay(record);
         } else {
           passed[0]++;
@@ -118,7 +121,7 @@ final class ClusterRecovery {
     }
     LOG.info("recovery: replayed " + replay.replayed() + " transaction(s) (" + replay.multiPartition()
         + " part(s) of multi-partition transactions) on this host's copies; " + passed[0] + " record(s) passed over"
-        + " (other copies, dropped tails, joins and abort markers) in "
+        + " (other copies, dropped tails, records within a loaded snapshot, joins and abort markers) in "
         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms");
   }
 

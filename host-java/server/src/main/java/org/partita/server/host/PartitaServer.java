@@ -95,6 +95,12 @@ public final class PartitaServer implements AutoCloseable {
   /** A server; {@code clusterHost}: one host of a cluster, whose HTTP port serves the cluster page too. */
   private PartitaServer(ServerOptions options, Database database, CommandLog commandLog, ServerSecurity security,
       boolean clusterHost) {
+    this(options, database, commandLog, security, clusterHost, null);
+  }
+
+  /** As above; {@code clusterSnapshots}: a cluster host's snapshots across hosts, or null. */
+  private PartitaServer(ServerOptions options, Database database, CommandLog commandLog, ServerSecurity security,
+      boolean clusterHost, Snapshots clusterSnapshots) {
     this.options = options;
     this.database = database;
     this.commandLog = commandLog;
@@ -104,7 +110,8 @@ public final class PartitaServer implements AutoCloseable {
     final ClientProtocolServer[] network = new ClientProtocolServer[1];
     this.snapshotService = commandLog == null ? null : new SnapshotService(database, options.dataDir(), commandLog,
         options.commandLog().snapshotLogBytes());
-    final Snapshots snapshots = snapshotService == null ? Snapshots.NONE : snapshotService;
+    final Snapshots snapshots = clusterSnapshots != null ? clusterSnapshots
+        : snapshotService == null ? Snapshots.NONE : snapshotService;
     this.systemProcedures = new SystemProcedures(database, statistics,
         () -> network[0].connections(), this::serverIdentity, this::shutdownInBackground, this::logFigures,
         snapshots);
@@ -177,7 +184,8 @@ public final class PartitaServer implements AutoCloseable {
   static PartitaServer bindClusterHost(ServerOptions options, Database database, ClusterMember member,
       Supplier<List<Host>> hosts, Supplier<ClusterStatus> status, ServerSecurity security)
       throws StartupException, InterruptedException {
-    final PartitaServer server = new PartitaServer(options, database, null, security, true);
+    final PartitaServer server = new PartitaServer(options, database, null, security, true,
+        clusterSnapshots(options, database, member.hostId()));
     server.cluster = member;
     server.identity.joinCluster(member.hostId(), hosts);
     server.systemProcedures.followCluster(status);
@@ -188,6 +196,19 @@ public final class PartitaServer implements AutoCloseable {
       throw new StartupException("cannot listen on " + options.bindAddress() + ": " + e.getMessage(), e);
     }
     return server;
+  }
+
+  /**
+   * A cluster host's snapshots across hosts (docs/durability.md, "On a
+   * cluster"), its copies writing into its data directory; none without one.
+   */
+  private static Snapshots clusterSnapshots(ServerOptions options, Database database, int hostId) {
+    if (options.dataDir() == null) {
+      return null;
+    }
+    final ClusterCopySnapshots copies = new ClusterCopySnapshots(database, options.dataDir(), hostId);
+    database.copySnapshots(copies);
+    return new ClusterSnapshots(database, options.dataDir(), copies);
   }
 
   static CompiledCatalog compile(ServerOptions options, List<Path> classes) throws StartupException {

@@ -55,6 +55,10 @@ final class RestoreSource {
     } catch (IOException | SnapshotCorruptException e) {
       throw refused("snapshot " + snapshot + " is damaged: " + e.getMessage());
     }
+    if (!manifest.holdsEveryPartition()) {
+      throw refused("snapshot " + snapshot + " holds the copies of partitions " + manifest.copies()
+          + " only (a cluster host's part of a snapshot across hosts)");
+    }
     if (manifest.cuts().size() != database.partitionCount()) {
       throw refused("snapshot " + snapshot + " holds " + manifest.cuts().size() + " partition(s) and this server "
           + database.partitionCount() + ": restore it into a server started with --sites " + manifest.cuts().size());

@@ -104,6 +104,10 @@ final class SnapshotRecovery {
     try {
       final SnapshotManifest manifest = SnapshotManifest.read(snapshot);
       SnapshotStore.verify(snapshot, manifest);
+      if (!manifest.holdsEveryPartition()) {
+        return passOver(passedOver, snapshot + " holds the copies of partitions " + manifest.copies()
+            + " only (a cluster host's part of a snapshot across hosts)");
+      }
       if (manifest.cuts().size() != partitions) {
         return passOver(passedOver, snapshot + " has " + manifest.cuts().size() + " partition(s), this start "
             + partitions);

@@ -305,6 +305,12 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     if (!snapshots.equals(done.getParent())) {
       return false;
     }
+    removeBeyondKept(snapshots);
+    return true;
+  }
+
+  /** Removes the complete snapshots of {@code snapshots} beyond the {@link #KEEP} newest. */
+  static void removeBeyondKept(Path snapshots) {
     try {
       final List<Path> complete = SnapshotStore.completeSnapshots(snapshots);
       for (Path old : complete.subList(Math.min(KEEP, complete.size()), complete.size())) {
@@ -314,7 +320,6 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     } catch (IOException e) {
       LOG.warning("snapshot: could not list " + snapshots + " to remove old snapshots: " + e.getMessage());
     }
-    return true;
   }
 
   /**
@@ -349,8 +354,8 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     return out.toString();
   }
 
-  /** One snapshot's sink: the partitions' chunks go to its writer. */
-  private static final class Session implements SnapshotSink {
+  /** One snapshot's sink: the partitions' chunks go to its writer (a cluster host's copies use it too). */
+  static final class Session implements SnapshotSink {
     final SnapshotWriter writer;
     final long startNanos;
     volatile String cut = "";
@@ -363,6 +368,14 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     Session(SnapshotWriter writer, long startNanos) {
       this.writer = writer;
       this.startNanos = startNanos;
+    }
+
+    long longestChunkMicros() {
+      return longestChunkNanos.get() / 1000;
+    }
+
+    long longestChunkCpuMicros() {
+      return longestChunkCpuNanos.get() / 1000;
     }
 
     /** This snapshot's figures in {@code state}, with its longest chunk pauses so far. */

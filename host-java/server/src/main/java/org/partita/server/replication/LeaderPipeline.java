@@ -223,6 +223,11 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     hold(header, decision, writeHash, true, answer, null);
   }
 
+  @Override
+  public void cutSnapshot(TxnHeader header, SequencedItem mark, Runnable answer) {
+    hold(header, mark, 0, true, answer, null);
+  }
+
   private void hold(TxnHeader header, SequencedItem item, long writeHash, Runnable answer,
       Consumer<ClientResponse> done) {
     hold(header, item, writeHash, false, answer, done);

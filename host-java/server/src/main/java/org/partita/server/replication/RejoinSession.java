@@ -210,7 +210,7 @@ public final class RejoinSession implements OutboundSource {
           + ": items are missing or repeated";
     }
     final boolean marker = switch (item.getKindCase()) {
-      case SINGLE_PARTITION, MULTI_PARTITION_RUN, DECISION -> false;
+      case SINGLE_PARTITION, MULTI_PARTITION_RUN, DECISION, SNAPSHOT_CUT -> false;
       default -> true;
     };
     if (marker && replicated.getWriteHash() != 0) {

@@ -186,7 +186,8 @@ public final class ReplicaSequencer implements OutboundSource {
     }
     final Entry entry;
     switch (item.getKindCase()) {
-      case SINGLE_PARTITION, MULTI_PARTITION_RUN, DECISION -> entry = new Entry(sequence, replicated, false);
+      case SINGLE_PARTITION, MULTI_PARTITION_RUN, DECISION, SNAPSHOT_CUT ->
+          entry = new Entry(sequence, replicated, false);
       case ABORTED, KIND_NOT_SET -> {
         if (replicated.getWriteHash() != 0) {
           return "a marker of partition " + partition + " sequence " + sequence + " with a write hash";
@@ -195,7 +196,8 @@ public final class ReplicaSequencer implements OutboundSource {
       }
       default -> {
         return "a " + item.getKindCase() + " item of partition " + partition + " sequence " + sequence
-            + ": only single-partition items, parts of multi-partition transactions and their decisions are replicated";
+            + ": only single-partition items, parts of multi-partition transactions, their decisions and snapshot"
+            + " cut marks are replicated";
       }
     }
     log.add(sequence, entry);

@@ -24,6 +24,21 @@ import org.partita.client.ValueType;
  */
 public record SnapshotFigures(String state, String path, long bytes, long durationMillis, String cut, String error,
     long completed, long longestChunkMicros, long longestChunkCpuMicros, long keptBytes) {
+  /**
+   * The figures of the first row of {@code table} (as {@link #toTable}
+   * made it: another host's answer to a forwarded {@code @SnapshotSave}).
+   *
+   * @throws IllegalArgumentException when the table has no row
+   */
+  public static SnapshotFigures fromTable(ResultTable table) {
+    if (!table.advanceRow()) {
+      throw new IllegalArgumentException("a snapshot answer without a row");
+    }
+    return new SnapshotFigures(table.getString(0), table.getString(1), table.getLong(2), table.getLong(3),
+        table.getString(5), table.getString(6), table.getLong(7), table.getLong(8), table.getLong(9),
+        table.getLong(10));
+  }
+
   /** A host that has taken no snapshot. */
   public static final SnapshotFigures NONE = new SnapshotFigures("NONE", "", 0, 0, "", "", 0, 0, 0, 0);
 
@@ -31,7 +46,8 @@ public record SnapshotFigures(String state, String path, long bytes, long durati
    * One row: STATE, PATH, BYTES, DURATION_MILLIS, MB_PER_SECOND, CUT, ERROR, COMPLETED, LONGEST_CHUNK_MICROS,
    * LONGEST_CHUNK_CPU_MICROS, KEPT_BYTES.
    */
-  ResultTable toTable() {
+  /** The figures as the one-row table {@code @SnapshotSave} and {@code @SnapshotStatus} answer. */
+  public ResultTable toTable() {
     final double seconds = durationMillis / 1000.0;
     return new ResultTableBuilder()
         .column("STATE", ValueType.VARCHAR)

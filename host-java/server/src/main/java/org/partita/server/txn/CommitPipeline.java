@@ -74,6 +74,17 @@ public interface CommitPipeline {
   }
 
   /**
+   * The partition's cut of a snapshot across hosts ({@code mark}, sequenced
+   * as {@code header} between two transactions; docs/durability.md, "On a
+   * cluster"): it travels whole to every other copy of the partition, which
+   * fixes its own snapshot there. {@code answer} runs once every copy did.
+   * Not logged. The default releases it as any item that wrote nothing.
+   */
+  default void cutSnapshot(TxnHeader header, SequencedItem mark, Runnable answer) {
+    release(header, mark, 0, answer);
+  }
+
+  /**
    * The site ran every item it had queued, or is about to wait (a
    * multi-partition transaction's mailbox): whatever this pipeline holds
    * back to hand on in bigger batches (a leader's items for its replicas)

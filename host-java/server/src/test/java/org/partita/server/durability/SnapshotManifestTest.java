@@ -47,6 +47,44 @@ class SnapshotManifestTest {
   }
 
   @Test
+  void shouldWriteAClusterHostsCopiesOnlyAndReadThemBack() throws Exception {
+    final Path snapshot = dir.resolve("snapshot-copies");
+    final SnapshotWriter writer = SnapshotWriter.start(snapshot, 3, List.of(0, 2));
+    writer.chunk(2, "rows of 2".getBytes(StandardCharsets.UTF_8));
+    writer.finished(0);
+    writer.finished(2);
+    writer.cut(Arrays.asList(new TxnId(0, 1, 9), null, new TxnId(2, 1, 4)), 1, new byte[] {7}, List.of());
+    final SnapshotManifest manifest = writer.done().get();
+    assertEquals(List.of(0, 2), manifest.copies());
+    assertTrue(!manifest.holdsEveryPartition());
+    assertTrue(Files.exists(snapshot.resolve(SnapshotManifest.partitionFile(2))));
+    assertTrue(!Files.exists(snapshot.resolve(SnapshotManifest.partitionFile(1))), "no file for a copy not held");
+    final SnapshotManifest read = SnapshotManifest.read(snapshot);
+    assertEquals(manifest, read);
+    SnapshotStore.verify(snapshot, read);
+    assertTrue(Files.readString(snapshot.resolve(SnapshotManifest.NAME)).contains("\ncopies 0 2\n"));
+    assertTrue(sample().holdsEveryPartition());
+    sample().writeTo(dir);
+    assertTrue(!Files.readString(dir.resolve(SnapshotManifest.NAME)).contains("copies"),
+        "a snapshot of every partition is written as before");
+  }
+
+  @Test
+  void shouldRefuseCopiesOutOfRange() throws Exception {
+    assertThrows(IllegalArgumentException.class, () -> SnapshotWriter.start(dir.resolve("s"), 2, List.of(2)));
+    assertThrows(IllegalArgumentException.class, () -> SnapshotWriter.start(dir.resolve("s"), 2, List.of()));
+    new SnapshotManifest(1L, 1, sample().cuts(), sample().files(), List.of(1)).writeTo(dir);
+    final Path file = dir.resolve(SnapshotManifest.NAME);
+    final String text = Files.readString(file);
+    final String body = text.substring(0, text.lastIndexOf("crc ")).replace("copies 1", "copies 5");
+    final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(body.getBytes(StandardCharsets.UTF_8));
+    Files.writeString(file, body + "crc " + String.format("%08x", (int) crc.getValue()) + "\n");
+    final SnapshotCorruptException e = assertThrows(SnapshotCorruptException.class, () -> SnapshotManifest.read(dir));
+    assertTrue(e.getMessage().contains("copies [5]"), e.getMessage());
+  }
+
+  @Test
   void shouldRefuseSomethingElse() throws Exception {
     Files.writeString(dir.resolve(SnapshotManifest.NAME), "hello\n");
     final SnapshotCorruptException e = assertThrows(SnapshotCorruptException.class, () -> SnapshotManifest.read(dir));

@@ -1,0 +1,143 @@
+package org.partita.server.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.server.compiler.CatalogCompiler;
+import org.partita.server.compiler.CompiledCatalog;
+import org.partita.server.compiler.SourceFile;
+import org.partita.server.database.Database;
+import org.partita.server.database.QueryLimits;
+import org.partita.server.database.SnapshotSink;
+import org.partita.server.durability.SnapshotManifest;
+import org.partita.server.durability.SnapshotStore;
+import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.ImmediateCommitPipeline;
+import org.partita.server.txn.TxnId;
+
+/**
+ * A cluster host's part of a snapshot across hosts (docs/durability.md, "On
+ * a cluster"): host 0 of two holds partitions 0 and 2 of three; their copies'
+ * streams go into one directory whose manifest names those copies and their
+ * cuts, complete once both finished; a single host passes it over; bad names
+ * and copies the host does not hold are refused.
+ */
+@Timeout(60)
+class ClusterCopySnapshotsTest {
+  @TempDir
+  Path dataDir;
+  private CompiledCatalog catalog;
+  private Database database;
+  private ClusterCopySnapshots snapshots;
+
+  @BeforeEach
+  void open() throws Exception {
+    catalog = new CatalogCompiler(getClass().getClassLoader()).compile(List.of(new SourceFile("t.sql",
+        "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY); PARTITION TABLE t ON COLUMN id;")));
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    for (int b = 0; b < buckets.length; b++) {
+      buckets[b] = b % 3;
+    }
+    final PartitionMap map = PartitionMap.of(1, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0), 1),
+        new PartitionMap.Replicas(1, 1, List.of(1), 1), new PartitionMap.Replicas(2, 0, List.of(0), 1)));
+    database = Database.openHost(catalog, map, 0, 64, p -> ImmediateCommitPipeline.INSTANCE, QueryLimits.EMBEDDED);
+    snapshots = new ClusterCopySnapshots(database, dataDir, 0);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (database != null) {
+      database.close();
+    }
+  }
+
+  @Test
+  void shouldWriteTheHostsCopiesIntoOneSnapshotCompleteOnceEachFinished() throws Exception {
+    final SnapshotSink zero = snapshots.begin("snapshot-a", 0, new TxnId(0, 1, 12));
+    zero.chunk(0, "rows of 0".getBytes(StandardCharsets.UTF_8), 0, 0);
+    zero.finished(0);
+    final SnapshotSink two = snapshots.begin("snapshot-a", 2, new TxnId(2, 1, 5));
+    assertTrue(!snapshots.done("snapshot-a").isDone(), "partition 2 has not finished");
+    two.chunk(2, "rows of 2".getBytes(StandardCharsets.UTF_8), 0, 0);
+    two.finished(2);
+    final SnapshotManifest manifest = snapshots.done("snapshot-a").get(30, TimeUnit.SECONDS);
+    assertEquals(List.of(0, 2), manifest.copies());
+    assertEquals(Arrays.asList(new TxnId(0, 1, 12), null, new TxnId(2, 1, 5)), manifest.cuts());
+    final Path written = SnapshotStore.directory(dataDir).resolve("snapshot-a");
+    SnapshotStore.verify(written, SnapshotManifest.read(written));
+    final SnapshotRecovery.Choice choice = SnapshotRecovery.choose(dataDir, catalog, 3);
+    assertNull(choice.chosen(), "a single host never loads a cluster host's part");
+    assertTrue(choice.passedOver().get(0).contains("copies of partitions [0, 2] only"), choice.passedOver().toString());
+  }
+
+  /** Writes host 0's empty part of snapshot {@code name}: partitions 0 and 2 cut at {@code zero} and {@code two}. */
+  private void writePart(String name, TxnId zero, TxnId two) throws Exception {
+    final SnapshotSink first = snapshots.begin(name, 0, zero);
+    first.finished(0);
+    snapshots.begin(name, 2, two).finished(2);
+    snapshots.done(name).get(30, TimeUnit.SECONDS);
+  }
+
+  /** A database of host 0 restarted in epoch 2 (as after --recover), its copies empty. */
+  private Database restarted() throws Exception {
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    for (int b = 0; b < buckets.length; b++) {
+      buckets[b] = b % 3;
+    }
+    final PartitionMap map = PartitionMap.of(2, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0), 2),
+        new PartitionMap.Replicas(1, 1, List.of(1), 2), new PartitionMap.Replicas(2, 0, List.of(0), 2)));
+    return Database.openHost(catalog, map, 0, 64, p -> ImmediateCommitPipeline.INSTANCE, QueryLimits.EMBEDDED);
+  }
+
+  @Test
+  void shouldLoadEachCopyFromTheNewestPartWhoseCutTheReconciliationKept() throws Exception {
+    writePart("snapshot-1", new TxnId(0, 1, 4), new TxnId(2, 1, 3));
+    writePart("snapshot-2", new TxnId(0, 1, 12), new TxnId(2, 1, 5));
+    // Partition 0's copies were reconciled to 1:10: the newer part holds more, so partition 0 takes the older.
+    final List<org.partita.proto.cluster.VoidTail> voids = List.of(org.partita.proto.cluster.VoidTail.newBuilder()
+        .setPartition(0).setCutEpoch(1).setCutSequence(10).setNextEpoch(2).build());
+    try (Database again = restarted()) {
+      final TxnId[] loaded = ClusterSnapshotRecovery.load(again, dataDir, again.partitionMap(), 0, voids);
+      assertEquals(Arrays.asList(new TxnId(0, 1, 4), null, new TxnId(2, 1, 5)), Arrays.asList(loaded));
+    }
+    try (Database again = restarted()) {
+      final TxnId[] loaded = ClusterSnapshotRecovery.load(again, dataDir, again.partitionMap(), 0, List.of());
+      assertEquals(Arrays.asList(new TxnId(0, 1, 12), null, new TxnId(2, 1, 5)), Arrays.asList(loaded));
+    }
+    // A damaged newest part is passed over for the older one.
+    final Path file = SnapshotStore.directory(dataDir).resolve("snapshot-2").resolve(SnapshotManifest.partitionFile(2));
+    Files.write(file, new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
+    try (Database again = restarted()) {
+      final TxnId[] loaded = ClusterSnapshotRecovery.load(again, dataDir, again.partitionMap(), 0, List.of());
+      assertEquals(Arrays.asList(new TxnId(0, 1, 4), null, new TxnId(2, 1, 3)), Arrays.asList(loaded));
+    }
+  }
+
+  @Test
+  void shouldRefuseABadNameACopyNotHeldAndASecondCut() throws Exception {
+    assertThrows(IllegalArgumentException.class, () -> snapshots.begin("../elsewhere", 0, new TxnId(0, 1, 1)));
+    assertTrue(!Files.exists(dataDir.resolve("elsewhere")));
+    snapshots.begin("snapshot-b", 0, new TxnId(0, 1, 1));
+    final IllegalStateException notHeld = assertThrows(IllegalStateException.class,
+        () -> snapshots.begin("snapshot-b", 1, new TxnId(1, 1, 1)));
+    assertTrue(notHeld.getMessage().contains("partition 1"), notHeld.getMessage());
+    assertThrows(IllegalStateException.class, () -> snapshots.begin("snapshot-b", 0, new TxnId(0, 1, 2)));
+    final ExecutionException none = assertThrows(ExecutionException.class,
+        () -> snapshots.done("snapshot-c").get(30, TimeUnit.SECONDS));
+    assertTrue(none.getCause().getMessage().contains("no part of snapshot snapshot-c"));
+  }
+}
