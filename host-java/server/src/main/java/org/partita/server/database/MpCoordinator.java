@@ -692,7 +692,7 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
           map.partitionCount(), PartitionEngine.DEFAULT_REQUEST_CAPACITY, PartitionEngine.DEFAULT_RESPONSE_CAPACITY,
           limits.memoryBytes());
       // The partitions' part is cancelled through their own running calls (they serve this call's fragments).
-      runningCall = new RunningCall(List.of(mergeEngine));
+      runningCall = RunningCall.onEngines(List.of(mergeEngine));
     }
     return mergeEngine;
   }

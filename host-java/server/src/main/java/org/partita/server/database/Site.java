@@ -507,7 +507,7 @@ final class Site implements Runnable {
       engine = PartitionEngine.open(catalog.catalog().engineCatalog().toByteArray(), partition,
           partitionMap.partitionCount(), PartitionEngine.DEFAULT_REQUEST_CAPACITY,
           PartitionEngine.DEFAULT_RESPONSE_CAPACITY, limits.memoryBytes());
-      runningCall = new RunningCall(List.of(engine));
+      runningCall = RunningCall.onEngines(List.of(engine));
       context = new SinglePartitionContext(this);
       publishStats(System.nanoTime());
     } catch (RuntimeException e) {
