@@ -44,8 +44,11 @@ class RecoveryReconciliationTest {
     return tail.build();
   }
 
-  private static Map<Integer, ReportLog> reports(List<LogTail> host0, List<LogTail> host1, List<LogTail> host2) {
-    return Map.of(0, report(0, host0), 1, report(1, host1), 2, report(2, host2));
+  /** Reconciles {@link #map} from each host's tails (no copy a rejoin gave). */
+  private static RecoveryReconciliation.Outcome reconcile(List<LogTail> host0, List<LogTail> host1,
+      List<LogTail> host2) {
+    final Map<Integer, ReportLog> reports = Map.of(0, report(0, host0), 1, report(1, host1), 2, report(2, host2));
+    return RecoveryReconciliation.reconcile(map(), reports, Set.of());
   }
 
   private static ReportLog report(int host, List<LogTail> tails) {
@@ -65,10 +68,10 @@ class RecoveryReconciliationTest {
   @Test
   void shouldKeepATransactionInDoubtOnOnePartitionWhenAnotherLoggedItsCommit() {
     // Partition 0's copies both logged T's commit and went on to 3:22; partition 1's decision reached no log.
-    final var outcome = RecoveryReconciliation.reconcile(map(), reports(
+    final var outcome = reconcile(
         List.of(tail(0, 22, null, T)),
         List.of(tail(0, 22, null, T), tail(1, 30, T, EARLIER)),
-        List.of(tail(1, 30, T, EARLIER))), Set.of());
+        List.of(tail(1, 30, T, EARLIER)));
     assertNull(outcome.failure());
     assertEquals(22, cutOf(outcome, 0));
     assertEquals(30, cutOf(outcome, 1), "T's part on partition 1 is kept, to be applied as on partition 0");
@@ -77,10 +80,10 @@ class RecoveryReconciliationTest {
   @Test
   void shouldDropATransactionFromEveryPartitionWhenNoCopyLoggedItsCommit() {
     // Every part prepared and logged, no decision logged anywhere: the coordinator's word was lost with it.
-    final var outcome = RecoveryReconciliation.reconcile(map(), reports(
+    final var outcome = reconcile(
         List.of(tail(0, 20, T, EARLIER)),
         List.of(tail(0, 20, T, EARLIER), tail(1, 30, T, EARLIER)),
-        List.of(tail(1, 30, T, EARLIER))), Set.of());
+        List.of(tail(1, 30, T, EARLIER)));
     assertEquals(19, cutOf(outcome, 0), "T's part on partition 0 is dropped");
     assertEquals(29, cutOf(outcome, 1), "and on partition 1");
   }
@@ -88,10 +91,10 @@ class RecoveryReconciliationTest {
   @Test
   void shouldKeepAPartOneCopyLeftInDoubtWhenTheOtherCopyLoggedItsCommit() {
     // Partition 1's leader (host 1) logged T's commit, its replica (host 2) crashed before logging it.
-    final var outcome = RecoveryReconciliation.reconcile(map(), reports(
+    final var outcome = reconcile(
         List.of(tail(0, 20, T, EARLIER)),
         List.of(tail(0, 20, T, EARLIER), tail(1, 30, null, T)),
-        List.of(tail(1, 30, T, EARLIER))), Set.of());
+        List.of(tail(1, 30, T, EARLIER)));
     assertEquals(20, cutOf(outcome, 0), "committed: kept on partition 0, whose copies never logged the decision");
     assertEquals(30, cutOf(outcome, 1));
   }
@@ -99,10 +102,10 @@ class RecoveryReconciliationTest {
   @Test
   void shouldDropAPartInDoubtBeyondTheCutWithTheRestOfTheTail() {
     // Host 1's copy of partition 0 logged T's part prepared; host 0's stopped at 3:19, before it.
-    final var outcome = RecoveryReconciliation.reconcile(map(), reports(
+    final var outcome = reconcile(
         List.of(tail(0, 19, null, EARLIER)),
         List.of(tail(0, 20, T, EARLIER), tail(1, 30, T, EARLIER)),
-        List.of(tail(1, 30, T, EARLIER))), Set.of());
+        List.of(tail(1, 30, T, EARLIER)));
     assertEquals(19, cutOf(outcome, 0));
     assertEquals(29, cutOf(outcome, 1), "not committed anywhere: dropped from partition 1 too");
   }
