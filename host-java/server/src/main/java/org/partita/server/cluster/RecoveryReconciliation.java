@@ -2,6 +2,7 @@ package org.partita.server.cluster;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,7 +23,9 @@ import org.partita.server.topology.PartitionMap;
  * at the stream's cut). The partition restarts from the longest prefix
  * common to those copies: the lowest of their last logged transactions
  * (every acknowledged transaction is on each of them in sync mode; what one
- * logged beyond it was never answered). A {@link VoidTail} records the cut,
+ * logged beyond it was never answered), moved before a multi-partition
+ * part left in doubt at it when no copy logged that transaction's commit
+ * ({@link #undoubted}). A {@link VoidTail} records the cut,
  * and the partition moves to epoch + 1 on those copies, led by its leader
  * when it is one of them, else by the lowest host id among them. A
  * partition with no such copy cannot be rebuilt from the logs: the whole
@@ -62,6 +65,7 @@ final class RecoveryReconciliation {
     final List<PartitionMap.Replicas> partitions = new ArrayList<>(map.partitionCount());
     final List<VoidTail> voids = new ArrayList<>();
     final List<Integer> dropped = new ArrayList<>();
+    final Set<TxnKey> committed = committed(reports.values());
     for (int p = 0; p < map.partitionCount(); p++) {
       final PartitionMap.Replicas old = map.replicas(p);
       final int partition = p;
@@ -79,6 +83,8 @@ final class RecoveryReconciliation {
           cut = tail;
         }
       }
+      cut = undoubted(cut, kept.stream().map(h -> tailOf(reports.get(h).getTailsList(), partition)).toList(),
+          committed);
       final long next = old.epoch() + 1;
       voids.add(VoidTail.newBuilder().setPartition(p).setCutEpoch(cut.getEpoch()).setCutSequence(cut.getSequence())
           .setNextEpoch(next).build());
@@ -91,6 +97,49 @@ final class RecoveryReconciliation {
     }
     return new Outcome(PartitionMap.of(map.version() + 1, MetadataState.bucketTable(map), partitions), voids,
         dropped, null);
+  }
+
+  /**
+   * The cut {@code cut} of a partition whose copies reported {@code tails},
+   * moved before a part of a multi-partition transaction that a copy logged
+   * prepared with no decision, at the cut, when no copy of any partition
+   * logged that transaction's commit ({@code committed}): the coordinator
+   * never decided it, or its decision reached no log, so no partition
+   * applied it and it is dropped from every one. When some copy logged its
+   * commit, every copy of every partition logged the part prepared before
+   * (the coordinator commits only once each prepared it, and in sync mode a
+   * copy answers its prepare only once the part is on its disk), so it is
+   * kept and replayed on every partition. A copy that logged the commit also
+   * reports it as its last: while a part is in doubt on one copy, no later
+   * multi-partition transaction can commit (it needs that copy's prepare).
+   */
+  static LogTail undoubted(LogTail cut, List<LogTail> tails, Set<TxnKey> committed) {
+    for (LogTail tail : tails) {
+      if (tail.hasInDoubt() && compare(tail, cut) == 0 && !committed.contains(TxnKey.of(tail.getInDoubt()))) {
+        return cut.toBuilder().clearInDoubt().clearLastCommit().setSequence(cut.getSequence() - 1).build();
+      }
+    }
+    return cut;
+  }
+
+  /** Every multi-partition transaction some copy reported as the last whose commit it logged. */
+  static Set<TxnKey> committed(Collection<ReportLog> reports) {
+    final Set<TxnKey> out = new HashSet<>();
+    for (ReportLog report : reports) {
+      for (LogTail tail : report.getTailsList()) {
+        if (tail.hasLastCommit()) {
+          out.add(TxnKey.of(tail.getLastCommit()));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A transaction's id as a value, for sets. */
+  record TxnKey(int partition, long epoch, long sequence) {
+    static TxnKey of(org.partita.proto.txn.TxnHeader header) {
+      return new TxnKey(header.getPartition(), header.getEpoch(), header.getSequence());
+    }
   }
 
   /** The tail {@code tails} names for {@code partition}, or (0, 0) when its log holds nothing of it. */

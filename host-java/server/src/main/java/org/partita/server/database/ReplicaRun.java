@@ -150,11 +150,12 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
   /**
    * Runs this copy's part of a prepared multi-partition transaction
    * (docs/cluster.md, "When a host dies mid-transaction"): the leader's
-   * batches, leaving the engine's transaction open; acknowledges the part
+   * batches, leaving the engine's transaction open; logs the part (when it
+   * changed something) and, once the log released it, acknowledges the part
    * with its write hash (its leader's prepare step waits for that), then
    * holds the site — nothing else runs on this copy — until the decision
-   * comes ({@link PreparedHold}): commits or rolls back, logs a committed
-   * part's join, and answers the decision item.
+   * comes ({@link PreparedHold}): commits or rolls back, logs the decision
+   * after the part, and answers the decision item.
    */
   private void runPrepared(Site site, TxnHeader header) {
     final PartitionEngine engine = site.engine();
@@ -173,7 +174,12 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     } finally {
       site.replaying(false);
     }
-    done.ran(hash);
+    if (hash != 0) {
+      final long prepared = hash;
+      logged(header, () -> done.ran(prepared));
+    } else {
+      done.ran(hash);
+    }
     final PreparedHold.Decision decision = hold.await();
     final boolean commit = decision.commit() && engine.inTransaction();
     if (engine.inTransaction()) {
@@ -188,11 +194,27 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     final long decided = commit ? hash : 0;
     final ReplicaExecutor.Done answer = decision.done();
     final Runnable acknowledge = answer == null ? () -> { } : () -> answer.ran(decided);
-    if (decision.commit()) {
-      logged(header, acknowledge);
+    if (hash != 0) {
+      loggedDecision(decision.header() != null ? decision.header() : header, decision.commit(), acknowledge);
     } else {
       acknowledge.run();
     }
+  }
+
+  /**
+   * Logs the decision on a part this copy logged prepared (commit or roll
+   * back, under the decision item's header, or the part's when a coordinator
+   * decided after a failover), as its leader logs it; {@code then} runs once
+   * it is released.
+   */
+  private void loggedDecision(TxnHeader header, boolean commit, Runnable then) {
+    final org.partita.proto.txn.WorkItem record = org.partita.proto.txn.WorkItem.newBuilder()
+        .setHeader(header.toProto()).setDecision(org.partita.proto.txn.MultiPartitionDecision.newBuilder()
+            .setCoordinator(item.getMultiPartitionRun().getJoin().getCoordinator()).setCommit(commit)).build();
+    final CommitPipeline pipeline = database.replicaLog();
+    final SequencedItem logged = new Logged(record);
+    pipeline.sequenced(header, logged);
+    pipeline.release(header, logged, then);
   }
 
   @Override

@@ -27,7 +27,10 @@ import org.partita.server.txn.TxnId;
  * {@code ProcedureInvocation}, 2 a {@code MultiPartitionJoin}, 3 an
  * {@code Aborted} marker for the transaction of its header, with an empty
  * body, 4 a {@code MultiPartitionRun}: a cluster copy's committed part of a
- * multi-partition transaction, its engine batches), then the work item's protobuf bytes (proto/txn.proto). Stateless.
+ * multi-partition transaction, its engine batches, committed or prepared,
+ * 5 a {@code MultiPartitionDecision}: the commit or roll back of the part a
+ * cluster copy logged prepared before it), then the work item's protobuf
+ * bytes (proto/txn.proto). Stateless.
  */
 final class LogFormat {
   static final int MAGIC = 0x50544C47;
@@ -42,6 +45,7 @@ final class LogFormat {
   static final byte KIND_MULTI_PARTITION = 2;
   static final byte KIND_ABORTED = 3;
   static final byte KIND_MULTI_PARTITION_PART = 4;
+  static final byte KIND_DECISION = 5;
   /** Where the kind byte is, from a frame's start. */
   static final int KIND_OFFSET = FRAME_PREFIX + 44;
 
@@ -62,6 +66,7 @@ final class LogFormat {
       case MULTI_PARTITION -> KIND_MULTI_PARTITION;
       case ABORTED -> KIND_ABORTED;
       case MULTI_PARTITION_RUN -> KIND_MULTI_PARTITION_PART;
+      case DECISION -> KIND_DECISION;
       default -> throw new IllegalArgumentException("a work item with no kind cannot be logged");
     };
   }
@@ -71,6 +76,7 @@ final class LogFormat {
       case SINGLE_PARTITION -> item.getSinglePartition();
       case ABORTED -> item.getAborted();
       case MULTI_PARTITION_RUN -> item.getMultiPartitionRun();
+      case DECISION -> item.getDecision();
       default -> item.getMultiPartition();
     };
   }
@@ -175,6 +181,8 @@ final class LogFormat {
         item.setAborted(Aborted.parseFrom(body));
       } else if (kind == KIND_MULTI_PARTITION_PART) {
         item.setMultiPartitionRun(org.partita.proto.txn.MultiPartitionRun.parseFrom(body));
+      } else if (kind == KIND_DECISION) {
+        item.setDecision(org.partita.proto.txn.MultiPartitionDecision.parseFrom(body));
       } else {
         throw new BadFrame("a record of unknown kind " + kind);
       }

@@ -29,8 +29,7 @@ import org.partita.server.txn.TxnHeader;
 public final class LoggedPipeline implements CommitPipeline {
   private final CommitPipeline log;
   private final CommitPipeline next;
-  // The part prepared and not yet decided, when it changed something; the partition's thread only.
-  private TxnHeader preparedHeader;
+  // The part prepared and logged, not yet decided; the partition's thread only.
   private SequencedItem preparedPart;
 
   /**
@@ -97,35 +96,39 @@ public final class LoggedPipeline implements CommitPipeline {
   }
 
   /**
-   * A prepared part is not logged yet (its join was, when sequenced): it is
-   * kept until its decision, and logged as a record of its own if the
-   * decision commits it and it changed something, as {@link #release(TxnHeader,
-   * SequencedItem, long, Runnable)} logs a part committed without the prepare
-   * step. A partition holds at most one prepared part at a time (its site
-   * waits behind it), so one is kept.
+   * A prepared part that changed something is logged as a record of its own
+   * (after its join), and its prepared answer waits for the record as every
+   * answer does: in sync mode the coordinator decides to commit only once
+   * every copy of every partition holds the part on its disk, so recovery
+   * can apply it on each of them (docs/cluster.md, "Durability on a
+   * cluster"). A partition holds at most one prepared part at a time (its
+   * site waits behind it), so one is remembered, for its decision.
    */
   @Override
   public void prepare(TxnHeader header, SequencedItem part, long writeHash, Runnable prepared,
       Consumer<ClientResponse> lost) {
-    if (writeHash != 0 && part.multiPartitionPart()) {
-      preparedHeader = header;
-      preparedPart = part;
+    if (writeHash == 0 || !part.multiPartitionPart()) {
+      next.prepare(header, part, writeHash, prepared, lost);
+      return;
     }
-    next.prepare(header, part, writeHash, prepared, lost);
+    preparedPart = part;
+    final Both both = new Both(prepared);
+    log.sequenced(header, part);
+    log.release(header, part, both::done);
+    next.prepare(header, part, writeHash, both::done, lost);
   }
 
   /**
-   * The decision itself is not logged; a committed part is, under its own
-   * header, before the decision's answer (which waits behind the log as
-   * every answer does).
+   * The decision on a part logged prepared is logged after it (commit or
+   * roll back: recovery replays the part unless it was rolled back), before
+   * the decision's answer, which waits behind the log as every answer does.
    */
   @Override
   public void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
     final Both both = new Both(answer);
-    if (preparedPart != null && decision.commitsPreparedPart()) {
-      log.sequenced(preparedHeader, preparedPart);
+    if (preparedPart != null) {
+      log.sequenced(header, decision);
     }
-    preparedHeader = null;
     preparedPart = null;
     log.release(header, decision, both::done);
     next.decide(header, decision, writeHash, both::done);

@@ -32,8 +32,10 @@ import org.partita.server.txn.TxnId;
  * ran it (its engine batches, replayable on that copy alone); a
  * partition's join of a multi-partition transaction, which a leader logs
  * before its part and which recovery on a cluster passes over (the part
- * after it is what ran; a join without a part never committed there); an
- * abort marker, passed over too.
+ * after it is what ran; a join without a part never committed there); the
+ * decision on a part logged prepared, which says whether the part replays
+ * ({@link HeldParts}; a part left undecided replays only if reconciliation
+ * kept it, {@link CopyTails}); an abort marker, passed over too.
  *
  * <p>Stateless; used once at start, from the starting thread.
  */
@@ -53,14 +55,13 @@ final class ClusterRecovery {
    */
   static Scan scan(Path dataDir, int partitions, int fingerprint, PartitionMap map, int hostId,
       List<VoidTail> voids) throws StartupException {
-    final TxnId[] last = new TxnId[partitions];
+    final CopyTails copies = new CopyTails(partitions);
     final CommandLogRecovery.Result result;
     try {
       result = CommandLogRecovery.read(dataDir, partitions, fingerprint, record -> {
         final TxnId id = TxnHeader.fromProto(record.getHeader()).id();
-        if (id.partition() < partitions && holds(map, id.partition(), hostId) && !dropped(voids, id)
-            && counts(record) && (last[id.partition()] == null || id.compareTo(last[id.partition()]) > 0)) {
-          last[id.partition()] = id;
+        if (id.partition() < partitions && holds(map, id.partition(), hostId) && !dropped(voids, id)) {
+          copies.add(record, id);
         }
       });
     } catch (LogCorruptException e) {
@@ -68,17 +69,7 @@ final class ClusterRecovery {
     } catch (IOException e) {
       throw new StartupException("command log in " + dataDir + ": " + e.getMessage(), e);
     }
-    final List<LogTail> tails = new ArrayList<>();
-    for (int p = 0; p < partitions; p++) {
-      if (!holds(map, p, hostId)) {
-        continue;
-      }
-      final LogTail.Builder tail = LogTail.newBuilder().setPartition(p);
-      if (last[p] != null) {
-        tail.setEpoch(last[p].epoch()).setSequence(last[p].sequence());
-      }
-      tails.add(tail.build());
-    }
+    final List<LogTail> tails = copies.tails(map, hostId);
     LOG.info("recovery: the command log in " + dataDir + " holds " + result.records() + " record(s) in "
         + result.segments() + " segment(s); the last of each copy this host held: " + describe(tails));
     return new Scan(tails, result.records(), result.nextSegment(), result.lastEpoch());
@@ -97,16 +88,18 @@ final class ClusterRecovery {
     final TxnId[] loaded = ClusterSnapshotRecovery.load(database, dataDir, map, hostId, voids);
     final LogReplay replay = database.copyReplayer();
     final long[] passed = new long[1];
+    final HeldParts parts = new HeldParts(partitions, replay::replay);
     try {
       CommandLogRecovery.read(dataDir, partitions, fingerprint, record -> {
         final TxnId id = TxnHeader.fromProto(record.getHeader()).id();
-        if (id.partition() < partitions && holds(map, id.partition(), hostId) && !dropped(voids, id)
-            && counts(record) && (loaded[id.partition()] == null || id.compareTo(loaded[id.partition()]) > 0)) {
-          replay.replay(record);
-        } else {
+        if (!(id.partition() < partitions && holds(map, id.partition(), hostId) && !dropped(voids, id)
+            && (counts(record) || record.getKindCase() == WorkItem.KindCase.DECISION)
+            && (loaded[id.partition()] == null || id.compareTo(loaded[id.partition()]) > 0)
+            && parts.offer(id.partition(), record))) {
           passed[0]++;
         }
       });
+      parts.finish();
     } catch (LogCorruptException e) {
       replay.finish();
       throw new StartupException(e.getMessage(), e);
@@ -121,7 +114,7 @@ final class ClusterRecovery {
     }
     LOG.info("recovery: replayed " + replay.replayed() + " transaction(s) (" + replay.multiPartition()
         + " part(s) of multi-partition transactions) on this host's copies; " + passed[0] + " record(s) passed over"
-        + " (other copies, dropped tails, records within a loaded snapshot, joins and abort markers) in "
+        + " (other copies, dropped tails, records within a loaded snapshot, joins, decisions and abort markers) in "
         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms");
   }
 

@@ -53,6 +53,20 @@ class LogFormatTest {
   }
 
   @Test
+  void aPreparedPartAndItsDecisionReadBack() throws Exception {
+    final org.partita.proto.txn.TxnHeader coordinator = new TxnHeader(new TxnId(TxnId.MULTI_PARTITION, 2, 4), 9, 8, 5)
+        .toProto();
+    final WorkItem part = WorkItem.newBuilder().setHeader(HEADER.toProto()).setMultiPartitionRun(
+        org.partita.proto.txn.MultiPartitionRun.newBuilder().setJoin(MultiPartitionJoin.newBuilder()
+            .setCoordinator(coordinator)).addBatches(com.google.protobuf.ByteString.copyFromUtf8("batch"))
+            .setPrepared(true)).build();
+    final WorkItem decision = WorkItem.newBuilder().setHeader(HEADER.toProto()).setDecision(
+        org.partita.proto.txn.MultiPartitionDecision.newBuilder().setCoordinator(coordinator).setCommit(true)).build();
+    assertEquals(part, LogFormat.readFrame(framed(part), 0, crc).item());
+    assertEquals(decision, LogFormat.readFrame(framed(decision), 0, crc).item());
+  }
+
+  @Test
   void aCallWrittenFromItsInvocationHasTheBytesOfItsProtobufForm() throws Exception {
     for (long client : new long[] {0, 1, 127, 128, 300, Long.MAX_VALUE, -1}) {
       final org.partita.server.txn.Invocation call = org.partita.server.txn.Invocation.of("Vote",

@@ -115,19 +115,30 @@ class LoggedPipelineTest {
   }
 
   @Test
-  void shouldLogAPreparedPartWhenItsDecisionCommitsItAndNotWhenItRollsItBack() {
+  void shouldLogAPreparedPartBeforeItsPreparedAnswerAndItsDecisionAfterIt() {
     final List<String> events = new ArrayList<>();
     final Holding log = new Holding("log", events);
     final LoggedPipeline pipeline = new LoggedPipeline(log, new Holding("replicas", new ArrayList<>()));
+    final List<Long> prepared = new ArrayList<>();
     pipeline.sequenced(header(1), ITEM);
-    pipeline.prepare(header(1), PART, 42, () -> { }, r -> { });
-    assertEquals(List.of("log sequenced 1"), events, "a prepared part waits for its decision");
+    pipeline.prepare(header(1), PART, 42, () -> prepared.add(1L), r -> { });
+    assertEquals(List.of("log sequenced 1", "log sequenced 1"), events, "the prepared part is logged after its join");
+    assertEquals(List.of(), prepared, "the prepared answer waits for the part's record");
+    log.held.forEach(Runnable::run);
+    log.held.clear();
+    assertEquals(List.of(1L), prepared);
     pipeline.decide(header(2), item(false, true), 42, () -> { });
     pipeline.sequenced(header(3), ITEM);
     pipeline.prepare(header(3), PART, 42, () -> { }, r -> { });
     pipeline.decide(header(4), item(false, false), 0, () -> { });
-    assertEquals(List.of("log sequenced 1", "log sequenced 1", "log sequenced 3"), events,
-        "the committed part is logged under its own header when its decision comes; the rolled-back one is not");
+    pipeline.sequenced(header(5), ITEM);
+    pipeline.prepare(header(5), PART, 0, () -> prepared.add(5L), r -> { });
+    pipeline.decide(header(6), item(false, true), 0, () -> { });
+    assertEquals(List.of("log sequenced 1", "log sequenced 1", "log sequenced 2", "log sequenced 3",
+        "log sequenced 3", "log sequenced 4", "log sequenced 5"), events,
+        "each decision on a logged part is logged, commit or roll back; a part that wrote nothing is not logged,"
+        + " nor its decision");
+    assertEquals(List.of(1L, 5L), prepared, "a part that wrote nothing is prepared at once");
   }
 
   @Test
