@@ -30,8 +30,14 @@ import org.partita.server.security.Principal;
 final class PendingCall implements ResponseHandler, Runnable {
   static final long RETRY_DELAY_MS = 1;
   private static final Logger LOG = Logger.getLogger(PendingCall.class.getName());
-  /** The client id of calls that arrive over HTTP (each request is its own call; no sequence). */
-  private static final long HTTP_CLIENT = -1;
+  /**
+   * The client id of calls that arrive over HTTP (each request is its own
+   * call; no sequence). Its top bit is clear, so it is never taken for a
+   * client session (txn.ClientSessions): HTTP calls all carry sequence 0
+   * and must never be answered from a de-duplication table. Connection ids
+   * are small counters and never reach it.
+   */
+  static final long HTTP_CLIENT = Long.MAX_VALUE;
 
   private final Dispatcher dispatcher;
   private final ApiCall call;

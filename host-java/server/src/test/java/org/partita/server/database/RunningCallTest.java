@@ -24,7 +24,7 @@ class RunningCallTest {
   void shouldCancelOnlyTheNamedClientsCall() {
     final RunningCall running = new RunningCall(List.of());
     running.begin(CALL);
-    assertNull(running.cancel(-1), "another client (-1 is HTTP's id, not a wildcard)");
+    assertNull(running.cancel(Long.MAX_VALUE), "another client (HTTP's id, not a wildcard)");
     assertDoesNotThrow(running::checkNotCancelled);
     assertSame(CALL, running.cancel(5));
     final ServerException e = assertThrows(ServerException.class, running::checkNotCancelled);
