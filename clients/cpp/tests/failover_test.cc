@@ -352,7 +352,11 @@ TEST(FailoverTest, CloseEndsACallWaitingForTheNewLeaders) {
   client.Close();
   const Result<Response> r = Await(waiting);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Status::Code::kClosed);
+  // kClosed once the client had parked the call after its NOT_LEADER; kConnectionLost when Close came while the
+  // answer was still on its way (the server had the call, so the call was in flight: its outcome is unknown).
+  // Either way Close ended it at once instead of leaving it to wait out not_leader_wait.
+  EXPECT_TRUE(r.status().code() == Status::Code::kClosed || r.status().code() == Status::Code::kConnectionLost)
+      << r.status().ToString();
 }
 
 Result<ResultTable> Table(const std::string& bytes) {

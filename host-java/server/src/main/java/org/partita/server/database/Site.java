@@ -55,6 +55,8 @@ import org.partita.server.txn.TxnId;
  */
 final class Site implements Runnable {
   private static final Logger LOG = Logger.getLogger(Site.class.getName());
+  /** How long {@link #stop} waits for the site's thread before it logs where that thread is (then waits on). */
+  private static final long STOP_REPORT_MILLIS = 10_000;
   /** Default bound of a site's queue. */
   static final int DEFAULT_QUEUE_CAPACITY = 16 * 1024;
   private static final int IDLE_SPINS = 200;
@@ -498,7 +500,21 @@ final class Site implements Runnable {
     stopping = true;
     wake();
     LockSupport.unpark(thread);
-    thread.join();
+    thread.join(STOP_REPORT_MILLIS);
+    if (thread.isAlive()) {
+      // A site that does not stop holds its host's shutdown (a host stopping to rejoin never returns): say where.
+      LOG.severe("partition " + partition + ": its site has not stopped after " + STOP_REPORT_MILLIS + " ms; still"
+          + " waiting for it; its thread is at:" + stackOf(thread));
+      thread.join();
+    }
+  }
+
+  private static String stackOf(Thread t) {
+    final StringBuilder text = new StringBuilder();
+    for (StackTraceElement frame : t.getStackTrace()) {
+      text.append("\n    at ").append(frame);
+    }
+    return text.toString();
   }
 
   @Override
