@@ -30,13 +30,7 @@ record ClusterSnapshotCut(String name, CopySnapshots snapshots, CompletableFutur
     final TxnHeader header = site.initiator().nextHeader(site.catalogVersion());
     final CommitPipeline pipeline = site.initiator().pipeline();
     try {
-      final SnapshotSink sink = snapshots.begin(name, site.partition(), header.id());
-      try {
-        site.beginSnapshot(sink);
-      } catch (RuntimeException e) {
-        sink.failed(site.partition(), e);  // the host's part fails now rather than wait for this copy
-        throw e;
-      }
+      site.beginCopySnapshot(snapshots, name, header.id());
     } catch (RuntimeException e) {
       // The mark still goes out: the replicas' snapshots go on, this copy's fails.
       cut.completeExceptionally(e);

@@ -1,5 +1,7 @@
 package org.partita.server.database;
 
+import java.util.logging.Logger;
+import org.partita.client.ClientResponse;
 import org.partita.server.txn.ReplicaExecutor;
 import org.partita.server.txn.TxnHeader;
 
@@ -14,8 +16,7 @@ import org.partita.server.txn.TxnHeader;
  */
 record ReplicaSnapshotCut(Database database, org.partita.proto.txn.WorkItem item, ReplicaExecutor.Done done)
     implements WorkItem {
-  private static final java.util.logging.Logger LOG =
-      java.util.logging.Logger.getLogger(ReplicaSnapshotCut.class.getName());
+  private static final Logger LOG = Logger.getLogger(ReplicaSnapshotCut.class.getName());
 
   @Override
   public void run(Site site, TxnHeader ignored) {
@@ -29,13 +30,7 @@ record ReplicaSnapshotCut(Database database, org.partita.proto.txn.WorkItem item
           + item.getSnapshotCut().getName() + ": this host takes no snapshots");
     } else {
       try {
-        final SnapshotSink sink = snapshots.begin(item.getSnapshotCut().getName(), site.partition(), header.id());
-        try {
-          site.beginSnapshot(sink);
-        } catch (RuntimeException e) {
-          sink.failed(site.partition(), e);  // the host's part fails now rather than wait for this copy
-          throw e;
-        }
+        site.beginCopySnapshot(snapshots, item.getSnapshotCut().getName(), header.id());
       } catch (RuntimeException e) {
         LOG.warning("partition " + site.partition() + "'s copy cannot take snapshot "
             + item.getSnapshotCut().getName() + ": " + e.getMessage());
@@ -46,7 +41,7 @@ record ReplicaSnapshotCut(Database database, org.partita.proto.txn.WorkItem item
   }
 
   @Override
-  public void refuse(org.partita.client.ClientResponse response) {
+  public void refuse(ClientResponse response) {
     done.failed("snapshot cut " + TxnHeader.fromProto(item.getHeader()).id() + " refused: " + response.message());
   }
 }

@@ -433,6 +433,24 @@ final class Site implements Runnable {
   }
 
   /**
+   * This copy's part of snapshot {@code name} taken across hosts, cut here
+   * at the mark {@code cut} (docs/durability.md, "On a cluster"): a sink
+   * from the host's {@code snapshots}, then {@link #beginSnapshot} into it.
+   * A copy that cannot begin fails its sink at once (the host's part fails
+   * now rather than wait for this copy) and throws. REQUIRES: on the site
+   * thread.
+   */
+  void beginCopySnapshot(CopySnapshots snapshots, String name, TxnId cut) {
+    final SnapshotSink sink = snapshots.begin(name, partition, cut);
+    try {
+      beginSnapshot(sink);
+    } catch (RuntimeException e) {
+      sink.failed(partition, e);
+      throw e;
+    }
+  }
+
+  /**
    * Fixes this partition's snapshot cut now, between two transactions, and
    * streams it to {@code sink} between the next ones. REQUIRES: on the site
    * thread.

@@ -27,9 +27,7 @@ import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.SourceFile;
 import org.partita.server.error.ServerException;
 import org.partita.server.topology.PartitionMap;
-import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.ImmediateCommitPipeline;
-import org.partita.server.txn.ReplicaExecutor;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 
@@ -70,13 +68,11 @@ class PreparedPartTest {
   private PartitionMap map;
 
   /**
-   * A leader's commit pipeline carrying each item to the copy on the other
-   * host: an item that changed nothing is answered at once (a marker); any
-   * other, and every prepared part and decision, once the copy ran it.
-   * Decisions can be held back ({@link #holdDecisions}).
+   * The leader's pipeline to the copy on the other host, whose decisions
+   * can be held back ({@link #holdDecisions}) and whose prepared parts can
+   * wait behind a gate.
    */
-  private final class Copying implements CommitPipeline {
-    private final int to;
+  private final class Copying extends CopyingPipeline {
     volatile boolean holdDecisions;
     final CompletableFuture<Runnable> heldDecision = new CompletableFuture<>();
     /** When set, prepared parts reach the copy only once it completes (a joining copy's new epoch). */
@@ -85,7 +81,7 @@ class PreparedPartTest {
     final List<TxnHeader> sequencedBeforeGate = new CopyOnWriteArrayList<>();
 
     Copying(int to) {
-      this.to = to;
+      super(db, to, dead::contains, failures);
     }
 
     @Override
@@ -93,25 +89,6 @@ class PreparedPartTest {
       final CompletableFuture<Void> gate = prepareGate;
       if (gate != null && !gate.isDone()) {
         sequencedBeforeGate.add(header);
-      }
-    }
-
-    @Override
-    public boolean replicatesWork() {
-      return true;
-    }
-
-    @Override
-    public void release(TxnHeader header, SequencedItem item, Runnable answer) {
-      answer.run();
-    }
-
-    @Override
-    public void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
-      if (writeHash == 0) {
-        answer.run();
-      } else {
-        send(item.toProto(header), writeHash, answer);
       }
     }
 
@@ -133,31 +110,6 @@ class PreparedPartTest {
         heldDecision.complete(delivery);
       } else {
         delivery.run();
-      }
-    }
-
-    private void send(org.partita.proto.txn.WorkItem item, long writeHash, Runnable then) {
-      if (dead.contains(to)) {
-        then.run(); // the copy is gone: this leader is the partition's only one
-        return;
-      }
-      final boolean queued = db[to].offerReplicated(item, new ReplicaExecutor.Done() {
-        @Override
-        public void ran(long ownHash) {
-          if (ownHash != writeHash) {
-            failures.add("host " + to + " ran " + item.getHeader() + " with hash " + ownHash + ", its leader "
-                + writeHash);
-          }
-          then.run();
-        }
-
-        @Override
-        public void failed(String reason) {
-          failures.add(reason);
-        }
-      });
-      if (!queued) {
-        failures.add("host " + to + "'s copy had no room for " + item.getHeader());
       }
     }
   }

@@ -25,10 +25,6 @@ import org.partita.server.compiler.CatalogCompiler;
 import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.SourceFile;
 import org.partita.server.topology.PartitionMap;
-import org.partita.server.txn.CommitPipeline;
-import org.partita.server.txn.ReplicaExecutor;
-import org.partita.server.txn.SequencedItem;
-import org.partita.server.txn.TxnHeader;
 import org.partita.server.txn.TxnId;
 
 /**
@@ -123,73 +119,6 @@ class SnapshotAcrossHostsTest {
     }
   }
 
-  /** A leader's pipeline carrying every item that wrote, and every cut mark, to the copy on the other host. */
-  private final class Copying implements CommitPipeline {
-    private final int to;
-
-    Copying(int to) {
-      this.to = to;
-    }
-
-    @Override
-    public void sequenced(TxnHeader header, SequencedItem item) {}
-
-    @Override
-    public boolean replicatesWork() {
-      return true;
-    }
-
-    @Override
-    public void release(TxnHeader header, SequencedItem item, Runnable answer) {
-      answer.run();
-    }
-
-    @Override
-    public void release(TxnHeader header, SequencedItem item, long writeHash, Runnable answer) {
-      if (writeHash == 0) {
-        answer.run();
-      } else {
-        send(item.toProto(header), writeHash, answer);
-      }
-    }
-
-    @Override
-    public void prepare(TxnHeader header, SequencedItem part, long writeHash, Runnable prepared,
-        java.util.function.Consumer<ClientResponse> lost) {
-      send(part.toProto(header), writeHash, prepared);
-    }
-
-    @Override
-    public void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
-      send(decision.toProto(header), writeHash, answer);
-    }
-
-    @Override
-    public void cutSnapshot(TxnHeader header, SequencedItem mark, Runnable answer) {
-      send(mark.toProto(header), 0, answer);
-    }
-
-    private void send(org.partita.proto.txn.WorkItem item, long writeHash, Runnable then) {
-      final boolean queued = db[to].offerReplicated(item, new ReplicaExecutor.Done() {
-        @Override
-        public void ran(long ownHash) {
-          if (ownHash != writeHash) {
-            failures.add("host " + to + " ran " + item.getHeader() + " with hash " + ownHash);
-          }
-          then.run();
-        }
-
-        @Override
-        public void failed(String reason) {
-          failures.add(reason);
-        }
-      });
-      if (!queued) {
-        failures.add("host " + to + "'s copy had no room for " + item.getHeader());
-      }
-    }
-  }
-
   private static PartitionMap map() {
     final int[] buckets = new int[PartitionMap.BUCKETS];
     for (int b = 0; b < buckets.length; b++) {
@@ -205,7 +134,7 @@ class SnapshotAcrossHostsTest {
     final CompiledCatalog catalog = new CatalogCompiler(getClass().getClassLoader())
         .compile(List.of(new SourceFile("bank.sql", DDL)));
     for (int h = 0; h < 2; h++) {
-      final Copying pipeline = new Copying(1 - h);
+      final CopyingPipeline pipeline = new CopyingPipeline(db, 1 - h, host -> false, failures);
       db[h] = Database.openHost(catalog, map, h, 1024, p -> pipeline, QueryLimits.EMBEDDED);
       db[h].copySnapshots(new HostCopies(h));
     }
