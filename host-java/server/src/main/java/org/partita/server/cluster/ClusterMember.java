@@ -218,20 +218,55 @@ public final class ClusterMember implements AutoCloseable {
     }
   }
 
-  private void register(int schemaFingerprint) throws ClusterException {
+  /**
+   * Registers this host's incarnation. A rejoining host whose previous
+   * incarnation the cluster still lists as up (killed moments ago, not yet
+   * declared dead: `scripts/cluster kill 1; scripts/cluster restart 1`)
+   * waits for the metadata leader to declare it dead, at most the join
+   * timeout, and registers then; a previous incarnation still alive keeps
+   * heartbeating, so the wait ends in the refusal naming it.
+   */
+  private void register(int schemaFingerprint) throws ClusterException, InterruptedException {
     final RegisterHost.Builder register = RegisterHost.newBuilder()
         .setHost(HostRecord.newBuilder().setHostId(config.hostId()).setIncarnation(incarnation)
             .setInternalAddress(address(config.self())))
         .setSchemaFingerprint(schemaFingerprint).setConfiguration(config.canonical())
         .setHostCount(config.hostCount()).setRejoin(rejoin).setRecover(recover);
-    final MetadataReply reply = send(MetadataCommand.newBuilder().setRegisterHost(register).build(),
-        "register this host");
-    if (!reply.getApplied()) {
-      throw new ClusterException("the cluster refused host " + config.hostId() + ": " + reply.getRefusal(), null);
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    boolean said = false;
+    while (true) {
+      final MetadataReply reply = send(MetadataCommand.newBuilder().setRegisterHost(register).build(),
+          "register this host");
+      if (reply.getApplied()) {
+        view.offer(reply.getState());
+        LOG.info("cluster: host " + config.hostId() + " registered (incarnation " + incarnation + "), "
+            + reply.getState().getHostsCount() + " of " + config.hostCount() + " host(s) so far");
+        return;
+      }
+      if (!rejoin || System.nanoTime() > deadline || !previousIncarnationMayBeUp(view.current())) {
+        throw new ClusterException("the cluster refused host " + config.hostId() + ": " + reply.getRefusal(), null);
+      }
+      if (!said) {
+        LOG.info("cluster: host " + config.hostId() + "'s previous incarnation is still listed as up; waiting (at"
+            + " most " + timeout.toSeconds() + " s) until the cluster declares it dead, then rejoining");
+        said = true;
+      }
+      view.await(state -> state.getHostsCount() > 0 && !previousIncarnationMayBeUp(state), POLL_MILLIS);
     }
-    view.offer(reply.getState());
-    LOG.info("cluster: host " + config.hostId() + " registered (incarnation " + incarnation + "), "
-        + reply.getState().getHostsCount() + " of " + config.hostCount() + " host(s) so far");
+  }
+
+  /** Whether {@code state} lists this host id up under another incarnation, or lists no host yet (not heard). */
+  private boolean previousIncarnationMayBeUp(MetadataSnapshot state) {
+    if (state.getHostsCount() == 0) {
+      return true;
+    }
+    for (HostRecord host : state.getHostsList()) {
+      if (host.getHostId() == config.hostId() && host.getIncarnation() != incarnation
+          && host.getState() == HostState.HOST_STATE_UP) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private MetadataReply send(MetadataCommand command, String what) throws ClusterException {
@@ -455,7 +490,7 @@ public final class ClusterMember implements AutoCloseable {
     }
     final MetadataServer self = voter;
     detection = new FailureDetection(new FailureDetector(config.hostId(), heartbeats, heartbeatTimeout.toNanos(),
-        System::nanoTime), self::isLeader, self::appliedState, client::send);
+        System::nanoTime), self::isLeader, self::leaderHost, self::appliedState, client::send);
     detection.start();
   }
 

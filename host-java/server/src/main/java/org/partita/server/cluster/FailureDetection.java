@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 import org.partita.proto.cluster.MarkDead;
@@ -17,7 +18,7 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * Runs a voter's {@link FailureDetector} (docs/cluster.md, "Failure
  * detection and failover"): every {@link #TICK_MILLIS} it looks whether this
  * voter leads the metadata group (silence is counted from the election at
- * the earliest) and commits {@code MarkDead} for every host the detector
+ * the earliest, except the previous leader's: {@link FailureDetector}) and commits {@code MarkDead} for every host the detector
  * finds due. Applying it moves the dead host's partitions to their
  * survivors in a new epoch ({@code MetadataState.withoutHost}); the hosts
  * follow through the watch. Only the metadata leader decides, and each
@@ -34,6 +35,8 @@ final class FailureDetection implements AutoCloseable {
 
   private final FailureDetector detector;
   private final BooleanSupplier leading;
+  /** The host leading the metadata group as this voter sees it, or -1 when it knows none. */
+  private final IntSupplier leader;
   private final Supplier<MetadataSnapshot> state;
   private final Committer commit;
   private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -42,16 +45,19 @@ final class FailureDetection implements AutoCloseable {
     return t;
   });
   private boolean wasLeading;
+  /** The last other host this voter saw leading the metadata group, or -1. */
+  private int lastOtherLeader = -1;
 
   /** Commits one command through the metadata group. */
   interface Committer {
     MetadataReply send(MetadataCommand command) throws IOException;
   }
 
-  FailureDetection(FailureDetector detector, BooleanSupplier leading, Supplier<MetadataSnapshot> state,
-      Committer commit) {
+  FailureDetection(FailureDetector detector, BooleanSupplier leading, IntSupplier leader,
+      Supplier<MetadataSnapshot> state, Committer commit) {
     this.detector = detector;
     this.leading = leading;
+    this.leader = leader;
     this.state = state;
     this.commit = commit;
   }
@@ -64,9 +70,17 @@ final class FailureDetection implements AutoCloseable {
   void tick() {
     try {
       final boolean leads = leading.getAsBoolean();
+      if (!leads) {
+        final int seen = leader.getAsInt();
+        if (seen >= 0) {
+          lastOtherLeader = seen;
+        }
+      }
       if (leads && !wasLeading) {
-        detector.becameLeader();
-        LOG.info("failure detection: this voter leads the metadata group; hosts' silence counts from now");
+        detector.becameLeader(lastOtherLeader);
+        LOG.info("failure detection: this voter leads the metadata group; hosts' silence counts from now"
+            + (lastOtherLeader < 0 ? "" : ", the previous leader's (host " + lastOtherLeader + ") from its last"
+            + " heartbeat"));
       } else if (!leads && wasLeading) {
         detector.lostLeadership();
       }

@@ -19,6 +19,14 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * incarnation, whose first heartbeat may reach this voter after the
  * registration). The detector's own host is never due.
  *
+ * <p>One exception to the election floor: the host that led the metadata
+ * group before this voter (when this voter saw one) is counted from its
+ * last heartbeat here. Its silence is what the election was about: this
+ * voter only won after the old leader stopped reaching a majority, and a
+ * host still alive keeps heartbeating to every voter, this one included.
+ * Without it, a kill of the metadata leader's host waited for an election
+ * (1-2 s) and then a whole timeout before its partitions moved.
+ *
  * <p>{@link FailureDetection} runs it on every voter of a cluster with
  * K ≥ 1; only the metadata leader's finds anything due.
  *
@@ -31,6 +39,8 @@ final class FailureDetector {
   private final LongSupplier clock;
   /** When this voter became the metadata leader (clock nanos), or -1 while it does not lead. */
   private long leaderSince = -1;
+  /** The host that led the metadata group before this voter, or -1 when none was seen. */
+  private int previousLeader = -1;
   /** Host id -> {incarnation, when this detector first saw it UP (clock nanos)}. */
   private final java.util.Map<Integer, long[]> firstSeen = new java.util.HashMap<>();
   /** False until the first {@link #due} since the election: the incarnations it finds count from the election. */
@@ -46,9 +56,13 @@ final class FailureDetector {
     this.clock = clock;
   }
 
-  /** This voter leads the metadata group from now on. */
-  void becameLeader() {
+  /**
+   * This voter leads the metadata group from now on; {@code previousLeader}
+   * is the host this voter last saw leading it (-1 when none).
+   */
+  void becameLeader(int previousLeader) {
     leaderSince = clock.getAsLong();
+    this.previousLeader = previousLeader;
     firstSeen.clear();
     primed = false;
   }
@@ -71,9 +85,9 @@ final class FailureDetector {
       if (host.getState() != HostState.HOST_STATE_UP || host.getHostId() == selfHost) {
         continue;
       }
-      final HeartbeatTable.Heard heard = heartbeats.lastHeard(host.getHostId());
-      final long since = heard != null && heard.incarnation() == host.getIncarnation()
-          ? Math.max(heard.atNanos(), leaderSince) : Math.max(leaderSince, firstSeen(host, seenNow));
+      final long heardAt = heartbeats.heardAt(host.getHostId(), host.getIncarnation());
+      final long floor = host.getHostId() == previousLeader ? Long.MIN_VALUE : leaderSince;
+      final long since = heardAt >= 0 ? Math.max(heardAt, floor) : Math.max(leaderSince, firstSeen(host, seenNow));
       if (now - since > timeoutNanos) {
         out.add(MarkDead.newBuilder().setHostId(host.getHostId()).setIncarnation(host.getIncarnation()).build());
       }

@@ -104,6 +104,19 @@ public final class MetadataServer implements AutoCloseable {
     }
   }
 
+  /**
+   * The host leading the metadata group as this voter knows it (voters are
+   * named by their host ids), or -1 while it knows none.
+   */
+  public int leaderHost() {
+    try {
+      final RaftPeerId id = server.getDivision(MetadataGroup.GROUP_ID).getInfo().getLeaderId();
+      return id == null ? -1 : Integer.parseInt(id.toString());
+    } catch (IOException | NumberFormatException e) {
+      return -1;
+    }
+  }
+
   /** The whole metadata this voter has applied so far. */
   public org.partita.proto.cluster.MetadataSnapshot appliedState() {
     return stateMachine.state();

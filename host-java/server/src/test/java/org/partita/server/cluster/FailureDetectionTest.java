@@ -25,13 +25,15 @@ class FailureDetectionTest {
 
   private long now = TimeUnit.SECONDS.toNanos(100);
   private boolean leading;
+  private int leaderSeen = -1;
   private MetadataSnapshot state = MetadataSnapshot.newBuilder().addHosts(up(0, 10)).addHosts(up(1, 11))
       .addHosts(up(2, 12)).build();
   private final List<MetadataCommand> committed = new ArrayList<>();
   private boolean failCommits;
   private final HeartbeatTable heartbeats = new HeartbeatTable();
   private final FailureDetection detection = new FailureDetection(
-      new FailureDetector(0, heartbeats, TIMEOUT, () -> now), () -> leading, () -> state, this::commit);
+      new FailureDetector(0, heartbeats, TIMEOUT, () -> now), () -> leading, () -> leaderSeen, () -> state,
+      this::commit);
 
   private static HostRecord up(int id, long incarnation) {
     return HostRecord.newBuilder().setHostId(id).setIncarnation(incarnation).setState(HostState.HOST_STATE_UP)
@@ -60,6 +62,25 @@ class FailureDetectionTest {
     assertEquals(1, committed.size(), "host 1 silent since the election; host 2 heard");
     assertEquals(1, committed.get(0).getMarkDead().getHostId());
     assertEquals(11, committed.get(0).getMarkDead().getIncarnation());
+  }
+
+  @Test
+  void shouldCountTheLeaderItSawBeforeItsElectionFromThatLeadersLastHeartbeat() {
+    heartbeats.record(1, 11, now);
+    heartbeats.record(2, 12, now);
+    leaderSeen = 1;
+    detection.tick(); // a follower of host 1
+    leaderSeen = -1; // host 1 died: an election, no leader known
+    now += TIMEOUT / 2;
+    detection.tick();
+    leading = true;
+    leaderSeen = 0;
+    detection.tick();
+    assertEquals(List.of(), committed);
+    now += TIMEOUT / 2 + 1;
+    detection.tick();
+    assertEquals(1, committed.size(), "host 1, the old leader, silent for the timeout; host 2 counted from the election");
+    assertEquals(1, committed.get(0).getMarkDead().getHostId());
   }
 
   @Test

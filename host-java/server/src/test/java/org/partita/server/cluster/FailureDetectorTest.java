@@ -45,7 +45,7 @@ class FailureDetectorTest {
   @Test
   void shouldCountSilenceFromTheElectionThenFromTheLastHeartbeat() {
     heartbeats.record(1, 11, now - 10 * TIMEOUT); // heard long before this voter led
-    detector.becameLeader();
+    detector.becameLeader(-1);
     final MetadataSnapshot state = hosts(up(0, 10), up(1, 11), up(2, 12));
     now += TIMEOUT;
     heartbeats.record(2, 12, now);
@@ -59,7 +59,7 @@ class FailureDetectorTest {
 
   @Test
   void shouldCountARejoinedIncarnationsSilenceFromWhenItWasFirstSeen() {
-    detector.becameLeader();
+    detector.becameLeader(-1);
     heartbeats.record(1, 11, now);
     assertEquals(List.of(), detector.due(hosts(up(1, 11))));
     now += 10 * TIMEOUT;
@@ -74,8 +74,38 @@ class FailureDetectorTest {
   }
 
   @Test
+  void shouldCountThePreviousLeadersSilenceFromItsLastHeartbeat() {
+    final MetadataSnapshot state = hosts(up(0, 10), up(1, 11), up(2, 12));
+    heartbeats.record(1, 11, now); // host 1 led the group and was heard; then it died
+    heartbeats.record(2, 12, now);
+    now += TIMEOUT / 2; // the election: this voter leads
+    detector.becameLeader(1);
+    now += TIMEOUT / 2;
+    assertEquals(List.of(), detector.due(state), "heard exactly the timeout ago: not yet");
+    now += 1;
+    assertEquals(List.of(1), ids(detector.due(state)),
+        "the previous leader counts from its last heartbeat; host 2 from the election");
+  }
+
+  @Test
+  void shouldCountAKilledIncarnationFromItsLastHeartbeatWhileItsSuccessorHeartbeatsUnregistered() {
+    detector.becameLeader(-1);
+    final MetadataSnapshot state = hosts(up(1, 11));
+    heartbeats.record(1, 11, now);
+    now += TIMEOUT / 2;
+    // Killed and started again at once: the new incarnation heartbeats before it registers.
+    heartbeats.record(1, 21, now);
+    now += TIMEOUT / 2;
+    heartbeats.record(1, 21, now);
+    assertEquals(List.of(), detector.due(state));
+    now += 1;
+    assertEquals(List.of(1), ids(detector.due(state)), "incarnation 11 silent for the timeout");
+    assertEquals(11, detector.due(state).get(0).getIncarnation());
+  }
+
+  @Test
   void shouldTreatAHeartbeatOfAnotherIncarnationAsSilence() {
-    detector.becameLeader();
+    detector.becameLeader(-1);
     now += TIMEOUT + 1;
     heartbeats.record(1, 99, now);
     assertEquals(List.of(1), ids(detector.due(hosts(up(1, 11)))));
@@ -83,7 +113,7 @@ class FailureDetectorTest {
 
   @Test
   void shouldSkipDeadHostsAndStopWhenLeadershipIsLost() {
-    detector.becameLeader();
+    detector.becameLeader(-1);
     now += 2 * TIMEOUT;
     final HostRecord dead = up(2, 12).toBuilder().setState(HostState.HOST_STATE_DEAD).build();
     assertEquals(List.of(1), ids(detector.due(hosts(up(1, 11), dead))));

@@ -288,9 +288,12 @@ final class ClusterHosts implements Hosts {
   }
 
   /**
-   * Waits until a surviving host's map shows no partition led by the
-   * killed {@code host}: the metadata leader declared it dead and its
-   * partitions moved to their other copies. The host stays dead.
+   * Waits until a surviving host's map lists no copy on the killed
+   * {@code host}: the metadata leader declared it dead and its partitions
+   * moved to their other copies. (Waiting for its led partitions alone
+   * returned at once for a host that led none, a host back by rejoin
+   * holding replicas only, and the rejoin nemesis then restarted it before
+   * it was declared dead.) The host stays dead.
    */
   @Override
   public void recover(int host) throws InterruptedException {
@@ -299,8 +302,8 @@ final class ClusterHosts implements Hosts {
       throw new IllegalStateException("no host survives to take over host " + host + "'s partitions");
     }
     final String last = awaitSurvivor(survivors.get(0), FAILOVER_TIMEOUT_SECONDS, client -> {
-      final List<Integer> leaders = partitionLeaders(client);
-      return leaders.contains(host) ? "partition leaders " + leaders : null;
+      final List<List<Integer>> copies = copyHosts(client);
+      return copies.stream().anyMatch(c -> c.contains(host)) ? "copies on hosts " + copies : null;
     });
     if (last != null) {
       throw new IllegalStateException("host " + host + " was killed and its partitions did not fail over within "
