@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +29,8 @@ import org.partita.client.PartitaClient;
  * a firehose of single-partition writes (KV's {@code Put}) a leader's host
  * is killed, its partitions fail over to the survivor that leads next,
  * which repairs the other survivor before new work; the host comes back by
- * rejoin and gets its three copies again; then two more hosts are killed one
+ * rejoin and gets its three copies again; a host paused past the heartbeat
+ * timeout and resumed rejoins by itself; then two more hosts are killed one
  * after the other: every acknowledged write is read back, and every
  * partition's remaining copies agree by {@code @Statistics CHECKSUM}. A
  * deliberately nondeterministic procedure (it writes the clock) makes both
@@ -92,6 +94,18 @@ class ClusterK2Test {
     final long rejoinedAt = System.nanoTime();
     Thread.sleep(1000);
     assertTrue(load.acknowledgedAfter(rejoinedAt) > 0, "writes were acknowledged with the rejoined copies required");
+
+    // A host paused past the heartbeat timeout is declared dead; resumed, it reads so and rejoins by itself.
+    // The fifth host: neither the metadata leader nor a victim to kill (a rejoined host leads no partition).
+    final int paused = (metadataLeader + 4) % HOSTS;
+    final String pausedKey = cluster.keyLedBy(paused);
+    final long stopped = System.nanoTime();
+    FailoverTest.signal(hosts.get(paused), "STOP");
+    System.out.printf("k2: host %d paused; its partition served again %.2f s after%n", paused,
+        firstSuccessPast(all, pausedKey, stopped) / 1e9);
+    final long resumed = System.nanoTime();
+    FailoverTest.signal(hosts.get(paused), "CONT");
+    awaitThreeCopiesBack(paused, resumed, "resumed");
 
     // Two more hosts die, one after the other: every partition keeps at least one copy (K = 2).
     for (int victim : victims.subList(1, 3)) {
@@ -236,10 +250,35 @@ class ClusterK2Test {
     assertEquals(2, drops.stream().distinct().count(), "the leader dropped both replicas: " + drops);
   }
 
+  /**
+   * Nanoseconds from {@code since} to the first successful write of {@code key}, each attempt waiting at most
+   * 200 ms: a call that reached the paused host waits there for its call timeout, not for the failover.
+   */
+  private static long firstSuccessPast(PartitaClient client, String key, long since) throws InterruptedException {
+    final long deadline = since + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      final ClientResponse answer = client.callAsync("Put", key, FailoverTest.value(key))
+          .handle((a, e) -> e == null ? a : null).completeOnTimeout(null, 200, TimeUnit.MILLISECONDS).join();
+      if (answer != null && answer.ok()) {
+        return System.nanoTime() - since;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no successful write of " + key + " within 60 s");
+  }
+
   /** Starts {@code victim} again with --rejoin on its client port and waits until its three copies are back. */
   private void rejoin(int victim) throws IOException, InterruptedException {
     final long restarted = System.nanoTime();
-    final ServerProcess back = cluster.rejoin(victim);
+    cluster.rejoin(victim);
+    awaitThreeCopiesBack(victim, restarted, "restarted");
+  }
+
+  /**
+   * Waits (at most 180 s) until the other live hosts logged that {@code victim} rejoined three partitions
+   * ({@code victim} rejoins once in each test), and prints how long after {@code since} ({@code what}).
+   */
+  private void awaitThreeCopiesBack(int victim, long since, String what) throws InterruptedException {
     final Pattern rejoined = Pattern.compile("rejoin: partition (\\d+): host " + victim + " rejoined in (\\d+) ms");
     final long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
     List<String> done = List.of();
@@ -260,9 +299,10 @@ class ClusterK2Test {
       Thread.sleep(100);
     }
     final List<String> got = done;
-    assertEquals(3, got.size(), () -> "the victim's three copies came back: " + got + "\n" + back.output());
-    System.out.printf("k2 rejoin: host %d restarted; its copies back %.2f s after the restart: %s%n", victim,
-        (System.nanoTime() - restarted) / 1e9, got);
+    assertEquals(3, got.size(), () -> "the victim's three copies came back: " + got + "\n"
+        + hosts.get(victim).output());
+    System.out.printf("k2 rejoin: host %d %s; its copies back %.2f s after: %s%n", victim, what,
+        (System.nanoTime() - since) / 1e9, got);
   }
 
   /** Every partition has a copy on {@code hostIds}, and the copies of each agree. */

@@ -138,10 +138,8 @@ final class ClusterStart {
       database.connectHosts(HostTransport.of(multiPartition::send, multiPartition::forward));
     }
     if (follower != null) {
-      if (config.kFactor() == 1) {
-        // A host declared dead (paused, cut off) comes back by itself: the process starts it again with --rejoin.
-        follower.whenDeclaredDead(server::stopToRejoin);
-      }
+      // A host declared dead (paused, cut off) comes back by itself: the process starts it again with --rejoin.
+      follower.whenDeclaredDead(server::stopToRejoin);
       // Failover (K >= 1): the voters declare silent hosts dead; every host follows the moved map.
       follower.start();
       member.detectFailures(cluster.heartbeatTimeout());
