@@ -78,7 +78,7 @@ public final class PartitaClient implements AutoCloseable {
   private final AtomicReference<CompletableFuture<Void>> leadersAsked = new AtomicReference<>();
   /** Completes when the latest topology refresh asked for ended (either way). */
   private volatile CompletableFuture<Void> topologyFollowed = CompletableFuture.completedFuture(null);
-  /** Times a call answered NOT_LEADER is sent again at most. */
+  /** Times a call answered NOT_LEADER is sent again at most (a call not routed by the client: once per other host). */
   static final int MAX_NOT_LEADER_RESENDS = 2;
   /** Reads of a topology made again, at most, when the host asked had not followed it yet. */
   static final int STALE_TOPOLOGY_READS = 20;
@@ -667,7 +667,11 @@ public final class PartitaClient implements AutoCloseable {
         }
         return true;
       }
-      if (closed || call.resends() >= MAX_NOT_LEADER_RESENDS) {
+      // A call routed to a partition is sent to its leader by the newer topology; one the client could not route
+      // (ad hoc) tries each host in turn.
+      final int limit = call.routedPartitionPlusOne() > 0 ? MAX_NOT_LEADER_RESENDS
+          : Math.max(MAX_NOT_LEADER_RESENDS, router.connectionsUp() - 1);
+      if (closed || call.resends() >= limit) {
         return false;
       }
       call.giveBack();

@@ -39,6 +39,12 @@ public final class PendingCall {
   private Connection connection;
   /** How many times the call was sent again after a NOT_LEADER answer. */
   int resends;
+  /**
+   * For a call the client cannot route to a partition: the round-robin slot
+   * of its first send, or -1 before it; each NOT_LEADER resend takes the next
+   * connection from there, so the resends try every host in turn.
+   */
+  int unroutedSlot = -1;
   // Set once the call's outcome became unknown and it is being sent again (why, for the final report).
   private volatile String unknownReason;
   private volatile int unknownResends;

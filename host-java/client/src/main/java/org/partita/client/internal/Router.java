@@ -63,7 +63,21 @@ public final class Router {
       }
     }
     call.route(partition + 1);
-    return live[Math.floorMod(roundRobin.getAndIncrement(), live.length)];
+    if (partition >= 0) {
+      return live[Math.floorMod(roundRobin.getAndIncrement(), live.length)];
+    }
+    // Not routable here (an ad-hoc statement, a call that needs every partition): the first send goes round-robin,
+    // each resend after NOT_LEADER to the next connection, so a single-partition statement reaches its leader's
+    // host within as many sends as there are hosts.
+    if (call.unroutedSlot < 0) {
+      call.unroutedSlot = Math.floorMod(roundRobin.getAndIncrement(), live.length);
+    }
+    return live[Math.floorMod(call.unroutedSlot + call.resends(), live.length)];
+  }
+
+  /** How many connections are up now. */
+  public int connectionsUp() {
+    return up.length;
   }
 
   /**
