@@ -55,7 +55,7 @@ class ClusterCopySnapshotsTest {
     final PartitionMap map = PartitionMap.of(1, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0), 1),
         new PartitionMap.Replicas(1, 1, List.of(1), 1), new PartitionMap.Replicas(2, 0, List.of(0), 1)));
     database = Database.openHost(catalog, map, 0, 64, p -> ImmediateCommitPipeline.INSTANCE, QueryLimits.EMBEDDED);
-    snapshots = new ClusterCopySnapshots(database, dataDir, 0);
+    snapshots = new ClusterCopySnapshots(database, dataDir, 0, null, false);
   }
 
   @AfterEach
