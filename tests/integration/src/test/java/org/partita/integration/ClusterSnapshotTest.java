@@ -112,24 +112,12 @@ class ClusterSnapshotTest {
       assertTrue(host.output().contains("recovery: loaded snapshot " + name), host::output);
       client.connect(host.address());
     }
-    final Semaphore inFlight = new Semaphore(64);
-    final Map<String, java.util.concurrent.CompletableFuture<ClientResponse>> reads = new TreeMap<>();
-    for (String key : acknowledged) {
-      inFlight.acquire();
-      reads.put(key, client.callAsync("Get", key).whenComplete((a, e) -> inFlight.release()));
-    }
-    for (Map.Entry<String, java.util.concurrent.CompletableFuture<ClientResponse>> read : reads.entrySet()) {
-      final ClientResponse answer = read.getValue().get(120, TimeUnit.SECONDS);
-      assertTrue(answer.ok(), answer.message());
-      final ResultTable row = answer.results().get(0);
-      assertTrue(row.advanceRow(), read.getKey() + " was acknowledged before the kill: it survives the restart");
-      assertEquals(read.getKey() + "-value", new String(row.getBytes(0), StandardCharsets.UTF_8));
-    }
+    assertReadBack(client, acknowledged, ClusterSnapshotTest::value);
     ClusterRecoveryTest.assertCopiesEqual(recovered, clients, PARTITIONS);
     final ClientResponse after = client.callAsync("Put", "after", "after".getBytes(StandardCharsets.UTF_8))
         .get(120, TimeUnit.SECONDS);
     assertTrue(after.ok(), after.message());
-    System.out.println("cluster snapshot recovery: " + reads.size() + " acknowledged write(s) read back");
+    System.out.println("cluster snapshot recovery: " + acknowledged.size() + " acknowledged write(s) read back");
   }
 
   /**
@@ -204,23 +192,54 @@ class ClusterSnapshotTest {
 
   /** Puts with at most 64 in flight until told to stop, each acknowledged key kept. */
   private void write(PartitaClient client, AtomicBoolean writing) {
+    writeUntilStopped(client, writing, acknowledged, ClusterSnapshotTest::value);
+  }
+
+  private static byte[] value(String key) {
+    return (key + "-value").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Puts {@code key0, key1, ...} with {@code value(key)}, at most 64 in
+   * flight, until {@code writing} is false; adds each acknowledged key to
+   * {@code acknowledged}.
+   */
+  static void writeUntilStopped(PartitaClient client, AtomicBoolean writing, java.util.Set<String> acknowledged,
+      java.util.function.Function<String, byte[]> value) {
     final Semaphore inFlight = new Semaphore(64);
     long n = 0;
     try {
       while (writing.get()) {
         inFlight.acquire();
         final String key = "key" + n++;
-        client.callAsync("Put", key, (key + "-value").getBytes(StandardCharsets.UTF_8))
-            .whenComplete((answer, error) -> {
-              if (error == null && answer.ok()) {
-                acknowledged.add(key);
-              }
-              inFlight.release();
-            });
+        client.callAsync("Put", key, value.apply(key)).whenComplete((answer, error) -> {
+          if (error == null && answer.ok()) {
+            acknowledged.add(key);
+          }
+          inFlight.release();
+        });
       }
       inFlight.tryAcquire(64, 120, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Every key of {@code acknowledged} reads back with {@code value(key)}. */
+  static void assertReadBack(PartitaClient client, java.util.Set<String> acknowledged,
+      java.util.function.Function<String, byte[]> value) throws Exception {
+    final Semaphore inFlight = new Semaphore(64);
+    final Map<String, java.util.concurrent.CompletableFuture<ClientResponse>> reads = new TreeMap<>();
+    for (String key : acknowledged) {
+      inFlight.acquire();
+      reads.put(key, client.callAsync("Get", key).whenComplete((a, e) -> inFlight.release()));
+    }
+    for (Map.Entry<String, java.util.concurrent.CompletableFuture<ClientResponse>> read : reads.entrySet()) {
+      final ClientResponse answer = read.getValue().get(120, TimeUnit.SECONDS);
+      assertTrue(answer.ok(), answer.message());
+      final ResultTable row = answer.results().get(0);
+      assertTrue(row.advanceRow(), read.getKey() + " was acknowledged before the kill: it survives the restart");
+      assertTrue(java.util.Arrays.equals(value.apply(read.getKey()), row.getBytes(0)), read.getKey() + "'s value");
     }
   }
 

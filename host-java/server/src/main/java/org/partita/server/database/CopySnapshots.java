@@ -28,4 +28,14 @@ public interface CopySnapshots {
     return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException(
         "this host keeps no snapshot " + name));
   }
+
+  /**
+   * Told once every host holding a copy has its part of snapshot
+   * {@code name} durable: marks this host's part so, durably (its command
+   * log may be truncated up to it), and completes then; fails when this host
+   * holds no complete part of it. Any thread.
+   */
+  default java.util.concurrent.CompletableFuture<?> doneOnEveryHost(String name) {
+    return done(name);
+  }
 }

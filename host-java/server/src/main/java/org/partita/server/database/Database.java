@@ -1265,7 +1265,8 @@ public final class Database implements AutoCloseable {
     final String name = request.getSnapshotDone().getName();
     final CopySnapshots snapshots = copySnapshots;
     final CompletableFuture<?> done = snapshots == null
-        ? CompletableFuture.failedFuture(new IllegalStateException("it takes no snapshots")) : snapshots.done(name);
+        ? CompletableFuture.failedFuture(new IllegalStateException("it takes no snapshots"))
+        : request.getSnapshotDone().getEveryHost() ? snapshots.doneOnEveryHost(name) : snapshots.done(name);
     done.whenComplete((ignored, failure) -> {
       final org.partita.proto.cluster.FragmentAnswer.Builder out = org.partita.proto.cluster.FragmentAnswer
           .newBuilder().setRequestId(request.getRequestId());
@@ -1289,6 +1290,16 @@ public final class Database implements AutoCloseable {
    * {@code timeoutMillis}. Any thread, after {@link #connectHosts}.
    */
   public CompletableFuture<Void> snapshotCompleteOnHosts(String name, long timeoutMillis) {
+    return snapshotCompleteOnHosts(name, timeoutMillis, false);
+  }
+
+  /**
+   * As {@link #snapshotCompleteOnHosts(String, long)}; with
+   * {@code everyHost} (called once that completed) it tells each host that
+   * every host's part is durable ({@link CopySnapshots#doneOnEveryHost}) and
+   * completes once each marked its part so.
+   */
+  public CompletableFuture<Void> snapshotCompleteOnHosts(String name, long timeoutMillis, boolean everyHost) {
     final java.util.TreeSet<Integer> holders = new java.util.TreeSet<>();
     final PartitionMap followed = map;
     for (int p = 0; p < followed.partitionCount(); p++) {
@@ -1301,11 +1312,12 @@ public final class Database implements AutoCloseable {
       if (host == hostId) {
         final CopySnapshots snapshots = copySnapshots;
         part = snapshots == null ? CompletableFuture.failedFuture(new IllegalStateException("host " + hostId
-            + " takes no snapshots")) : snapshots.done(name);
+            + " takes no snapshots")) : everyHost ? snapshots.doneOnEveryHost(name) : snapshots.done(name);
       } else {
         part = directHosts.send(host, org.partita.proto.cluster.FragmentRequest.newBuilder()
             .setCoordinatorHostId(hostId).setPartition(0)
-            .setSnapshotDone(org.partita.proto.cluster.FragmentSnapshotDone.newBuilder().setName(name)).build())
+            .setSnapshotDone(org.partita.proto.cluster.FragmentSnapshotDone.newBuilder().setName(name)
+                .setEveryHost(everyHost)).build())
             .thenApply(a -> {
               if (a.hasError()) {
                 throw new IllegalStateException(a.getError().getMessage());

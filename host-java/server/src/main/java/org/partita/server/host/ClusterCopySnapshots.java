@@ -6,11 +6,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import org.partita.server.database.CopySnapshots;
 import org.partita.server.database.Database;
 import org.partita.server.database.SnapshotSink;
+import org.partita.server.durability.CommandLog;
 import org.partita.server.durability.SnapshotManifest;
 import org.partita.server.durability.SnapshotStore;
 import org.partita.server.durability.SnapshotWriter;
@@ -23,9 +27,11 @@ import org.partita.server.txn.TxnId;
  * first of them reaches the snapshot's cut mark stream into one
  * {@link SnapshotWriter} at {@code DATA_DIR/snapshots/NAME/}, whose manifest
  * names those copies and the mark each cut at; it is complete once every one
- * of them streamed its rows. After one completes, all but the
- * {@link SnapshotService#KEEP} newest complete snapshots of the directory are
- * removed. The log is never truncated here.
+ * of them streamed its rows. After one completes, the parts
+ * {@link ClusterLogTruncation#kept} leaves out are removed. Once the coordinator says every host's part of a snapshot is
+ * durable ({@link #doneOnEveryHost}), the part is marked so and, when the
+ * host truncates its log ({@code --snapshot-log-size} above 0), the log is
+ * truncated ({@link ClusterLogTruncation}) on this object's own thread.
  *
  * <p>Thread-safe: {@link #begin} on the copies' site threads, the rest from
  * any thread; the state changes under this object's lock.
@@ -38,7 +44,16 @@ final class ClusterCopySnapshots implements CopySnapshots {
   private final Database database;
   private final Path dataDir;
   private final int hostId;
+  private final CommandLog log;
+  private final boolean truncates;
+  private final ExecutorService marking = Executors.newSingleThreadExecutor(r -> {
+    final Thread t = new Thread(r, "partita-snapshot-truncation");
+    t.setDaemon(true);
+    return t;
+  });
   private final Map<String, Session> sessions = new HashMap<>();
+  /** The log's bytes written when this host's copies last began a snapshot. Guarded by the lock. */
+  private long logBytesAtLastBegin;
   /** The snapshot begun last here, or null; and how many completed here since start. Guarded by the lock. */
   private String latest;
   private long completed;
@@ -61,10 +76,47 @@ final class ClusterCopySnapshots implements CopySnapshots {
     }
   }
 
-  ClusterCopySnapshots(Database database, Path dataDir, int hostId) {
+  /**
+   * @param log the host's command log (null: none), whose bytes since the last snapshot trigger the next
+   * @param truncates whether the log is truncated after a snapshot complete on every host
+   */
+  ClusterCopySnapshots(Database database, Path dataDir, int hostId, CommandLog log, boolean truncates) {
     this.database = database;
     this.dataDir = dataDir;
     this.hostId = hostId;
+    this.log = log;
+    this.truncates = truncates && log != null;
+  }
+
+  /** The log bytes this host wrote since its copies last began a snapshot (0 without a log). */
+  synchronized long logBytesSinceLastBegin() {
+    return log == null ? 0 : log.figures().bytes() - logBytesAtLastBegin;
+  }
+
+  /**
+   * Marks this host's part of {@code name} complete on every host (durably),
+   * then truncates the log when this host does; completes once marked.
+   */
+  @Override
+  public CompletableFuture<?> doneOnEveryHost(String name) {
+    final Path part = SnapshotStore.directory(dataDir).resolve(name);
+    return done(name).thenRunAsync(() -> {
+      try {
+        ClusterLogTruncation.markEveryHost(part);
+      } catch (IOException e) {
+        throw new CompletionException(new IOException("cannot mark " + part + " complete on every host: "
+            + e.getMessage(), e));
+      }
+      ClusterLogTruncation.removeBeyondKept(SnapshotStore.directory(dataDir));
+      if (truncates) {
+        ClusterLogTruncation.truncate(dataDir);
+      }
+    }, marking);
+  }
+
+  /** Stops the thread that marks parts and truncates the log. */
+  void close() {
+    marking.shutdownNow();
   }
 
   @Override
@@ -124,6 +176,7 @@ final class ClusterCopySnapshots implements CopySnapshots {
     final Session session = new Session(writer, copies, database.partitionCount());
     sessions.put(name, session);
     latest = name;
+    logBytesAtLastBegin = log == null ? 0 : log.figures().bytes();
     LOG.info("snapshot " + name + ": this host's copies of partitions " + copies + " stream into " + target);
     writer.done().whenComplete((manifest, error) -> {
       session.endNanos = System.nanoTime();
@@ -168,6 +221,10 @@ final class ClusterCopySnapshots implements CopySnapshots {
       return;
     }
     LOG.info("snapshot " + name + " complete on host " + hostId + ": " + target);
-    SnapshotService.removeBeyondKept(SnapshotStore.directory(dataDir));
+    try {
+      marking.execute(() -> ClusterLogTruncation.removeBeyondKept(SnapshotStore.directory(dataDir)));
+    } catch (java.util.concurrent.RejectedExecutionException stopping) {
+      // The host is stopping: the next start's first snapshot removes them.
+    }
   }
 }

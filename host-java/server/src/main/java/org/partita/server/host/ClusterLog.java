@@ -51,15 +51,20 @@ final class ClusterLog {
   /**
    * Refuses a recovery ({@code --recover}) without a log to recover from:
    * the host's copies would come back empty while the others' hold rows.
+   * A log that holds no segment is one to recover from (empty) when the
+   * directory ran as this host before ({@code claimedBefore}: its identity
+   * file was there) with a log ({@code commandlog/} exists): a host killed
+   * before its log took its first segment (no record reached it: in sync
+   * mode no write of its copies was acknowledged).
    */
-  static void requireExisting(ServerOptions options) throws StartupException {
+  static void requireExisting(ServerOptions options, boolean claimedBefore) throws StartupException {
     final Path dataDir = options.dataDir();
     if (options.commandLog().mode() == CommandLogMode.OFF) {
       throw new StartupException("--recover needs the command log the cluster ran with (--command-log sync or"
           + " async): a cluster restarts from its hosts' logs", null);
     }
     try {
-      if (!CommandLogRecovery.exists(dataDir)) {
+      if (!CommandLogRecovery.exists(dataDir) && !ranWithEmptyLog(dataDir, claimedBefore)) {
         throw new StartupException("--recover, but " + dataDir + " holds no command log: this host has nothing to"
             + " recover its copies from; start it on the data directory it ran with (and every host with"
             + " --recover), or start a new cluster on empty data directories without --recover", null);
@@ -67,6 +72,19 @@ final class ClusterLog {
     } catch (IOException e) {
       throw new StartupException("cannot read " + dataDir + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Whether {@code dataDir} is this host's directory from an earlier run that
+   * opened a command log into which no record was ever written.
+   */
+  static boolean ranWithEmptyLog(Path dataDir, boolean claimedBefore) {
+    final boolean empty = claimedBefore && Files.isDirectory(CommandLogRecovery.directory(dataDir));
+    if (empty) {
+      LOG.info("recovery: the command log in " + dataDir + " holds no record (this host ran with a log and was"
+          + " stopped before anything was logged): its copies recover empty");
+    }
+    return empty;
   }
 
   /**

@@ -13,6 +13,7 @@ import org.partita.server.database.Database;
 import org.partita.server.database.LogReplay;
 import org.partita.server.durability.CommandLogRecovery;
 import org.partita.server.durability.LogCorruptException;
+import org.partita.server.durability.LogTruncation;
 import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.TxnHeader;
 import org.partita.server.txn.TxnId;
@@ -42,23 +43,33 @@ import org.partita.server.txn.TxnId;
 final class ClusterRecovery {
   private static final Logger LOG = Logger.getLogger(ClusterRecovery.class.getName());
 
-  /** What the first pass found: the tails to report, and the segment the next log begins at. */
-  record Scan(List<LogTail> tails, long records, long nextSegment, long lastEpoch) {}
+  /**
+   * What the first pass found: the tails to report, the segment the log
+   * begins at (after a truncation, the mark's), and the segment the next log
+   * begins at.
+   */
+  record Scan(List<LogTail> tails, long records, long firstSegment, long nextSegment, long lastEpoch) {}
 
   private ClusterRecovery() {}
 
   /**
    * The last transaction {@code dataDir}'s log holds for each copy
    * {@code map} gives host {@code hostId} (in partition order; (0, 0) when
-   * none), records {@code voids} drops left out. Cuts a torn tail as
-   * recovery on one host does.
+   * none), records {@code voids} drops left out, raised to the cut of the
+   * part a copy would load ({@link ClusterSnapshotRecovery#choose}: its
+   * state up to that cut is on this host's disk, whatever the log kept of
+   * it; a truncated log keeps nothing before it). Cuts a torn tail as
+   * recovery on one host does; finishes a truncation a crash interrupted,
+   * and refuses a truncated log whose deleted records no usable part holds.
    */
-  static Scan scan(Path dataDir, int partitions, int fingerprint, PartitionMap map, int hostId,
-      List<VoidTail> voids) throws StartupException {
+  static Scan scan(Path dataDir, int partitions, int fingerprint, byte[] engineCatalog, PartitionMap map,
+      int hostId, List<VoidTail> voids) throws StartupException {
+    final TxnId[] snapshotCuts = ClusterSnapshotRecovery.choose(dataDir, engineCatalog, map, hostId, voids).cuts();
+    final long firstSegment = checkTruncation(dataDir, snapshotCuts, map, hostId);
     final CopyTails copies = new CopyTails(partitions);
     final CommandLogRecovery.Result result;
     try {
-      result = CommandLogRecovery.read(dataDir, partitions, fingerprint, record -> {
+      result = CommandLogRecovery.read(dataDir, partitions, fingerprint, firstSegment, record -> {
         final TxnId id = TxnHeader.fromProto(record.getHeader()).id();
         if (id.partition() < partitions && holds(map, id.partition(), hostId) && !dropped(voids, id)) {
           copies.add(record, id);
@@ -69,10 +80,52 @@ final class ClusterRecovery {
     } catch (IOException e) {
       throw new StartupException("command log in " + dataDir + ": " + e.getMessage(), e);
     }
+    for (int p = 0; p < partitions; p++) {
+      if (snapshotCuts[p] != null) {
+        copies.atLeast(p, snapshotCuts[p]);
+      }
+    }
     final List<LogTail> tails = copies.tails(map, hostId);
     LOG.info("recovery: the command log in " + dataDir + " holds " + result.records() + " record(s) in "
-        + result.segments() + " segment(s); the last of each copy this host held: " + describe(tails));
-    return new Scan(tails, result.records(), result.nextSegment(), result.lastEpoch());
+        + result.segments() + " segment(s)" + (firstSegment > 1 ? " from segment " + firstSegment : "")
+        + "; the last of each copy this host held (its log, or the snapshot it loads when that cut is later): "
+        + describe(tails));
+    return new Scan(tails, result.records(), firstSegment, result.nextSegment(), result.lastEpoch());
+  }
+
+  /**
+   * The segment {@code dataDir}'s log begins at: 1, or after a truncation
+   * ({@link LogTruncation}) the mark's, once each copy {@code map} gives
+   * {@code hostId} loads a part ({@code loaded}, by partition) holding every
+   * record of it the truncation deleted; segments a crash left before the
+   * mark's are deleted then. Refuses when some copy has none: its deleted
+   * records would be lost.
+   */
+  static long checkTruncation(Path dataDir, TxnId[] loaded, PartitionMap map, int hostId)
+      throws StartupException {
+    try {
+      final LogTruncation.Mark mark = LogTruncation.readMark(dataDir);
+      if (mark == null) {
+        return 1;
+      }
+      for (int p = 0; p < mark.cut().size() && p < map.partitionCount(); p++) {
+        final TxnId need = mark.cut().get(p);
+        final TxnId have = p < loaded.length ? loaded[p] : null;
+        if (need != null && holds(map, p, hostId) && (have == null || have.compareTo(need) < 0)) {
+          throw new StartupException("the command log in " + dataDir + " begins at segment " + mark.firstSegment()
+              + " (the segments before it were deleted because a snapshot held their records, partition " + p
+              + " up to " + need.epoch() + ":" + need.sequence() + "), but this host loads no complete, intact"
+              + " snapshot part holding them for partition " + p + (have == null ? "" : " (the part it would load"
+              + " is cut at " + have.epoch() + ":" + have.sequence() + ")") + ". Put back an intact copy of that"
+              + " snapshot's directory under " + dataDir.resolve("snapshots") + "; the log lines above say why each"
+              + " part was passed over", null);
+        }
+      }
+      LogTruncation.finish(dataDir, mark);
+      return mark.firstSegment();
+    } catch (IOException e) {
+      throw new StartupException("command log in " + dataDir + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -86,11 +139,12 @@ final class ClusterRecovery {
       int hostId, List<VoidTail> voids) throws StartupException {
     final long begin = System.nanoTime();
     final TxnId[] loaded = ClusterSnapshotRecovery.load(database, dataDir, map, hostId, voids);
+    final long firstSegment = checkTruncation(dataDir, loaded, map, hostId);
     final LogReplay replay = database.copyReplayer();
     final long[] passed = new long[1];
     final HeldParts parts = new HeldParts(partitions, replay::replay);
     try {
-      CommandLogRecovery.read(dataDir, partitions, fingerprint, record -> {
+      CommandLogRecovery.read(dataDir, partitions, fingerprint, firstSegment, record -> {
         final TxnId id = TxnHeader.fromProto(record.getHeader()).id();
         if (!(id.partition() < partitions && holds(map, id.partition(), hostId) && !dropped(voids, id)
             && (counts(record) || record.getKindCase() == WorkItem.KindCase.DECISION)

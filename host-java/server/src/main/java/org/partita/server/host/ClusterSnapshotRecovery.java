@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
 import org.partita.proto.cluster.VoidTail;
 import org.partita.server.database.Database;
@@ -35,12 +37,18 @@ final class ClusterSnapshotRecovery {
   private ClusterSnapshotRecovery() {}
 
   /**
-   * Loads what it can into {@code database}; returns each partition's loaded
-   * cut (null: not loaded, replay its whole log).
+   * The part each copy {@code map} gives host {@code hostId} starts from: by
+   * partition, the newest of the host's parts that holds the copy intact,
+   * was taken with {@code engineCatalog}, and whose cut for it no recovery
+   * dropped ({@code voids}); null parts and cuts where there is none.
    */
-  static TxnId[] load(Database database, Path dataDir, PartitionMap map, int hostId, List<VoidTail> voids)
+  record Choice(Path[] parts, TxnId[] cuts) {}
+
+  /** See {@link Choice}. Each part passed over is logged with the reason. */
+  static Choice choose(Path dataDir, byte[] engineCatalog, PartitionMap map, int hostId, List<VoidTail> voids)
       throws StartupException {
-    final TxnId[] loaded = new TxnId[map.partitionCount()];
+    final Path[] parts = new Path[map.partitionCount()];
+    final TxnId[] cuts = new TxnId[map.partitionCount()];
     final List<Path> candidates;
     try {
       candidates = SnapshotStore.completeSnapshots(SnapshotStore.directory(dataDir));
@@ -48,16 +56,14 @@ final class ClusterSnapshotRecovery {
       throw new StartupException("cannot read the snapshots in " + SnapshotStore.directory(dataDir) + ": "
           + e.getMessage(), e);
     }
-    final byte[] engineCatalog = database.catalog().engineCatalog().toByteArray();
     for (Path snapshot : candidates) {
       final SnapshotManifest manifest = usable(snapshot, engineCatalog, map.partitionCount());
       if (manifest == null) {
         continue;
       }
-      final List<Integer> taken = new ArrayList<>();
       for (int p : manifest.copies()) {
         final TxnId cut = manifest.cuts().get(p);
-        if (loaded[p] != null || cut == null || !map.replicas(p).replicaHosts().contains(hostId)) {
+        if (cuts[p] != null || cut == null || !map.replicas(p).replicaHosts().contains(hostId)) {
           continue;
         }
         if (ClusterRecovery.dropped(voids, cut)) {
@@ -65,16 +71,36 @@ final class ClusterSnapshotRecovery {
               + " is after the partition's reconciled cut");
           continue;
         }
-        loadCopy(database, snapshot, p, cut);
-        loaded[p] = cut;
-        taken.add(p);
-      }
-      if (!taken.isEmpty()) {
-        LOG.info("recovery: loaded snapshot " + snapshot.getFileName() + " into this host's copies of partitions "
-            + taken + " (cuts " + describe(loaded, taken) + "); their logs replay after those cuts");
+        parts[p] = snapshot;
+        cuts[p] = cut;
       }
     }
-    return loaded;
+    return new Choice(parts, cuts);
+  }
+
+  /**
+   * Loads what it can into {@code database} (the parts {@link #choose}
+   * picks); returns each partition's loaded cut (null: not loaded, replay
+   * its whole log).
+   */
+  static TxnId[] load(Database database, Path dataDir, PartitionMap map, int hostId, List<VoidTail> voids)
+      throws StartupException {
+    final Choice choice = choose(dataDir, database.catalog().engineCatalog().toByteArray(), map, hostId, voids);
+    final Map<Path, List<Integer>> byPart = new LinkedHashMap<>();
+    for (int p = 0; p < map.partitionCount(); p++) {
+      if (choice.parts()[p] != null) {
+        byPart.computeIfAbsent(choice.parts()[p], k -> new ArrayList<>()).add(p);
+      }
+    }
+    for (Map.Entry<Path, List<Integer>> part : byPart.entrySet()) {
+      for (int p : part.getValue()) {
+        loadCopy(database, part.getKey(), p, choice.cuts()[p]);
+      }
+      LOG.info("recovery: loaded snapshot " + part.getKey().getFileName() + " into this host's copies of partitions "
+          + part.getValue() + " (cuts " + describe(choice.cuts(), part.getValue()) + "); their logs replay after"
+          + " those cuts");
+    }
+    return choice.cuts();
   }
 
   /** The manifest of {@code snapshot} when it is intact, of this catalog and this partition count; else null. */

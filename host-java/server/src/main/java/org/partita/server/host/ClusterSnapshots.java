@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
@@ -27,23 +29,50 @@ import org.partita.server.sysproc.Snapshots;
  * of the latest snapshot its copies began ({@link ClusterCopySnapshots}).
  * Restores are refused on a cluster.
  *
+ * <p>Once every host's part is durable, the coordinator's host tells each
+ * host so ({@link Database#snapshotCompleteOnHosts(String, long, boolean)}),
+ * which marks its part and truncates its log ({@link ClusterLogTruncation});
+ * the call answers after that round (a host that misses it keeps its log).
+ *
+ * <p>Automatic snapshots: each host asks for one (through
+ * {@link #save}, forwarded to the coordinator's host as any call) once its
+ * own log grew by {@code --snapshot-log-size} since its copies last began
+ * one, whoever asked for that one; so every host's log is bounded, and a
+ * host whose log grows slower rides on the others' snapshots. A request while
+ * one runs is refused; the host asks again {@link #RETRY_MILLIS} later.
+ *
  * <p>Thread-safe: one save at a time, guarded by this object's lock.
  */
-final class ClusterSnapshots implements Snapshots {
+final class ClusterSnapshots implements Snapshots, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ClusterSnapshots.class.getName());
   /** How long a save waits for a host's part once every partition was cut. */
   static final long COMPLETION_TIMEOUT_MILLIS = 10 * 60 * 1000;
 
   private final Database database;
   private final Path dataDir;
-  private final ClusterCopySnapshots copies;
-  private String running;
+  /** How long a host waits before asking again when its request for an automatic snapshot failed. */
+  static final long RETRY_MILLIS = 2000;
 
-  /** Also makes {@code database} run {@code @SnapshotSave} that other hosts forward to it. */
-  ClusterSnapshots(Database database, Path dataDir, ClusterCopySnapshots copies) {
+  private final ClusterCopySnapshots copies;
+  private final long snapshotLogBytes;
+  private final ScheduledExecutorService automatic;
+  private String running;
+  /** The automatic trigger's request in flight, or null. Guarded by the lock. */
+  private CompletableFuture<?> requested;
+  /** Not before this time (System.nanoTime) does the trigger ask again. Guarded by the lock. */
+  private long quietUntilNanos = System.nanoTime();
+
+  /**
+   * Also makes {@code database} run {@code @SnapshotSave} that other hosts
+   * forward to it; asks for a snapshot whenever {@code snapshotLogBytes} of
+   * this host's log were written since its copies last began one (0: never).
+   */
+  ClusterSnapshots(Database database, Path dataDir, ClusterCopySnapshots copies, long snapshotLogBytes) {
     this.database = database;
     this.dataDir = dataDir;
     this.copies = copies;
+    this.snapshotLogBytes = snapshotLogBytes;
+    this.automatic = SnapshotService.automaticTrigger(this::maybeSnapshot, snapshotLogBytes > 0);
     database.forwardedSnapshotSave(() -> save(null).handle((figures, error) -> {
       if (error == null) {
         return ClientResponse.success(List.of(figures.toTable()));
@@ -53,6 +82,38 @@ final class ClusterSnapshots implements Snapshots {
       return cause instanceof ServerException s ? ErrorTable.response(s)
           : ErrorTable.response(ErrorCode.ERROR_CODE_INTERNAL, String.valueOf(cause.getMessage()));
     }));
+  }
+
+  /** Asks for a snapshot when this host's log grew by the size since its copies last began one. */
+  private void maybeSnapshot() {
+    synchronized (this) {
+      if (requested != null || System.nanoTime() - quietUntilNanos < 0
+          || copies.logBytesSinceLastBegin() < snapshotLogBytes) {
+        return;
+      }
+      LOG.info("snapshot: " + (snapshotLogBytes >> 20) + " MB of this host's command log since its copies last"
+          + " began a snapshot; asking for one across the hosts");
+      requested = save(null);
+    }
+    requested.whenComplete((figures, error) -> {
+      synchronized (this) {
+        requested = null;
+        if (error != null) {
+          quietUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MILLIS);
+        }
+      }
+      if (error != null) {
+        LOG.info("snapshot: the automatic snapshot was not taken (asking again in " + RETRY_MILLIS + " ms): "
+            + error.getMessage());
+      }
+    });
+  }
+
+  /** Stops asking for automatic snapshots, and stops marking parts and truncating the log. */
+  @Override
+  public void close() {
+    automatic.shutdownNow();
+    copies.close();
   }
 
   @Override
@@ -77,6 +138,7 @@ final class ClusterSnapshots implements Snapshots {
     return database.cutSnapshotAcrossHosts(name)
         .thenCompose(cuts -> database.snapshotCompleteOnHosts(name, COMPLETION_TIMEOUT_MILLIS)
             .thenApply(done -> cuts))
+        .thenCompose(cuts -> markOnEveryHost(name).thenApply(marked -> cuts))
         .handle((cuts, error) -> {
           synchronized (this) {
             running = null;
@@ -95,6 +157,20 @@ final class ClusterSnapshots implements Snapshots {
           return new SnapshotFigures("DONE", here.path(), here.bytes(), (System.nanoTime() - start) / 1_000_000, cut,
               "", here.completed(), here.longestChunkMicros(), here.longestChunkCpuMicros(), 0);
         });
+  }
+
+  /**
+   * Tells every host that every host's part of {@code name} is durable (each
+   * marks its part, then may truncate its log); a host that misses it only
+   * keeps more log, so its failure is logged and the snapshot still
+   * succeeds.
+   */
+  private CompletableFuture<Void> markOnEveryHost(String name) {
+    return database.snapshotCompleteOnHosts(name, COMPLETION_TIMEOUT_MILLIS, true).exceptionally(error -> {
+      LOG.warning("snapshot " + name + " is complete on every host, but not every host marked it so (its log is"
+          + " not truncated up to it): " + error.getMessage());
+      return null;
+    });
   }
 
   /** Sends the call to the coordinator's host; its answer is this call's. */

@@ -125,7 +125,7 @@ final class ClusterStart {
     member.followMetadata(history::observe);
     history.observe(member.metadata());
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,
-        () -> clientHosts(member.metadata().getHostsList()), history::status, security);
+        () -> clientHosts(member.metadata().getHostsList()), history::status, security, log);
     try {
       member.serving(options.bindAddress() + ":" + server.clientPort(),
           server.httpPort() < 0 ? "" : options.bindAddress() + ":" + server.httpPort());
@@ -163,7 +163,8 @@ final class ClusterStart {
       CompiledCatalog catalog) throws StartupException, InterruptedException {
     try {
       final ClusterRecovery.Scan scan = ClusterRecovery.scan(options.dataDir(), config.partitionCount(),
-          DurableStart.fingerprint(catalog), member.map(), config.hostId(), member.metadata().getVoidTailsList());
+          DurableStart.fingerprint(catalog), catalog.engineCatalog().toByteArray(), member.map(), config.hostId(),
+          member.metadata().getVoidTailsList());
       member.recover(scan.tails());
       return scan;
     } catch (ClusterException e) {
@@ -305,9 +306,9 @@ final class ClusterStart {
       throw new StartupException("--cluster needs --data-dir (a metadata voter keeps the cluster's Raft log there)",
           null);
     }
-    DataDirIdentity.claim(options.dataDir(), config);
+    final boolean claimedBefore = DataDirIdentity.claim(options.dataDir(), config);
     if (cluster.recover()) {
-      ClusterLog.requireExisting(options);
+      ClusterLog.requireExisting(options, claimedBefore);
     } else if (options.commandLog().mode() != CommandLogMode.OFF) {
       if (cluster.rejoin()) {
         ClusterLog.setAsideForRejoin(options);

@@ -55,6 +55,21 @@ final class CopyTails {
     }
   }
 
+  /**
+   * Raises partition {@code p}'s last to {@code cut}, the cut of a snapshot
+   * part of the copy on this host's disk, when that is later than its log's
+   * last: the copy's state up to the cut is durable here even where the log
+   * no longer holds it (truncated) or never synced it (async). A part left in
+   * doubt before the cut is not: a snapshot is cut between two
+   * multi-partition transactions, so its decision came before the cut.
+   */
+  void atLeast(int p, TxnId cut) {
+    if (last[p] == null || cut.compareTo(last[p]) > 0) {
+      last[p] = cut;
+      inDoubt[p] = null;
+    }
+  }
+
   /** The tails to report, for each copy {@code map} gives {@code hostId}, in partition order. */
   List<LogTail> tails(PartitionMap map, int hostId) {
     final List<LogTail> tails = new ArrayList<>();

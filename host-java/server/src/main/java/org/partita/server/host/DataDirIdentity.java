@@ -33,17 +33,21 @@ final class DataDirIdentity {
    * when it has none (durably: written, synced, renamed, directory
    * synced).
    *
+   * Returns true iff the directory was already this host's (an earlier
+   * start claimed it).
+   *
    * @throws StartupException when it is another host's or another cluster's, or its file does not read
    */
-  static void claim(Path dataDir, ClusterConfig config) throws StartupException {
+  static boolean claim(Path dataDir, ClusterConfig config) throws StartupException {
     final Path file = dataDir.resolve(FILE);
     try {
       if (Files.exists(file)) {
         check(file, config);
-        return;
+        return true;
       }
       Files.createDirectories(dataDir);
       DurableFile.write(file, text(config.canonical(), config.hostId()).getBytes(StandardCharsets.UTF_8));
+      return false;
     } catch (IOException e) {
       throw new StartupException("cannot read or write " + file + ": " + e.getMessage(), e);
     }

@@ -67,6 +67,8 @@ public final class PartitaServer implements AutoCloseable {
   private final SystemProcedures systemProcedures;
   /** The snapshots; null without a command log. */
   private final SnapshotService snapshotService;
+  /** A cluster host's snapshots across hosts, or null. */
+  private final ClusterSnapshots clusterSnapshots;
   private final ClientProtocolServer clientServer;
   private final HttpApiServer httpServer;
   private final long startedAtMillis = System.currentTimeMillis();
@@ -100,8 +102,9 @@ public final class PartitaServer implements AutoCloseable {
 
   /** As above; {@code clusterSnapshots}: a cluster host's snapshots across hosts, or null. */
   private PartitaServer(ServerOptions options, Database database, CommandLog commandLog, ServerSecurity security,
-      boolean clusterHost, Snapshots clusterSnapshots) {
+      boolean clusterHost, ClusterSnapshots clusterSnapshots) {
     this.options = options;
+    this.clusterSnapshots = clusterSnapshots;
     this.database = database;
     this.commandLog = commandLog;
     this.workers = Transports.eventLoopGroup(options.networkThreads(), "partita-network");
@@ -182,10 +185,10 @@ public final class PartitaServer implements AutoCloseable {
    * and the cluster page answer from {@code status}.
    */
   static PartitaServer bindClusterHost(ServerOptions options, Database database, ClusterMember member,
-      Supplier<List<Host>> hosts, Supplier<ClusterStatus> status, ServerSecurity security)
+      Supplier<List<Host>> hosts, Supplier<ClusterStatus> status, ServerSecurity security, CommandLog log)
       throws StartupException, InterruptedException {
     final PartitaServer server = new PartitaServer(options, database, null, security, true,
-        clusterSnapshots(options, database, member.hostId()));
+        clusterSnapshots(options, database, member.hostId(), log));
     server.cluster = member;
     server.identity.joinCluster(member.hostId(), hosts);
     server.systemProcedures.followCluster(status);
@@ -201,14 +204,18 @@ public final class PartitaServer implements AutoCloseable {
   /**
    * A cluster host's snapshots across hosts (docs/durability.md, "On a
    * cluster"), its copies writing into its data directory; none without one.
+   * With {@code log} (null: none) and {@code --snapshot-log-size} above 0 it
+   * takes them by itself and truncates the log after them.
    */
-  private static Snapshots clusterSnapshots(ServerOptions options, Database database, int hostId) {
+  private static ClusterSnapshots clusterSnapshots(ServerOptions options, Database database, int hostId,
+      CommandLog log) {
     if (options.dataDir() == null) {
       return null;
     }
-    final ClusterCopySnapshots copies = new ClusterCopySnapshots(database, options.dataDir(), hostId);
+    final long size = log == null ? 0 : options.commandLog().snapshotLogBytes();
+    final ClusterCopySnapshots copies = new ClusterCopySnapshots(database, options.dataDir(), hostId, log, size > 0);
     database.copySnapshots(copies);
-    return new ClusterSnapshots(database, options.dataDir(), copies);
+    return new ClusterSnapshots(database, options.dataDir(), copies, size);
   }
 
   static CompiledCatalog compile(ServerOptions options, List<Path> classes) throws StartupException {
@@ -335,6 +342,9 @@ public final class PartitaServer implements AutoCloseable {
       dispatcher.beginShutdown();
       if (snapshotService != null) {
         snapshotService.close();
+      }
+      if (clusterSnapshots != null) {
+        clusterSnapshots.close();
       }
       final long drainSeconds = rejoinReason == null ? DRAIN_TIMEOUT_SECONDS : REJOIN_DRAIN_SECONDS;
       if (!clientServer.awaitQuiet(drainSeconds, TimeUnit.SECONDS)) {

@@ -68,15 +68,24 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     this.dataDir = dataDir;
     this.log = log;
     this.snapshotLogBytes = snapshotLogBytes;
-    this.automatic = Executors.newSingleThreadScheduledExecutor(r -> {
+    this.automatic = automaticTrigger(this::maybeSnapshot, snapshotLogBytes > 0);
+  }
+
+  /**
+   * The thread of automatic snapshots: runs {@code check} every
+   * {@link #AUTOMATIC_CHECK_MILLIS} when {@code enabled} (else nothing);
+   * shut it down to stop.
+   */
+  static ScheduledExecutorService automaticTrigger(Runnable check, boolean enabled) {
+    final ScheduledExecutorService automatic = Executors.newSingleThreadScheduledExecutor(r -> {
       final Thread t = new Thread(r, "partita-snapshot-trigger");
       t.setDaemon(true);
       return t;
     });
-    if (snapshotLogBytes > 0) {
-      automatic.scheduleWithFixedDelay(this::maybeSnapshot, AUTOMATIC_CHECK_MILLIS, AUTOMATIC_CHECK_MILLIS,
-          TimeUnit.MILLISECONDS);
+    if (enabled) {
+      automatic.scheduleWithFixedDelay(check, AUTOMATIC_CHECK_MILLIS, AUTOMATIC_CHECK_MILLIS, TimeUnit.MILLISECONDS);
     }
+    return automatic;
   }
 
   /** Starts a snapshot when the log written since the last one began passes the size. */

@@ -34,7 +34,9 @@ import org.partita.server.txn.TxnId;
  * a cluster"): host 0 of two holds partitions 0 and 2 of three; their copies'
  * streams go into one directory whose manifest names those copies and their
  * cuts, complete once both finished; a single host passes it over; bad names
- * and copies the host does not hold are refused.
+ * and copies the host does not hold are refused; parts the coordinator said
+ * complete on every host are marked, and the two newest marked ones are kept
+ * beside the two newest.
  */
 @Timeout(60)
 class ClusterCopySnapshotsTest {
@@ -55,7 +57,7 @@ class ClusterCopySnapshotsTest {
     final PartitionMap map = PartitionMap.of(1, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0), 1),
         new PartitionMap.Replicas(1, 1, List.of(1), 1), new PartitionMap.Replicas(2, 0, List.of(0), 1)));
     database = Database.openHost(catalog, map, 0, 64, p -> ImmediateCommitPipeline.INSTANCE, QueryLimits.EMBEDDED);
-    snapshots = new ClusterCopySnapshots(database, dataDir, 0);
+    snapshots = new ClusterCopySnapshots(database, dataDir, 0, null, false);
   }
 
   @AfterEach
@@ -139,5 +141,34 @@ class ClusterCopySnapshotsTest {
     final ExecutionException none = assertThrows(ExecutionException.class,
         () -> snapshots.done("snapshot-c").get(30, TimeUnit.SECONDS));
     assertTrue(none.getCause().getMessage().contains("no part of snapshot snapshot-c"));
+  }
+
+  @Test
+  void shouldMarkPartsCompleteOnEveryHostAndKeepTheNewestMarkedOnes() throws Exception {
+    for (int i = 1; i <= 2; i++) {
+      writePart("snapshot-" + i, new TxnId(0, 1, i), new TxnId(2, 1, i));
+      snapshots.doneOnEveryHost("snapshot-" + i).get(30, TimeUnit.SECONDS);
+      assertTrue(ClusterLogTruncation.onEveryHost(SnapshotStore.directory(dataDir).resolve("snapshot-" + i)));
+    }
+    for (int i = 3; i <= 5; i++) {
+      writePart("snapshot-" + i, new TxnId(0, 1, i), new TxnId(2, 1, i));
+    }
+    // Parts 3, 4 and 5 only this host completed: the two newest stay, and so do the two marked ones.
+    final List<String> expected = List.of("snapshot-5", "snapshot-4", "snapshot-2", "snapshot-1");
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!names().equals(expected) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(expected, names());
+    assertEquals(SnapshotStore.directory(dataDir).resolve("snapshot-1"), ClusterLogTruncation.truncationPoint(
+        SnapshotStore.completeSnapshots(SnapshotStore.directory(dataDir)), ClusterLogTruncation::onEveryHost));
+    final ExecutionException none = assertThrows(ExecutionException.class,
+        () -> snapshots.doneOnEveryHost("snapshot-9").get(30, TimeUnit.SECONDS));
+    assertTrue(none.getCause().getMessage().contains("no part of snapshot snapshot-9"), none.getMessage());
+  }
+
+  private List<String> names() throws Exception {
+    return SnapshotStore.completeSnapshots(SnapshotStore.directory(dataDir)).stream()
+        .map(p -> p.getFileName().toString()).toList();
   }
 }

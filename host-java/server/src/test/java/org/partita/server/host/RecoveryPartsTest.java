@@ -107,4 +107,24 @@ class RecoveryPartsTest {
     assertFalse(parts.offer(0, decision(3, T1, true)), "a decision is passed over");
     assertTrue(parts.offer(0, call(4)));
   }
+
+  @Test
+  void shouldReportASnapshotsCutWhenItIsLaterThanTheLog() {
+    final CopyTails tails = new CopyTails(1);
+    for (WorkItem record : List.of(call(1), prepared(2, T1))) {
+      tails.add(record, org.partita.server.txn.TxnHeader.fromProto(record.getHeader()).id());
+    }
+    tails.atLeast(0, new TxnId(0, 3, 1));
+    LogTail tail = tails.tails(PartitionMap.singleHost(1, 0), 0).get(0);
+    assertEquals(2, tail.getSequence(), "an earlier snapshot changes nothing");
+    assertTrue(tail.hasInDoubt());
+    tails.atLeast(0, new TxnId(0, 3, 9));
+    tail = tails.tails(PartitionMap.singleHost(1, 0), 0).get(0);
+    assertEquals(9, tail.getSequence(), "a truncated log: the part's cut is the copy's last");
+    assertFalse(tail.hasInDoubt(), "a snapshot is cut between multi-partition transactions: nothing is in doubt");
+    final CopyTails empty = new CopyTails(1);
+    empty.atLeast(0, new TxnId(0, 3, 5));
+    assertEquals(5, empty.tails(PartitionMap.singleHost(1, 0), 0).get(0).getSequence(),
+        "a log holding nothing of the copy");
+  }
 }
