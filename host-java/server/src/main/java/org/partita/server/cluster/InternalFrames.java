@@ -12,14 +12,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.function.Supplier;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.LengthFieldPrepender;
-import io.netty.handler.codec.protobuf.ProtobufDecoder;
-import io.netty.handler.codec.protobuf.ProtobufEncoder;
-import org.partita.proto.cluster.InternalFrame;
 
 /**
  * The internal port's framing (docs/cluster.md, "Wire and ports"): a 4-byte
- * big-endian length, then one {@code InternalFrame}. Frames over
+ * big-endian length, then one {@code InternalFrame} (written and read by
+ * {@link FrameCodec}; a sender may write a frame's bytes itself as an
+ * {@link EncodedFrame}). Frames over
  * {@link #MAX_FRAME_BYTES} close the connection. Stateless.
  */
 public final class InternalFrames {
@@ -57,11 +55,10 @@ public final class InternalFrames {
         .connect(to, new InetSocketAddress(from, 0));
   }
 
-  /** Adds the framing and the protobuf codec to a new channel's pipeline. */
+  /** Adds the framing and the frame codec to a new channel's pipeline. */
   public static void install(ChannelPipeline pipeline) {
     pipeline.addLast("frames", new LengthFieldBasedFrameDecoder(MAX_FRAME_BYTES, 0, 4, 0, 4))
-        .addLast("decode", new ProtobufDecoder(InternalFrame.getDefaultInstance()))
-        .addLast("length", new LengthFieldPrepender(4))
-        .addLast("encode", new ProtobufEncoder());
+        .addLast("decode", FrameCodec.Decoder.INSTANCE)
+        .addLast("encode", FrameCodec.Encoder.INSTANCE);
   }
 }

@@ -1,6 +1,7 @@
 package org.partita.server.replication;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -10,11 +11,9 @@ import org.partita.proto.ErrorCode;
 import org.partita.proto.cluster.InternalFrame;
 import org.partita.proto.cluster.ReplicatedItem;
 import org.partita.proto.cluster.ReplicationAck;
-import org.partita.proto.cluster.ReplicationBatch;
-import org.partita.proto.txn.Aborted;
-import org.partita.proto.txn.WorkItem;
 import org.partita.server.error.ErrorTable;
 import org.partita.server.txn.CommitPipeline;
+import org.partita.server.txn.Invocation;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 
@@ -239,12 +238,11 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
    */
   private void hold(TxnHeader header, SequencedItem item, long writeHash, boolean whole, Runnable answer,
       Consumer<ClientResponse> done) {
-    final ReplicatedItem replicated = whole
-        ? ReplicatedItem.newBuilder().setItem(item.toProto(header)).setWriteHash(writeHash).build()
+    final byte[] replicated = whole ? ReplicatedItemBytes.of(item.toProto(header), writeHash)
         : replicatedItem(header, item, writeHash);
     final Consumer<ReplicatedItem> listener = tap;
     if (listener != null) {
-      listener.accept(replicated);
+      listener.accept(ReplicatedItemBytes.parse(replicated));
     }
     final List<Runnable> ready;
     synchronized (this) {
@@ -258,7 +256,9 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
           throw new IllegalStateException("partition " + partition + " (epoch " + epoch + ", last " + last
               + ") released " + header.id() + " out of order");
         }
-        pending.add(sequence, new Pending(sequence, replicated, answer, done));
+        // What the replicas must answer: the leader's hash for what travels whole, 0 for a marker.
+        final long replicatedHash = whole || abortedSequence != sequence ? writeHash : 0;
+        pending.add(sequence, new Pending(sequence, replicated, replicatedHash, answer, done));
         last = sequence;
         ready = releasable();
       }
@@ -286,19 +286,33 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     }
   }
 
-  private ReplicatedItem replicatedItem(TxnHeader header, SequencedItem item, long writeHash) {
+  /**
+   * The item's bytes for its replicas, written here on the site: a
+   * single-partition call straight from its invocation's bytes, a marker
+   * from its header alone.
+   */
+  private byte[] replicatedItem(TxnHeader header, SequencedItem item, long writeHash) {
     if (abortedSequence == header.id().sequence()) {
-      return ReplicatedItem.newBuilder().setItem(WorkItem.newBuilder().setHeader(header.toProto())
-          .setAborted(Aborted.getDefaultInstance())).build();
+      return ReplicatedItemBytes.marker(header, true);
     }
     if (writeHash == 0) {
-      return ReplicatedItem.newBuilder().setItem(WorkItem.newBuilder().setHeader(header.toProto())).build();
+      return ReplicatedItemBytes.marker(header, false);
     }
-    return ReplicatedItem.newBuilder().setItem(item.toProto(header)).setWriteHash(writeHash).build();
+    final Invocation call = item.singlePartitionInvocation();
+    return call != null ? ReplicatedItemBytes.singlePartition(header, call, writeHash)
+        : ReplicatedItemBytes.of(item.toProto(header), writeHash);
   }
 
+  /** {@link #nextFrame} as protobuf objects (tests). */
   @Override
-  public synchronized InternalFrame drain(int host) {
+  public InternalFrame drain(int host) {
+    final BatchFrame batch = nextFrame(host);
+    return batch == null ? null : batch.toFrame();
+  }
+
+  /** The next batch for {@code host}, written from the items' bytes as they are kept; marked as sent. */
+  @Override
+  public synchronized BatchFrame nextFrame(int host) {
     final int r = indexOf(host);
     if (r < 0 || alone || deposed != null || dropped[r]) {
       return null;
@@ -316,17 +330,17 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     if (from > last) {
       return null;
     }
-    final ReplicationBatch.Builder batch = ReplicationBatch.newBuilder().setPartition(partition).setEpoch(epoch)
-        .setLeaderHostId(leaderHost).setCommittedSequence(committed);
+    final byte[][] items = new byte[(int) Math.min(last - from + 1, MAX_BATCH_ITEMS)][];
+    int count = 0;
     int bytes = 0;
-    long next = from;
-    for (; next <= last && batch.getItemsCount() < MAX_BATCH_ITEMS && bytes < MAX_BATCH_BYTES; next++) {
-      final ReplicatedItem item = pending.get(next).item();
-      batch.addItems(item);
-      bytes += item.getSerializedSize();
+    for (long next = from; next <= last && count < items.length && bytes < MAX_BATCH_BYTES; next++) {
+      items[count] = pending.get(next).item();
+      bytes += items[count].length;
+      count++;
     }
-    sent[r] = next - 1;
-    return InternalFrame.newBuilder().setReplicationBatch(batch).build();
+    sent[r] = from + count - 1;
+    return new BatchFrame(partition, epoch, leaderHost, committed,
+        count == items.length ? items : Arrays.copyOf(items, count));
   }
 
   @Override
@@ -385,7 +399,7 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
       }
       final Pending item = pending.get(sequence);
       final long theirs = ack.getWriteHashes(i);
-      if (theirs != item.item().getWriteHash()) {
+      if (theirs != item.writeHash()) {
         diverge(r, item, theirs);
         return null;
       }
@@ -421,7 +435,7 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
 
   /** The host ids of the replicas of this pipeline's epoch. */
   public List<Integer> replicaHosts() {
-    return java.util.Arrays.stream(replicas).boxed().toList();
+    return Arrays.stream(replicas).boxed().toList();
   }
 
   /** The epoch this pipeline sequences in. */
@@ -434,9 +448,10 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     divergedListener.accept(replicas[r]);
     LOG.severe("partition " + partition + ": replica host " + replicas[r] + " ran transaction (epoch " + epoch
         + ", sequence " + item.sequence() + ") with write hash " + Long.toHexString(theirs) + " but this leader's"
-        + " is " + Long.toHexString(item.item().getWriteHash()) + " (" + ReplicaSequencer.describe(item.item()
-        .getItem()) + "); that copy stopped, and this partition's answers are held from this transaction on until"
-        + " the metadata group drops the replica (docs/cluster.md, milestone 4)");
+        + " is " + Long.toHexString(item.writeHash()) + " ("
+        + ReplicaSequencer.describe(ReplicatedItemBytes.parse(item.item()).getItem()) + "); that copy stopped, and"
+        + " this partition's answers are held from this transaction on until the metadata group drops the replica"
+        + " (docs/cluster.md, milestone 4)");
   }
 
   /** Pops every item every replica has acknowledged; returns their answers. REQUIRES: holding the monitor. */
@@ -580,6 +595,10 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     return deposed;
   }
 
-  /** One item run here and not yet acknowledged by every replica; {@code done} is null for a bare answer. */
-  record Pending(long sequence, ReplicatedItem item, Runnable answer, Consumer<ClientResponse> done) {}
+  /**
+   * One item run here and not yet acknowledged by every replica: its bytes as
+   * its replicas get them ({@link ReplicatedItemBytes}) and the write hash
+   * they carry; {@code done} is null for a bare answer.
+   */
+  record Pending(long sequence, byte[] item, long writeHash, Runnable answer, Consumer<ClientResponse> done) {}
 }

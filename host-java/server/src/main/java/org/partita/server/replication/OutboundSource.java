@@ -1,6 +1,7 @@
 package org.partita.server.replication;
 
 import org.partita.proto.cluster.InternalFrame;
+import org.partita.server.cluster.EncodedFrame;
 
 /**
  * Something with frames for other hosts on the internal port: a leader's
@@ -15,6 +16,16 @@ import org.partita.proto.cluster.InternalFrame;
 interface OutboundSource {
   /** The next frame for {@code host}, marked as sent; null when there is nothing more now. */
   InternalFrame drain(int host);
+
+  /**
+   * What the link writes: {@link #drain}'s frame, or the same frame as an
+   * {@link EncodedFrame} (a source that keeps its frames' contents as bytes
+   * writes them straight into the outgoing buffer). Marked as sent; null
+   * when there is nothing more now.
+   */
+  default Object nextFrame(int host) {
+    return drain(host);
+  }
 
   /**
    * A new connection to {@code host} is open: what was sent on the previous

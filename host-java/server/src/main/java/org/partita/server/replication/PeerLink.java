@@ -84,7 +84,7 @@ final class PeerLink implements AutoCloseable {
     boolean wrote = false;
     for (OutboundSource source : sources) {
       while (current.isWritable()) {
-        final InternalFrame frame = source.drain(host);
+        final Object frame = source.nextFrame(host);
         if (frame == null) {
           break;
         }

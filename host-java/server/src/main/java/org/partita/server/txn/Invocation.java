@@ -1,6 +1,8 @@
 package org.partita.server.txn;
 
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.UnsafeByteOperations;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.partita.client.internal.CallEncoder;
 import org.partita.proto.txn.ProcedureInvocation;
@@ -182,6 +184,19 @@ public final class Invocation {
       out.put((byte) (3 << 3 | 2));
       putVarint(out, bytes.length);
       out.put(bytes);
+    }
+  }
+
+  /** {@link #writeProto(ByteBuffer)} into a protobuf stream (a leader's replicated items). */
+  public void writeProto(CodedOutputStream out) throws IOException {
+    if (clientId != 0) {
+      out.writeUInt64(1, clientId);
+    }
+    if (clientSequence != 0) {
+      out.writeUInt64(2, clientSequence);
+    }
+    if (bytes.length != 0) {
+      out.writeByteArray(3, bytes);
     }
   }
 

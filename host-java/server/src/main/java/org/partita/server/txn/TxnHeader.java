@@ -1,5 +1,8 @@
 package org.partita.server.txn;
 
+import com.google.protobuf.CodedOutputStream;
+import java.io.IOException;
+
 /**
  * What an initiator fixes for one transaction when it sequences it, so that
  * every place the transaction runs (the leader, its replicas, recovery)
@@ -18,6 +21,42 @@ public record TxnHeader(TxnId id, long timestampMicros, long seed, long catalogV
         .setSeed(seed)
         .setCatalogVersion(catalogVersion)
         .build();
+  }
+
+  /** The size of {@link #writeProto}'s bytes. */
+  public int protoSize() {
+    return (id.partition() == 0 ? 0 : CodedOutputStream.computeUInt32Size(1, id.partition()))
+        + (id.epoch() == 0 ? 0 : CodedOutputStream.computeUInt64Size(2, id.epoch()))
+        + (id.sequence() == 0 ? 0 : CodedOutputStream.computeUInt64Size(3, id.sequence()))
+        + (timestampMicros == 0 ? 0 : CodedOutputStream.computeSInt64Size(4, timestampMicros))
+        + (seed == 0 ? 0 : CodedOutputStream.computeUInt64Size(5, seed))
+        + (catalogVersion == 0 ? 0 : CodedOutputStream.computeUInt64Size(6, catalogVersion));
+  }
+
+  /**
+   * Writes the bytes of {@link #toProto} without building it (a leader's
+   * replicated items): each field left out when it holds its default, as
+   * protobuf does.
+   */
+  public void writeProto(CodedOutputStream out) throws IOException {
+    if (id.partition() != 0) {
+      out.writeUInt32(1, id.partition());
+    }
+    if (id.epoch() != 0) {
+      out.writeUInt64(2, id.epoch());
+    }
+    if (id.sequence() != 0) {
+      out.writeUInt64(3, id.sequence());
+    }
+    if (timestampMicros != 0) {
+      out.writeSInt64(4, timestampMicros);
+    }
+    if (seed != 0) {
+      out.writeUInt64(5, seed);
+    }
+    if (catalogVersion != 0) {
+      out.writeUInt64(6, catalogVersion);
+    }
   }
 
   /** The header {@code proto} describes. */
