@@ -123,6 +123,39 @@ class ClusterMultiPartitionFailoverTest {
     assertEquals(OPENING - 80, balanceOf(survivor, from), "a new handle of the session runs");
   }
 
+  /**
+   * Transfers in flight through the Java client (one session) when the
+   * coordinator's host (0) is paused and then killed: each one's outcome
+   * becomes unknown (its connection to host 0 lost, or OUTCOME_UNKNOWN from
+   * a host that forwarded it there), and the client sends it again in its
+   * session until the new coordinator answers. Every transfer succeeds and
+   * the source paid each exactly once.
+   */
+  @Test
+  void shouldSendTransfersOfUnknownOutcomeAgainAndRunEachOnceThroughTheCoordinatorsKill() throws Exception {
+    startBankCluster();
+    final PartitaClient all = client(true, addresses.toArray(new String[0]));
+    ok(all.call("OpenAccount", 1L, 1, OPENING, "from"));
+    ok(all.call("OpenAccount", 2L, 1, OPENING, "to"));
+    final long routed = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (all.connectedServers().size() < 3 || all.partitionOf("OpenAccount", 1L) < 0) {
+      assertTrue(System.nanoTime() < routed, "the client knows every host and its routes");
+      Thread.sleep(20);
+    }
+    FailoverTest.signal(hosts.get(0), "STOP");
+    final List<java.util.concurrent.CompletableFuture<ClientResponse>> transfers = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      transfers.add(all.callAsync("Transfer", 1L, 2L, 1L));
+    }
+    hosts.get(0).kill();
+    for (java.util.concurrent.CompletableFuture<ClientResponse> transfer : transfers) {
+      ok(transfer.get(90, java.util.concurrent.TimeUnit.SECONDS));
+    }
+    final PartitaClient survivor = client(false, addresses.get(1), addresses.get(2));
+    assertEquals(OPENING - 20, balanceOf(survivor, 1L), "every transfer ran once");
+    assertEquals(OPENING + 20, balanceOf(survivor, 2L));
+  }
+
   /** Sends the call on a raw connection of {@code session} to host {@code host}; its answer. */
   private InvocationResponse sessionCall(int host, long session, long handle, String procedure, Object... parameters)
       throws Exception {
