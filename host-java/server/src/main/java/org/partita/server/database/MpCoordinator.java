@@ -461,11 +461,17 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
     for (Participant participant : participants) {
       rolledBack.add(participant.finish(false));
     }
+    // Nothing ran in any part, so a part that cannot roll back or release (its leader moved) changes nothing: the
+    // answer stands, and every other part is still released.
     try {
       MultiPartitionContext.joinAll(rolledBack);
+    } catch (RuntimeException e) {
+      // As above.
+    }
+    try {
       releaseAll(participants);
     } catch (RuntimeException e) {
-      // Nothing ran in any part, so the answer stands: the call it answers ran before (or was not run).
+      // As above.
     }
     return answer;
   }
