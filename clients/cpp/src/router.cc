@@ -113,6 +113,13 @@ int Router::PartitionOf(std::string_view procedure, const std::vector<Param>& pa
   return PartitionOfCall(*Current(), procedure, params);
 }
 
+bool Router::IsMultiPartitionProcedure(std::string_view procedure) const {
+  if (procedure.empty() || procedure.front() == '@') return false;
+  const std::shared_ptr<const Snapshot> s = Current();
+  const auto it = s->routes.find(procedure);
+  return it != s->routes.end() && !it->second.single_partition;
+}
+
 void Router::Add(std::shared_ptr<Connection> connection) {
   std::lock_guard<std::mutex> lock(mu_);
   all_.push_back(std::move(connection));

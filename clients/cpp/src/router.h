@@ -63,6 +63,11 @@ class Router final {
   // The partition a call would be routed to, or -1 when it is not routed
   // (multi-partition or system procedure, unknown route or value).
   int PartitionOf(std::string_view procedure, const std::vector<Param>& params) const;
+  // True when `procedure` is a multi-partition procedure of the routes this
+  // client knows (not a system procedure): the servers run such a call of a
+  // session at most once, so it may be sent again (docs/cluster.md,
+  // "Client de-duplication").
+  bool IsMultiPartitionProcedure(std::string_view procedure) const;
 
   void Add(std::shared_ptr<Connection> connection);
   void Remove(const Connection* connection);

@@ -72,7 +72,11 @@ void TopologyFollower::PartitionsRead(uint64_t asked, const Result<Response>& re
 
 bool TopologyFollower::OutcomeUnknown(PendingCall& call, const std::string& reason) {
   if (call.unknown_reason.empty()) {
-    if (router_->HostCount() < 2 || router_->PartitionOf(call.procedure, call.params) < 0) return false;
+    if (router_->HostCount() < 2) return false;
+    // Procedures the servers de-duplicate: routed single-partition calls and multi-partition procedures.
+    if (router_->PartitionOf(call.procedure, call.params) < 0 && !router_->IsMultiPartitionProcedure(call.procedure)) {
+      return false;
+    }
     call.unknown_reason = reason;
   }
   const auto now = PendingCall::Clock::now();

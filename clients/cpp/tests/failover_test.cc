@@ -292,6 +292,63 @@ TEST(FailoverTest, SendsACallWhoseOutcomeIsUnknownAgainWithItsSessionAndHandleOn
   EXPECT_EQ(first_sessions[0], sessions[0]) << "the same session on every host";
 }
 
+// A multi-partition procedure's call answered OUTCOME_UNKNOWN is sent again with its handle too, on a cluster:
+// the servers run a multi-partition call of a session at most once as well (docs/cluster.md, "Client
+// de-duplication").
+TEST(FailoverTest, SendsAMultiPartitionCallWhoseOutcomeIsUnknownAgainWithItsHandle) {
+  std::mutex mu;
+  int transfers = 0;  // guarded by mu
+  const auto answer = [&](const Invocation& c) -> std::optional<InvocationResponse> {
+    if (c.procedure() == "@SystemCatalog") {
+      InvocationResponse r = FakeServer::Success(c, 0);
+      r.clear_results();
+      r.add_results(PartitionsTable({0, 1}, 1));
+      r.set_topology_version(1);
+      return r;
+    }
+    if (c.procedure() == "Transfer") {
+      std::lock_guard<std::mutex> lock(mu);
+      if (transfers++ == 0) {
+        return FakeServer::Failure(c, CALL_STATUS_UNEXPECTED_FAILURE, kOutcomeUnknown, "OUTCOME_UNKNOWN", 1);
+      }
+    }
+    return FakeServer::Success(c, 7);
+  };
+  std::vector<std::unique_ptr<FakeServer>> servers;
+  for (uint32_t id = 0; id < 2; ++id) {
+    FakeServer::Options o;
+    o.host_id = id;
+    o.partition_count = 2;
+    o.leaders = {0, 1};
+    o.routes = {FakeServer::Route("Vote", true, 0, 5), FakeServer::Route("Transfer", false)};
+    servers.push_back(std::make_unique<FakeServer>(o, answer));
+  }
+  std::vector<Host> hosts(2);
+  for (uint32_t id = 0; id < 2; ++id) {
+    hosts[id].set_host_id(id);
+    hosts[id].set_address("127.0.0.1");
+    hosts[id].set_client_port(servers[id]->port());
+  }
+  Client client(TestConfig());
+  for (const auto& server : servers) {
+    server->SetTopologyHosts(hosts);
+    ASSERT_TRUE(client.Connect(server->address()).ok());
+  }
+  // The routes come after the logins: wait until the client knows Transfer (a call before is not sent again).
+  ASSERT_TRUE(client.Call("Vote", {KeyOf(0), 1, 2}).ok());
+  const Result<Response> r = client.Call("Transfer", {int64_t{1}, int64_t{2}, int64_t{40}});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->ok()) << r->ToString();
+  std::vector<uint64_t> handles;
+  for (const auto& server : servers) {
+    for (const Invocation& c : server->received()) {
+      if (c.procedure() == "Transfer") handles.push_back(c.client_handle());
+    }
+  }
+  ASSERT_EQ(handles.size(), 2u) << "sent once, then again after OUTCOME_UNKNOWN";
+  EXPECT_EQ(handles[0], handles[1]) << "sent again with its handle";
+}
+
 // A single server: a call whose outcome is unknown is not sent again (no other copy could answer it).
 TEST(FailoverTest, NeverSendsAgainACallWhoseOutcomeIsUnknownOnASingleServer) {
   FakeServer::Options o;

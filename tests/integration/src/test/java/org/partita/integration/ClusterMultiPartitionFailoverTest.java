@@ -23,6 +23,10 @@ import org.partita.client.ClientConfig;
 import org.partita.client.ClientResponse;
 import org.partita.client.PartitaClient;
 import org.partita.client.ResultTable;
+import org.partita.client.proto.CallStatus;
+import org.partita.client.proto.InvocationResponse;
+import org.partita.client.proto.LoginRequest;
+import org.partita.client.proto.LoginStatus;
 import org.partita.proto.ErrorCode;
 
 /**
@@ -75,6 +79,119 @@ class ClusterMultiPartitionFailoverTest {
   void shouldKeepTheTotalWhenTheCoordinatorsHostIsKilledMidRun() throws Exception {
     transfersThroughAKill(0);
     assertTrue(hosts.get(1).output().contains("this host coordinates from now on"), "host 1 took over");
+  }
+
+  /**
+   * A transfer of a client session, answered, sent again with the same
+   * session and handle after the coordinator's host (0) was killed: host 1,
+   * partition 0's new leader and so the new coordinator, answers it from its
+   * copy of partition 0's de-duplication table (the transfer's decision item
+   * brought the record and its answer there), and it ran once
+   * (docs/cluster.md, "Client de-duplication"). Without the record it runs
+   * again: the source pays twice.
+   */
+  @Test
+  void shouldRunATransferSentAgainAfterTheCoordinatorsHostWasKilledOnce() throws Exception {
+    startBankCluster();
+    final PartitaClient all = client(true, addresses.toArray(new String[0]));
+    final long from = 1;
+    ok(all.call("OpenAccount", from, 1, OPENING, "from"));
+    final long routed = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (all.partitionOf("OpenAccount", from) < 0) {
+      assertTrue(System.nanoTime() < routed, "the client has the routes");
+      Thread.sleep(20);
+    }
+    long to = 2;
+    while (all.partitionOf("OpenAccount", to) == all.partitionOf("OpenAccount", from)) {
+      to++;
+    }
+    ok(all.call("OpenAccount", to, 1, OPENING, "to"));
+    final long session = 0x5E55_3B0A_0001L;
+    // Sent to host 2, which forwards it to host 0, the coordinator.
+    final InvocationResponse first = sessionCall(2, session, 7, "Transfer", from, to, 40L);
+    assertEquals(CallStatus.CALL_STATUS_SUCCESS, first.getStatus(), first.toString());
+    hosts.get(0).kill();
+
+    final InvocationResponse again = sessionCallOnSurvivors(session, 7, "Transfer", from, to, 40L);
+    assertEquals(CallStatus.CALL_STATUS_SUCCESS, again.getStatus(), again.toString());
+    assertEquals(first.getResultsList(), again.getResultsList(), "the first answer's results");
+    final PartitaClient survivor = client(false, addresses.get(1), addresses.get(2));
+    assertEquals(OPENING - 40, balanceOf(survivor, from), "sent again after the coordinator died: run once");
+    assertEquals(OPENING + 40, balanceOf(survivor, to));
+    final InvocationResponse next = sessionCallOnSurvivors(session, 8, "Transfer", from, to, 40L);
+    assertEquals(CallStatus.CALL_STATUS_SUCCESS, next.getStatus(), next.toString());
+    assertEquals(OPENING - 80, balanceOf(survivor, from), "a new handle of the session runs");
+  }
+
+  /**
+   * Transfers in flight through the Java client (one session) when the
+   * coordinator's host (0) is paused and then killed: each one's outcome
+   * becomes unknown (its connection to host 0 lost, or OUTCOME_UNKNOWN from
+   * a host that forwarded it there), and the client sends it again in its
+   * session until the new coordinator answers. Every transfer succeeds and
+   * the source paid each exactly once.
+   */
+  @Test
+  void shouldSendTransfersOfUnknownOutcomeAgainAndRunEachOnceThroughTheCoordinatorsKill() throws Exception {
+    startBankCluster();
+    final PartitaClient all = client(true, addresses.toArray(new String[0]));
+    ok(all.call("OpenAccount", 1L, 1, OPENING, "from"));
+    ok(all.call("OpenAccount", 2L, 1, OPENING, "to"));
+    final long routed = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (all.connectedServers().size() < 3 || all.partitionOf("OpenAccount", 1L) < 0) {
+      assertTrue(System.nanoTime() < routed, "the client knows every host and its routes");
+      Thread.sleep(20);
+    }
+    FailoverTest.signal(hosts.get(0), "STOP");
+    final List<java.util.concurrent.CompletableFuture<ClientResponse>> transfers = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      transfers.add(all.callAsync("Transfer", 1L, 2L, 1L));
+    }
+    hosts.get(0).kill();
+    for (java.util.concurrent.CompletableFuture<ClientResponse> transfer : transfers) {
+      ok(transfer.get(90, java.util.concurrent.TimeUnit.SECONDS));
+    }
+    final PartitaClient survivor = client(false, addresses.get(1), addresses.get(2));
+    assertEquals(OPENING - 20, balanceOf(survivor, 1L), "every transfer ran once");
+    assertEquals(OPENING + 20, balanceOf(survivor, 2L));
+  }
+
+  /** Sends the call on a raw connection of {@code session} to host {@code host}; its answer. */
+  private InvocationResponse sessionCall(int host, long session, long handle, String procedure, Object... parameters)
+      throws Exception {
+    final String[] hostPort = addresses.get(host).split(":");
+    try (RawConnection c = new RawConnection(hostPort[0], Integer.parseInt(hostPort[1]))) {
+      assertEquals(LoginStatus.LOGIN_STATUS_OK, c.login(LoginRequest.newBuilder().setProtocolVersion(1)
+          .setClientName("mp-dedup-session").setClientSession(session).build()).getStatus());
+      return c.call(handle, procedure, parameters);
+    }
+  }
+
+  /**
+   * Sends the call of {@code session} to hosts 1 and 2 in turn, as a client
+   * sends a call of unknown outcome again, while they answer as a failover
+   * does (NOT_LEADER, OUTCOME_UNKNOWN, PARTITION_UNAVAILABLE), within 90 s;
+   * the first other answer.
+   */
+  private InvocationResponse sessionCallOnSurvivors(long session, long handle, String procedure,
+      Object... parameters) throws Exception {
+    final long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    InvocationResponse last = null;
+    while (System.nanoTime() < deadline) {
+      for (int host = 1; host <= 2; host++) {
+        last = sessionCall(host, session, handle, procedure, parameters);
+        final ErrorCode code = ErrorCode.forNumber(last.getErrorCode());
+        if (code == null || !FAILOVER_ANSWERS.contains(code)) {
+          return last;
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("the survivors answered " + procedure + " only as a failover does for 90 s: " + last);
+  }
+
+  private static long balanceOf(PartitaClient client, long id) throws InterruptedException {
+    return callUntilAnswered(client, "@AdHoc", "SELECT balance FROM accounts WHERE id = " + id).firstLong();
   }
 
   /** Transfers through the kill of {@code victim}'s host; the total of every balance stays the opening total. */

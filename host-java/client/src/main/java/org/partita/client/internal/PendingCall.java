@@ -31,6 +31,8 @@ public final class PendingCall {
   private final CompletableFuture<ClientResponse> future;
   private final ProcedureCallback callback;
   int routedPlusOne;
+  /** Set at routing: a multi-partition procedure of the catalog (the servers run it once per session and handle). */
+  volatile boolean multiPartitionProcedure;
   int invocationSize;
   long startNanos;
   long deadlineNanos;
@@ -92,6 +94,15 @@ public final class PendingCall {
   /** When the call's time is up (its first hand-over plus its timeout); 0 before it was handed over. */
   public long deadlineNanos() {
     return deadlineNanos;
+  }
+
+  /**
+   * Whether the call is one the servers de-duplicate, so it may be sent
+   * again when its outcome is unknown: routed to a partition (a
+   * single-partition procedure), or a multi-partition procedure.
+   */
+  public boolean sentAgainSafely() {
+    return routedPlusOne != 0 || multiPartitionProcedure;
   }
 
   /** The partition the call was routed to, plus one (0: not routed to a partition). */

@@ -54,6 +54,7 @@ public final class Router {
     }
     final int[] leaderIds = leaders;
     final int partition = partitionOf(call.procedure, call.parameters, bucketPartitions);
+    call.multiPartitionProcedure = partition < 0 && multiPartitionProcedure(call.procedure);
     if (partition >= 0) {
       final int leader = leaderIds[partition];
       final Connection[] hostConnections = byHostId;
@@ -88,6 +89,15 @@ public final class Router {
    */
   public int partitionOf(String procedure, Object[] parameters) {
     return partitionOf(procedure, parameters, bucketPartitions);
+  }
+
+  /** True when {@code procedure} is a multi-partition procedure of the routes this client knows (not a system one). */
+  boolean multiPartitionProcedure(String procedure) {
+    if (procedure.startsWith("@")) {
+      return false;
+    }
+    final ProcedureRoute route = routes.find(procedure);
+    return route != null && !route.singlePartition();
   }
 
   /** The partition {@code procedure}'s call with {@code parameters} runs on (through {@code buckets}), or -1. */

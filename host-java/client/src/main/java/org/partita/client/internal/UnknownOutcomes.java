@@ -12,18 +12,21 @@ import java.util.function.Supplier;
 
 /**
  * Sends again the calls whose outcome became unknown (docs/java-client.md,
- * "Calls sent again"): a single-partition call whose connection was lost
+ * "Calls sent again"): a procedure call whose connection was lost
  * while it was in flight, or that a server answered OUTCOME_UNKNOWN, goes
  * again, with the same session and handle, to its partition's leader as the
- * cluster names it then, after a short wait (50 ms, doubling up to 1 s),
+ * cluster names it then (a multi-partition one to any host, which forwards
+ * it to the coordinator), after a short wait (50 ms, doubling up to 1 s),
  * until it has an answer or its timeout (counted from its first sending)
  * is spent; then it completes with OUTCOME_UNKNOWN. The servers run a call
  * of a session at most once and answer a call sent again with the first
  * answer, so sending again is safe.
  *
- * <p>Only calls the client routed to a partition are sent again: the
- * servers de-duplicate single-partition calls only (multi-partition and
- * system procedures and ad-hoc SQL are not sent again).
+ * <p>Only procedures of the catalog are sent again: calls the client routed
+ * to a partition (single-partition procedures) and multi-partition
+ * procedures, which the servers de-duplicate (docs/cluster.md, "Client
+ * de-duplication"); system procedures, ad-hoc SQL and calls the client
+ * could not route are not sent again.
  *
  * <p>Thread-safe; the waits run on one daemon thread of its own, made when
  * first needed.
@@ -54,7 +57,7 @@ public final class UnknownOutcomes {
    * not one to send again or its time is spent (the caller fails it).
    */
   public boolean resend(PendingCall call, String reason) {
-    if (call.routedPartitionPlusOne() == 0 || call.deadlineNanos() == 0
+    if (!call.sentAgainSafely() || call.deadlineNanos() == 0
         || call.deadlineNanos() - System.nanoTime() <= 0) {
       return false;
     }

@@ -42,9 +42,20 @@ final class UnknownOutcomesTest {
   }
 
   @Test
+  void aMultiPartitionProcedureCallIsSentAgainThoughNotRoutedToAPartition() throws Exception {
+    final LinkedBlockingQueue<PendingCall> sent = new LinkedBlockingQueue<>();
+    final UnknownOutcomes resends = new UnknownOutcomes(() -> CompletableFuture.completedFuture(null), sent::add);
+    final PendingCall call = call(new CompletableFuture<>(), 10_000, 0);
+    call.multiPartitionProcedure = true;
+    assertTrue(resends.resend(call, "connection lost"));
+    assertSame(call, sent.poll(5, TimeUnit.SECONDS), "sent again: the servers de-duplicate it too");
+    resends.close();
+  }
+
+  @Test
   void aCallNotRoutedToAPartitionOrOutOfTimeIsNotSentAgain() {
     final UnknownOutcomes resends = new UnknownOutcomes(() -> CompletableFuture.completedFuture(null), c -> { });
-    assertFalse(resends.resend(call(new CompletableFuture<>(), 10_000, 0), "lost"), "multi-partition or system");
+    assertFalse(resends.resend(call(new CompletableFuture<>(), 10_000, 0), "lost"), "a system procedure or SQL");
     assertFalse(resends.resend(call(new CompletableFuture<>(), 0, 1), "lost"), "its time is spent");
     resends.close();
   }

@@ -650,7 +650,7 @@ public final class Database implements AutoCloseable {
       return;
     }
     if (!hold.decide(new PreparedHold.Decision(item.getDecision().getCommit(), TxnHeader.fromProto(item.getHeader()),
-        done))) {
+        done, item.getDecision().getAnswer()))) {
       // Decided before, after a failover: the leader's decision is the same one (one coordinator decides).
       done.ran(0);
     }
@@ -718,7 +718,7 @@ public final class Database implements AutoCloseable {
       return;
     }
     outcomes.watch(hold.txn(), "the prepared part of partition " + partition + " on host " + hostId + " (its leader"
-        + " is gone)", commit -> hold.decide(new PreparedHold.Decision(commit, null, null)));
+        + " is gone)", commit -> hold.decide(PreparedHold.Decision.byCoordinator(commit)));
   }
 
   /**
@@ -1516,7 +1516,7 @@ public final class Database implements AutoCloseable {
       final PreparedHold hold = parts.undecided(p);
       if (hold != null) {
         // Closing: the copy's memory goes with it; a part not committed here is not logged here.
-        hold.decide(new PreparedHold.Decision(false, null, null));
+        hold.decide(PreparedHold.Decision.byCoordinator(false));
       }
     }
     if (fragments != null) {

@@ -290,6 +290,38 @@ final class DedupTable {
     }
   }
 
+  /**
+   * One answer as bytes (the form {@link #encode} gives each record's),
+   * for a copy that records it from an item: the answer of a
+   * multi-partition call in its partition-0 decision (docs/cluster.md,
+   * "Client de-duplication").
+   */
+  static byte[] encodeAnswer(ClientResponse answer) {
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 + (int) Math.min(1 << 20, answerSize(answer)));
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      writeAnswer(out, answer);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+    }
+    return bytes.toByteArray();
+  }
+
+  /**
+   * The answer {@link #encodeAnswer} made {@code encoded} from (null for a
+   * null answer). @throws IllegalArgumentException naming what is wrong
+   */
+  static ClientResponse decodeAnswer(byte[] encoded) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
+      final ClientResponse answer = readAnswer(in, 0);
+      if (in.read() >= 0) {
+        throw new IllegalArgumentException("de-duplication answer: bytes after its last table");
+      }
+      return answer;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("de-duplication answer: truncated (" + e.getMessage() + ")", e);
+    }
+  }
+
   /** The ring slot of the {@code k}-th oldest record. */
   private int ringSlot(int k) {
     final int oldest = size == capacity ? next : 0;

@@ -5,6 +5,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Consumer;
+import org.partita.client.ClientResponse;
 import org.partita.server.engine.BatchRequestWriter;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.txn.CommitPipeline;
@@ -56,6 +57,22 @@ final class LocalParticipant implements Participant {
   private volatile FailoverOutcome.PartState state = FailoverOutcome.PartState.OPEN;
   /** Site-confined: the part went to the replicas as prepared; its end goes as a decision item. */
   private boolean preparedOnCopies;
+  /**
+   * The answer a client session's call that wrote gets, set by the
+   * coordinator before it commits (partition
+   * {@link Deduplication#MULTI_PARTITION_RECORDS} only): this copy records
+   * it when the part commits, and its decision item carries it to the
+   * other copies. Null: nothing to record.
+   */
+  private volatile ClientResponse answerToRecord;
+  /** Site-confined: the encoded answer this copy recorded as its part committed (for the decision item). */
+  private byte[] recordedAnswer;
+  /**
+   * Completes when the site reaches the join: on partition
+   * {@link Deduplication#MULTI_PARTITION_RECORDS}, what its table answers a
+   * client session's call it knows; null to run the call.
+   */
+  private final CompletableFuture<ClientResponse> earlier = new CompletableFuture<>();
 
   LocalParticipant(int partition) {
     this(partition, null);
@@ -102,6 +119,24 @@ final class LocalParticipant implements Participant {
     return answer;
   }
 
+  /**
+   * Where the site's de-duplication table stood on the call when the site
+   * reached the join: the answer its session's call gets instead of
+   * running (partition {@link Deduplication#MULTI_PARTITION_RECORDS} only),
+   * or null. Any thread.
+   */
+  CompletableFuture<ClientResponse> earlierAnswer() {
+    return earlier;
+  }
+
+  /**
+   * The call's answer, to record when the part commits. REQUIRES: called
+   * before {@link #finish}, from the coordinator's thread.
+   */
+  void recordOnCommit(ClientResponse answer) {
+    answerToRecord = answer;
+  }
+
   @Override
   public CompletableFuture<Void> finish(boolean commit) {
     final CompletableFuture<Void> answer = new CompletableFuture<>();
@@ -139,6 +174,8 @@ final class LocalParticipant implements Participant {
       parts.opened(txn, partition, this);
     }
     running.begin(join.txn().invocation());
+    earlier.complete(partition == Deduplication.MULTI_PARTITION_RECORDS && join.txn().invocation() != null
+        ? Deduplication.earlierAnswer(site, join.txn().invocation()) : null);
     try {
       serveUntilReleased(site, header, join, running, recorder);
     } finally {
@@ -146,14 +183,15 @@ final class LocalParticipant implements Participant {
     }
     if (preparedOnCopies && state == FailoverOutcome.PartState.PREPARED) {
       // Released undecided (never asked to finish): the part did not commit here.
-      finish(site.engine(), new Finish(false, new CompletableFuture<>()), recorder);
+      finish(site, header, join, new Finish(false, new CompletableFuture<>()), recorder);
     }
     if (parts != null) {
       parts.closed(txn, partition, state == FailoverOutcome.PartState.COMMITTED);
     }
     if (preparedOnCopies) {
       // The part is on every copy, prepared: its end follows it in the partition's order.
-      final PartDecision decision = new PartDecision(join.txn(), state == FailoverOutcome.PartState.COMMITTED);
+      final PartDecision decision = new PartDecision(join.txn(), state == FailoverOutcome.PartState.COMMITTED,
+          recordedAnswer);
       pipeline.decide(site.initiator().nextHeader(site.catalogVersion()), decision, recorder.committedHash(),
           () -> released.complete(null));
       pipeline.siteIdle();
@@ -175,7 +213,7 @@ final class LocalParticipant implements Participant {
       } else if (r instanceof Prepare p) {
         prepare(site.initiator().pipeline(), header, join, recorder, p.answer());
       } else if (r instanceof Finish f) {
-        finish(site.engine(), f, recorder);
+        finish(site, header, join, f, recorder);
       } else if (r instanceof ApplyCatalog a) {
         apply(site, a);
       }
@@ -236,10 +274,15 @@ final class LocalParticipant implements Participant {
     pipeline.siteIdle();
   }
 
-  private void finish(PartitionEngine engine, Finish f, ReplicatedPart.Recorder recorder) {
+  private void finish(Site site, TxnHeader header, MultiPartitionJoin join, Finish f,
+      ReplicatedPart.Recorder recorder) {
+    final PartitionEngine engine = site.engine();
     try {
       if (state == FailoverOutcome.PartState.OPEN || state == FailoverOutcome.PartState.PREPARED) {
         state = f.commit() ? FailoverOutcome.PartState.COMMITTED : FailoverOutcome.PartState.ROLLED_BACK;
+        if (state == FailoverOutcome.PartState.COMMITTED) {
+          record(site, header, join);
+        }
       }
       if (recorder != null) {
         recorder.finished(f.commit() && engine.inTransaction());
@@ -254,6 +297,25 @@ final class LocalParticipant implements Participant {
       f.answer().complete(null);
     } catch (Throwable t) {
       f.answer().completeExceptionally(t);
+    }
+  }
+
+  /**
+   * Records the committed call in the site's table when the coordinator
+   * gave its answer to record (docs/cluster.md, "Client de-duplication"),
+   * under the part's header's timestamp, as each other copy does when the
+   * decision item reaches it.
+   */
+  private void record(Site site, TxnHeader header, MultiPartitionJoin join) {
+    final ClientResponse answer = answerToRecord;
+    final org.partita.server.txn.Invocation invocation = join.txn().invocation();
+    if (answer == null || invocation == null || partition != Deduplication.MULTI_PARTITION_RECORDS) {
+      return;
+    }
+    Deduplication.multiPartitionCommitted(site, invocation.clientId(), invocation.clientSequence(), answer,
+        header.timestampMicros());
+    if (preparedOnCopies) {
+      recordedAnswer = DedupTable.encodeAnswer(answer);
     }
   }
 

@@ -326,7 +326,8 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
           + " single-partition (catalog version " + catalog.version() + ") before the call ran; retry it");
     }
     final Object[] arguments = invocation.parameters();
-    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, context -> {
+    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, procedure.readOnly(),
+        context -> {
       if (procedure.isSql()) {
         context.queue(ExecutableStatement.of(procedure.statements().get(CompiledProcedure.SQL_STATEMENT)), arguments);
         return List.of(context.execute(true));
@@ -347,7 +348,8 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
     } catch (org.partita.server.planner.PlanningException e) {
       throw new ServerException(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
     }
-    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay, context -> {
+    return runTransaction(new MultiPartitionTxn(header(replay), invocation, null), replay,
+        statement.planned().readOnly(), context -> {
       context.queue(statement, parameters);
       return List.of(context.execute(true));
     });
@@ -363,12 +365,23 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
     return recorded;
   }
 
-  /** Joins every partition, runs {@code body}, commits everywhere or rolls back everywhere. */
-  private ClientResponse runTransaction(MultiPartitionTxn txn, Replay replay, TransactionBody body) {
+  /**
+   * Joins every partition, runs {@code body}, commits everywhere or rolls
+   * back everywhere; a call of a client session that partition
+   * {@link Deduplication#MULTI_PARTITION_RECORDS}'s table knows is answered
+   * from it instead, and one that commits and is not {@code readOnly} is
+   * recorded there (docs/cluster.md, "Client de-duplication").
+   */
+  private ClientResponse runTransaction(MultiPartitionTxn txn, Replay replay, boolean readOnly,
+      TransactionBody body) {
     // Open the merge engine before any partition joins: a failure to open it must not leave partitions held.
     final PartitionEngine merge = mergeEngine();
     final RunningCall running = runningCall;
     final List<Participant> participants = join(txn, replay);
+    final ClientResponse earlier = earlierAnswer(txn, participants);
+    if (earlier != null) {
+      return notRun(participants, earlier);
+    }
     // A replayed transaction runs to its end: one that a limit or a cancel stopped is not in the log.
     running.begin(replay == null ? txn.invocation() : null);
     final TimeBudget budget = replay == null
@@ -385,10 +398,13 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
         // Every part on every copy before any commit (docs/cluster.md, "When a host dies mid-transaction").
         context.prepare();
       }
+      response = context.withAppStatus(ClientResponse.success(results));
+      if (!readOnly) {
+        recordOnCommit(txn, participants, response);
+      }
       commitSent = true;
       decided(txn, true);
       context.finish(true);
-      response = context.withAppStatus(ClientResponse.success(results));
     } catch (Throwable t) {
       response = context.withAppStatus(commitSent ? Failures.response(t) : FailoverOutcome.beforeCommit(t));
       decided(txn, commitSent);
@@ -415,6 +431,59 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
       response = FailoverOutcome.afterRelease(response, e);
     }
     return response;
+  }
+
+  /**
+   * What partition {@link Deduplication#MULTI_PARTITION_RECORDS}'s table
+   * answers {@code txn}'s call of a client session instead of running it
+   * (waits until that partition reached the join), or null to run it. A
+   * session's call on a coordinator not leading that partition (it is
+   * handing over) is answered NOT_LEADER, not run: only its leader's table
+   * can say whether it ran.
+   */
+  private ClientResponse earlierAnswer(MultiPartitionTxn txn, List<Participant> participants) {
+    final Invocation invocation = txn.invocation();
+    if (invocation == null || !org.partita.server.txn.ClientSessions.isSession(invocation.clientId())) {
+      return null;
+    }
+    final Participant records = participants.get(Deduplication.MULTI_PARTITION_RECORDS);
+    if (records instanceof LocalParticipant local) {
+      return local.earlierAnswer().join();
+    }
+    return ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "this host's coordinator does not lead partition "
+        + Deduplication.MULTI_PARTITION_RECORDS + ", whose table says whether call " + invocation.clientSequence()
+        + " of this client session ran; it was not run");
+  }
+
+  /** Rolls back every part of a transaction that ran nothing, releases them, and answers {@code answer}. */
+  private static ClientResponse notRun(List<Participant> participants, ClientResponse answer) {
+    final List<CompletableFuture<Void>> rolledBack = new ArrayList<>(participants.size());
+    for (Participant participant : participants) {
+      rolledBack.add(participant.finish(false));
+    }
+    // Nothing ran in any part, so a part that cannot roll back or release (its leader moved) changes nothing: the
+    // answer stands, and every other part is still released.
+    try {
+      MultiPartitionContext.joinAll(rolledBack);
+    } catch (RuntimeException e) {
+      // As above.
+    }
+    try {
+      releaseAll(participants);
+    } catch (RuntimeException e) {
+      // As above.
+    }
+    return answer;
+  }
+
+  /** Gives partition {@link Deduplication#MULTI_PARTITION_RECORDS} {@code txn}'s answer, to record as it commits. */
+  private static void recordOnCommit(MultiPartitionTxn txn, List<Participant> participants,
+      ClientResponse response) {
+    final Invocation invocation = txn.invocation();
+    if (invocation != null && org.partita.server.txn.ClientSessions.isSession(invocation.clientId())
+        && participants.get(Deduplication.MULTI_PARTITION_RECORDS) instanceof LocalParticipant local) {
+      local.recordOnCommit(response);
+    }
   }
 
   /** True when some partition of {@code map} has more than one copy (the prepare step is then needed). */

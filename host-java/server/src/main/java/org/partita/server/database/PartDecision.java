@@ -10,13 +10,19 @@ import org.partita.server.txn.TxnHeader;
  * (docs/cluster.md, "When a host dies mid-transaction"): an item of its own,
  * sequenced by the partition's leader once the coordinator committed or
  * rolled the part back, which every copy of the partition applies in the
- * same place of its order ({@link PreparedHold}). Immutable.
+ * same place of its order ({@link PreparedHold}); on partition 0 it may
+ * carry the answer of a client session's call for the copies to record
+ * ({@link Deduplication#multiPartitionCommitted}; null: none). Immutable.
  */
-record PartDecision(MultiPartitionTxn txn, boolean commit) implements SequencedItem {
+record PartDecision(MultiPartitionTxn txn, boolean commit, byte[] answer) implements SequencedItem {
   @Override
   public WorkItem toProto(TxnHeader header) {
-    return WorkItem.newBuilder().setHeader(header.toProto()).setDecision(MultiPartitionDecision.newBuilder()
-        .setCoordinator(txn.header().toProto()).setCommit(commit)).build();
+    final MultiPartitionDecision.Builder decision = MultiPartitionDecision.newBuilder()
+        .setCoordinator(txn.header().toProto()).setCommit(commit);
+    if (answer != null) {
+      decision.setAnswer(com.google.protobuf.ByteString.copyFrom(answer));
+    }
+    return WorkItem.newBuilder().setHeader(header.toProto()).setDecision(decision).build();
   }
 
   @Override

@@ -21,9 +21,16 @@ final class PreparedHold {
   /**
    * How the part ends: commit or roll back; {@code header} and {@code done}
    * are the decision item's when the leader sent it, null when a
-   * coordinator decided after a failover.
+   * coordinator decided after a failover; {@code answer} the client
+   * session's answer the decision item carries for partition 0's copies to
+   * record (empty: none; docs/cluster.md, "Client de-duplication").
    */
-  record Decision(boolean commit, TxnHeader header, ReplicaExecutor.Done done) {}
+  record Decision(boolean commit, TxnHeader header, ReplicaExecutor.Done done, com.google.protobuf.ByteString answer) {
+    /** A coordinator's decision after a failover (no item, no answer). */
+    static Decision byCoordinator(boolean commit) {
+      return new Decision(commit, null, null, com.google.protobuf.ByteString.EMPTY);
+    }
+  }
 
   private final TxnId txn;
   private final int partition;

@@ -189,6 +189,9 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
         engine.rollback();
       }
     }
+    if (decision.commit()) {
+      recordCall(site, header, decision);
+    }
     database.multiPartitionParts().ended(hold, decision.commit());
     site.replicated(decision.header() != null ? decision.header() : header);
     final long decided = commit ? hash : 0;
@@ -199,6 +202,36 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     } else {
       acknowledge.run();
     }
+  }
+
+  /**
+   * On partition {@link Deduplication#MULTI_PARTITION_RECORDS}, records the
+   * committed call of a client session as its leader did (docs/cluster.md,
+   * "Client de-duplication"): with the answer the leader's decision item
+   * carries (none: the leader recorded nothing), or, decided by a
+   * coordinator after a failover, without an answer (nobody alive may know
+   * it), so a call sent again is refused, never run twice.
+   */
+  private void recordCall(Site site, TxnHeader header, PreparedHold.Decision decision) {
+    final org.partita.proto.txn.MultiPartitionJoin join = item.getMultiPartitionRun().getJoin();
+    if (site.partition() != Deduplication.MULTI_PARTITION_RECORDS || !join.hasInvocation()) {
+      return;
+    }
+    final boolean leaderItem = decision.header() != null;
+    if (leaderItem && decision.answer().isEmpty()) {
+      return;
+    }
+    ClientResponse answer = null;
+    if (leaderItem) {
+      try {
+        answer = DedupTable.decodeAnswer(decision.answer().toByteArray());
+      } catch (IllegalArgumentException e) {
+        // Recorded without it: a call sent again is refused as of unknown outcome, never run twice.
+        answer = null;
+      }
+    }
+    Deduplication.multiPartitionCommitted(site, join.getInvocation().getClientId(),
+        join.getInvocation().getClientSequence(), answer, header.timestampMicros());
   }
 
   /**

@@ -194,6 +194,18 @@ final class DedupTableTest {
     }
   }
 
+  /** One answer travels alone in a multi-partition call's decision item, for partition 0's copies to record. */
+  @Test
+  void oneAnswerEncodedAloneDecodesAsItWas() {
+    final ClientResponse decoded = DedupTable.decodeAnswer(DedupTable.encodeAnswer(answer(7)));
+    assertEquals(7, valueOf(decoded));
+    assertEquals(7, decoded.appStatus());
+    assertEquals("status 7", decoded.appStatusMessage());
+    assertEquals(null, DedupTable.decodeAnswer(DedupTable.encodeAnswer(null)));
+    final byte[] longer = java.util.Arrays.copyOf(DedupTable.encodeAnswer(answer(7)), 200);
+    assertThrows(IllegalArgumentException.class, () -> DedupTable.decodeAnswer(longer));
+  }
+
   @Test
   void anEmptyTableLoadsAsEmpty() {
     final DedupTable joiner = new DedupTable(8, 10 * MINUTE);

@@ -27,7 +27,9 @@ import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.SourceFile;
 import org.partita.server.error.ServerException;
 import org.partita.server.topology.PartitionMap;
+import org.partita.server.txn.ClientSessions;
 import org.partita.server.txn.ImmediateCommitPipeline;
+import org.partita.server.txn.Invocation;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 
@@ -344,6 +346,105 @@ class PreparedPartTest {
   private int queueDepth(int host, int partition) {
     return db[host].partitionStatuses().stream().filter(s -> s.partition() == partition).findFirst()
         .orElseThrow().queueDepth();
+  }
+
+  // ---- client de-duplication of multi-partition calls (docs/cluster.md, "Client de-duplication") ----
+
+  private static final long SESSION = ClientSessions.id("", 42);
+
+  /** MoveMoney as call {@code sequence} of {@link #SESSION}, sent to {@code host}; its answer. */
+  private ClientResponse sessionTransfer(int host, long sequence, long from, long to, long amount) throws Exception {
+    final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
+    assertTrue(db[host].offerCall(Invocation.of("MoveMoney", new Object[] {from, to, amount}, SESSION, sequence),
+        answer::complete));
+    return answer.get(60, TimeUnit.SECONDS);
+  }
+
+  /** As {@link #sessionTransfer}, sent again while the host answers NOT_LEADER (its coordinator is starting). */
+  private ClientResponse sessionTransferOnceCoordinating(int host, long sequence, long from, long to, long amount)
+      throws Exception {
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    ClientResponse answer = sessionTransfer(host, sequence, from, to, amount);
+    while (answer.errorCode() == ErrorCode.ERROR_CODE_NOT_LEADER && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      answer = sessionTransfer(host, sequence, from, to, amount);
+    }
+    return answer;
+  }
+
+  /** The answer's first value, read through a view of its own (a recorded answer is shared by its copies). */
+  private static long firstLong(ClientResponse answer) {
+    assertTrue(answer.ok(), answer.toString());
+    final ResultTable table = answer.results().get(0).view();
+    assertTrue(table.advanceRow());
+    return table.getLong(0);
+  }
+
+  /** Host 0 (partition 0's leader, the coordinator) dies: host 1 leads both partitions in epoch 2. */
+  private void coordinatorsHostDies() {
+    dead.add(0);
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    for (int b = 0; b < buckets.length; b++) {
+      buckets[b] = b % 2;
+    }
+    final PartitionMap next = PartitionMap.of(2, buckets, List.of(new PartitionMap.Replicas(0, 1, List.of(1), 2),
+        new PartitionMap.Replicas(1, 1, List.of(1), 2)));
+    db[1].lead(0, 2, ImmediateCommitPipeline.INSTANCE);
+    db[1].followMap(next);
+    map = next;
+  }
+
+  @Test
+  void shouldAnswerAMultiPartitionCallOfASessionSentAgainFromPartitionZerosTableNotRunIt() throws Exception {
+    final long a = account(0);
+    final long b = account(1);
+    assertEquals(OPENING, firstLong(sessionTransfer(0, 1, a, b, 40L)));
+    assertEquals(OPENING, firstLong(sessionTransfer(0, 1, a, b, 40L)), "sent again: the first answer");
+    assertEquals(OPENING - 40, balance(0, a), "run once");
+    assertEquals(OPENING + 40, balance(1, b));
+    assertEquals(OPENING - 40, firstLong(sessionTransfer(0, 2, a, b, 40L)), "the session's next call runs");
+    assertEquals(OPENING - 80, balance(0, a));
+    assertCopiesEqual(0);
+    assertCopiesEqual(1);
+    assertEquals(List.of(), failures);
+  }
+
+  @Test
+  void shouldAnswerAMultiPartitionCallSentAgainFromTheCopyOfPartitionZeroThatLeadsAfterTheCoordinatorDied()
+      throws Exception {
+    final long a = account(0);
+    final long b = account(1);
+    assertEquals(OPENING, firstLong(sessionTransfer(0, 1, a, b, 40L)));
+    coordinatorsHostDies();
+    assertEquals(OPENING, firstLong(sessionTransferOnceCoordinating(1, 1, a, b, 40L)),
+        "host 1's copy of partition 0 recorded the call with its answer from the decision item");
+    assertEquals(OPENING - 40, balance(1, a), "run once");
+    assertEquals(OPENING + 40, balance(1, b));
+    assertEquals(OPENING - 40, firstLong(sessionTransfer(1, 2, a, b, 40L)), "the session's next call runs");
+    assertEquals(List.of(), failures);
+  }
+
+  @Test
+  void shouldRefuseNotRunAMultiPartitionCallSentAgainThatANewCoordinatorCommittedAfterAFailover() throws Exception {
+    final long a = account(0);
+    final long b = account(1);
+    leaders[0].holdDecisions = true;
+    final CompletableFuture<ClientResponse> answer = new CompletableFuture<>();
+    assertTrue(db[0].offerCall(Invocation.of("MoveMoney", new Object[] {a, b, 40L}, SESSION, 1), answer::complete));
+    final Runnable heldDecision = leaders[0].heldDecision.get(60, TimeUnit.SECONDS);
+    // Host 0 dies with partition 0's decision item unsent: host 1's copy holds the part prepared, and the new
+    // coordinator commits it (partition 1 committed), knowing no answer.
+    coordinatorsHostDies();
+    final ClientResponse again = sessionTransferOnceCoordinating(1, 1, a, b, 40L);
+    assertEquals(ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, again.errorCode(), again.toString());
+    assertTrue(again.message().contains("ran before"), again.message());
+    assertEquals(OPENING - 40, balance(1, a), "committed once, by the new coordinator's decision, and not again");
+    assertEquals(OPENING + 40, balance(1, b));
+    assertEquals(List.of(), failures);
+    // Host 0's coordinator (its host is dead) still waits for its decision item to reach host 1, which no longer
+    // holds a replica of partition 0: the item goes nowhere, as to a gone copy, so host 0 can close.
+    dead.add(1);
+    heldDecision.run();
   }
 
   @Test
