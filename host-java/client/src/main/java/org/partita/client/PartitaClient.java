@@ -349,14 +349,13 @@ public final class PartitaClient implements AutoCloseable {
     }
     final Connection connection = router.choose(call);
     if (connection == null) {
-      call.fail(new NoConnectionsException(noConnectionMessage(call.procedure())), CallStats.Outcome.REJECTED_BY_CLIENT);
+      notSent(call, new NoConnectionsException(noConnectionMessage(call.procedure())));
       return;
     }
     final int messageBytes = call.messageBytes();
     if (messageBytes > connection.maxFrameBytes()) {
-      call.fail(new FrameTooLargeException("the call to " + call.procedure() + " encodes to " + messageBytes
-          + " bytes; the server at " + connection.address() + " accepts at most " + connection.maxFrameBytes()),
-          CallStats.Outcome.REJECTED_BY_CLIENT);
+      notSent(call, new FrameTooLargeException("the call to " + call.procedure() + " encodes to " + messageBytes
+          + " bytes; the server at " + connection.address() + " accepts at most " + connection.maxFrameBytes()));
       return;
     }
     if (!acquireRoom(connection, call, internal)) {
@@ -370,15 +369,29 @@ public final class PartitaClient implements AutoCloseable {
       if (connection.acquirePermit(internal ? 0 : backpressureNanos)) {
         return true;
       }
-      call.fail(new BackpressureException("no room for the call to " + call.procedure() + ": "
+      notSent(call, new BackpressureException("no room for the call to " + call.procedure() + ": "
           + config.maxInFlightPerConnection() + " calls in flight on " + connection.address() + " and none finished within "
-          + config.backpressureTimeout().toMillis() + " ms"), CallStats.Outcome.REJECTED_BY_CLIENT);
+          + config.backpressureTimeout().toMillis() + " ms"));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      call.fail(new PartitaClientException("interrupted while waiting for room for the call to " + call.procedure(), e),
-          CallStats.Outcome.REJECTED_BY_CLIENT);
+      notSent(call, new PartitaClientException("interrupted while waiting for room for the call to " + call.procedure(),
+          e));
     }
     return false;
+  }
+
+  /**
+   * Fails {@code call} with {@code why} (this sending did not happen), unless
+   * it is being sent again with an unknown outcome: an earlier sending may
+   * have run, so it is tried again while its time lasts (the client may be
+   * reconnecting), then completes unknown, never as not sent.
+   */
+  private void notSent(PendingCall call, PartitaClientException why) {
+    if (call.unknownReason() == null) {
+      call.fail(why, CallStats.Outcome.REJECTED_BY_CLIENT);
+    } else if (closed || !unknownOutcomes.resend(call, call.unknownReason())) {
+      call.unknown(System.nanoTime());
+    }
   }
 
   private String noConnectionMessage(String procedure) {
