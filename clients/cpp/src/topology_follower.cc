@@ -175,7 +175,9 @@ void TopologyFollower::SendAgain(std::vector<Waiting> ready) {
   if (no_room.empty()) return;
   std::lock_guard<std::mutex> lock(mu_);
   for (Waiting& w : no_room) {
-    if (closed_) {
+    if (closed_ && !w.call.unknown_reason.empty()) {
+      tracker_->Finish(w.call, std::move(w.answer));  // OUTCOME_UNKNOWN: an earlier sending may have run
+    } else if (closed_) {
       tracker_->Finish(w.call, Status(Status::Code::kClosed, "the client was closed; the call to " +
                                                                  w.call.procedure + " was not sent"));
     } else {
