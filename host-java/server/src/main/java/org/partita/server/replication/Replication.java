@@ -99,7 +99,15 @@ public final class Replication implements AutoCloseable {
     this.repairing = new ReplicaSequencer[map.partitionCount()];
     for (int p = 0; p < map.partitionCount(); p++) {
       final PartitionMap.Replicas copies = map.replicas(p);
-      if (!copies.replicaHosts().contains(selfHost) || copies.replicaHosts().size() < 2) {
+      if (!copies.replicaHosts().contains(selfHost)) {
+        continue;
+      }
+      if (copies.replicaHosts().size() < 2) {
+        if (copies.leaderHost() == selfHost) {
+          // Its only copy (K >= 1: a whole-cluster recovery left the others out, and the rejoin plan streams them
+          // back): led alone, as after a failover, so that a rejoin stream can take its items (openStream).
+          leaders[p] = new LeaderPipeline(p, copies.epoch(), selfHost, List.of(), this::wake);
+        }
         continue;
       }
       for (int host : copies.replicaHosts()) {

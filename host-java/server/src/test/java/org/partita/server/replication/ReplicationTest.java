@@ -134,6 +134,30 @@ class ReplicationTest {
     assertNull(replication[0].replica(1).stopReason());
   }
 
+  /**
+   * A partition whose other copies a whole-cluster recovery left out starts
+   * with one copy: its leader leads it alone, so the rejoin stream that gives
+   * the copies back can take its items (with no leader pipeline the stream
+   * ended at once, "no longer leads", again and again, and the copies never
+   * came back).
+   */
+  @Test
+  void shouldLeadAPartitionLeftWithItsOnlyCopyAloneSoARejoinCanStreamIt() throws Exception {
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    final PartitionMap recovered = PartitionMap.of(5, buckets, List.of(new PartitionMap.Replicas(0, 0, List.of(0), 4),
+        new PartitionMap.Replicas(1, 1, List.of(1), 4)));
+    final NioEventLoopGroup group = new NioEventLoopGroup(1);
+    groups.add(group);
+    final Replication alone = new Replication(0, recovered, List.of(new InetSocketAddress("127.0.0.1", 1),
+        new InetSocketAddress("127.0.0.2", 1)), InetAddress.getByName("127.0.0.1"), group);
+    try {
+      assertNotNull(alone.leader(0), "host 0 leads partition 0, its only copy");
+      assertNull(alone.leader(1), "partition 1 is led by host 1");
+    } finally {
+      alone.close();
+    }
+  }
+
   @Test
   void shouldAnswerNotLeaderForACallReachingAReplica() throws Exception {
     long key = 0;
