@@ -28,6 +28,9 @@ import org.partita.client.PartitaClient;
  * passed, 1 when one failed or the run could not finish, 2 for bad usage.
  */
 public final class FaultRun {
+  /** How long a call of the workload's setup may take (the workers' calls: {@link Worker#CALL_TIMEOUT}). */
+  static final java.time.Duration SETUP_CALL_TIMEOUT = java.time.Duration.ofSeconds(30);
+
   private final RunOptions options;
   private final Path runDir;
   private final Workload workload;
@@ -135,7 +138,8 @@ public final class FaultRun {
   private LiveResults drive(Hosts hosts, History history, Schedule schedule) throws IOException,
       InterruptedException {
     hosts.startAll();
-    try (PartitaClient setup = Worker.connect("fault-setup", hosts.addresses())) {
+    // The initial state, before any fault: a fresh cluster on a loaded machine may take seconds to answer at first.
+    try (PartitaClient setup = Worker.connect("fault-setup", hosts.addresses(), SETUP_CALL_TIMEOUT)) {
       workload.setup(setup);
     }
     final long start = history.now();

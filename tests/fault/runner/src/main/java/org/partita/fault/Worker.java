@@ -56,8 +56,13 @@ final class Worker implements Runnable {
 
   /** A client for the run: short reconnection backoff so it measures the server's availability, not its own. */
   static PartitaClient connect(String name, List<String> addresses) {
+    return connect(name, addresses, CALL_TIMEOUT);
+  }
+
+  /** {@link #connect(String, List)} with calls timing out after {@code callTimeout}. */
+  static PartitaClient connect(String name, List<String> addresses, Duration callTimeout) {
     final PartitaClient client = new PartitaClient(ClientConfig.builder().clientName(name)
-        .callTimeout(CALL_TIMEOUT).connectTimeout(Duration.ofSeconds(5)).backpressureTimeout(Duration.ZERO)
+        .callTimeout(callTimeout).connectTimeout(Duration.ofSeconds(5)).backpressureTimeout(Duration.ZERO)
         .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500)).build());
     for (String address : addresses) {
       client.connect(address);
