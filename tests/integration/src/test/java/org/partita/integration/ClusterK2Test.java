@@ -76,7 +76,8 @@ class ClusterK2Test {
     }
     final PartitaClient all = cluster.client(true, addresses.toArray(new String[0]));
     // Ad-hoc single-partition writes: the client cannot route them, so a resend after NOT_LEADER goes to the next
-    // host; with two resends only, three of five hosts were tried, and a statement led on another host failed NOT_LEADER.
+    // host; with two resends only, three of five hosts were tried, and a statement led on another host failed
+    // NOT_LEADER.
     for (int k = 0; k < 20; k++) {
       final ClientResponse inserted = all.call("@AdHoc", "INSERT INTO store (key, value) VALUES ('adhoc" + k
           + "', NULL)");
