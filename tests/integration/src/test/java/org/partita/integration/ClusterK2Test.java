@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -110,7 +109,7 @@ class ClusterK2Test {
     final long stopped = System.nanoTime();
     FailoverTest.signal(hosts.get(paused), "STOP");
     System.out.printf("k2: host %d paused; its partition served again %.2f s after%n", paused,
-        firstSuccessPast(all, pausedKey, stopped) / 1e9);
+        FailoverTest.firstSuccess(all, pausedKey, stopped, Duration.ofMillis(200)) / 1e9);
     final long resumed = System.nanoTime();
     FailoverTest.signal(hosts.get(paused), "CONT");
     awaitThreeCopiesBack(paused, resumed, "resumed");
@@ -256,23 +255,6 @@ class ClusterK2Test {
       }
     }
     assertEquals(2, drops.stream().distinct().count(), "the leader dropped both replicas: " + drops);
-  }
-
-  /**
-   * Nanoseconds from {@code since} to the first successful write of {@code key}, each attempt waiting at most
-   * 200 ms: a call that reached the paused host waits there for its call timeout, not for the failover.
-   */
-  private static long firstSuccessPast(PartitaClient client, String key, long since) throws InterruptedException {
-    final long deadline = since + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      final ClientResponse answer = client.callAsync("Put", key, FailoverTest.value(key))
-          .handle((a, e) -> e == null ? a : null).completeOnTimeout(null, 200, TimeUnit.MILLISECONDS).join();
-      if (answer != null && answer.ok()) {
-        return System.nanoTime() - since;
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("no successful write of " + key + " within 60 s");
   }
 
   /** Starts {@code victim} again with --rejoin on its client port and waits until its three copies are back. */

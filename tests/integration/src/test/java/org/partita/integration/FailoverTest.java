@@ -569,9 +569,21 @@ class FailoverTest {
 
   /** Nanoseconds from {@code since} to the first successful write of {@code key} (retried every 20 ms). */
   static long firstSuccess(PartitaClient client, String key, long since) throws InterruptedException {
+    return firstSuccess(client, key, since, null);
+  }
+
+  /**
+   * {@link #firstSuccess(PartitaClient, String, long)}, each attempt waiting at most {@code perAttempt} (null: its
+   * call timeout): a call that reached a paused host waits there for its call timeout, not for the failover.
+   */
+  static long firstSuccess(PartitaClient client, String key, long since, Duration perAttempt)
+      throws InterruptedException {
     final long deadline = since + Duration.ofSeconds(60).toNanos();
     while (System.nanoTime() < deadline) {
-      final ClientResponse answer = attempt(client, "Put", key, value(key));
+      final CompletableFuture<ClientResponse> call = client.callAsync("Put", key, value(key))
+          .handle((a, e) -> e == null ? a : null);
+      final ClientResponse answer = (perAttempt == null ? call
+          : call.completeOnTimeout(null, perAttempt.toMillis(), TimeUnit.MILLISECONDS)).join();
       if (answer != null && answer.ok()) {
         return System.nanoTime() - since;
       }

@@ -106,7 +106,7 @@ public final class Replication implements AutoCloseable {
         if (copies.leaderHost() == selfHost) {
           // Its only copy (K >= 1: a whole-cluster recovery left the others out, and the rejoin plan streams them
           // back): led alone, as after a failover, so that a rejoin stream can take its items (openStream).
-          leaders[p] = new LeaderPipeline(p, copies.epoch(), selfHost, List.of(), this::wake);
+          leaders[p] = aloneLeader(p, copies.epoch());
         }
         continue;
       }
@@ -216,11 +216,16 @@ public final class Replication implements AutoCloseable {
     if (fenced != null) {
       fenced.retire(RETIRE_WAIT_MILLIS);
     }
-    final LeaderPipeline alone = new LeaderPipeline(partition, epoch, selfHost, List.of(), this::wake);
+    final LeaderPipeline alone = aloneLeader(partition, epoch);
     synchronized (this) {
       leaders[partition] = alone;
     }
     return around.apply(alone);
+  }
+
+  /** A pipeline for {@code partition} led by this host with no replica: its answers leave at once. */
+  private LeaderPipeline aloneLeader(int partition, long epoch) {
+    return new LeaderPipeline(partition, epoch, selfHost, List.of(), this::wake);
   }
 
   /** Removes and returns this host's fenced copy of {@code partition} waiting for its repair (null when none). */
