@@ -20,11 +20,18 @@ import org.partita.server.topology.PartitionMap;
  *
  * <p>The rules: a partition is under-replicated when it has fewer than K+1
  * copies and its leader's host is UP. A joining host is one UP and serving
- * that holds no copy of some under-replicated partition. One host at a
- * time: the plan names the joining host holding the fewest copies (then the
- * lowest id) and every under-replicated partition it does not hold, so a
- * second returning host waits until the first has its copies, and no
- * partition streams to two hosts at once.
+ * that holds no copy of some under-replicated partition and fewer copies
+ * than its sites per host S (a host never holds more copies than it has
+ * sites). One host at a time: the plan names the joining host holding the
+ * fewest copies (then the lowest id) and the under-replicated partitions it
+ * does not hold, at most as many as it has room for, so a second returning
+ * host waits until the first has its copies, and no partition streams to
+ * two hosts at once. Its home partitions come first: those the formation's
+ * placement ({@link Placement}) put on it. Taking them back restores the
+ * formation's map as hosts return, which always has room for every copy;
+ * a host that took another host's home partition instead could leave a
+ * partition short with no host able to take it (each host with room
+ * already holding a copy of it).
  *
  * <p>Immutable; any thread.
  */
@@ -37,7 +44,7 @@ public record RejoinPlan(int hostId, long incarnation, List<Integer> partitions)
    * The next host to give copies to and which, or null when no partition is
    * under-replicated or no host can take one.
    */
-  public static RejoinPlan next(MetadataSnapshot state, int kFactor) {
+  public static RejoinPlan next(MetadataSnapshot state, int kFactor, int sitesPerHost) {
     if (!state.hasMap()) {
       return null;
     }
@@ -58,7 +65,8 @@ public record RejoinPlan(int hostId, long incarnation, List<Integer> partitions)
     for (HostRecord h : up.values()) {
       final int copies = copiesOn(map, h.getHostId());
       final boolean belowAverage = (long) copies * up.size() < total;
-      if (h.getServing() && belowAverage && copies < chosenCopies && lacksAny(map, shortOfCopies, h.getHostId())) {
+      if (h.getServing() && belowAverage && copies < sitesPerHost && copies < chosenCopies
+          && lacksAny(map, shortOfCopies, h.getHostId())) {
         chosen = h;
         chosenCopies = copies;
       }
@@ -66,13 +74,36 @@ public record RejoinPlan(int hostId, long incarnation, List<Integer> partitions)
     if (chosen == null) {
       return null;
     }
-    final List<Integer> given = new ArrayList<>();
+    final int host = chosen.getHostId();
+    final PartitionMap formation = formation(map, kFactor, sitesPerHost);
+    final List<Integer> home = new ArrayList<>();
+    final List<Integer> other = new ArrayList<>();
     for (int p : shortOfCopies) {
-      if (!map.replicas(p).replicaHosts().contains(chosen.getHostId())) {
-        given.add(p);
+      if (!map.replicas(p).replicaHosts().contains(host)) {
+        (formation != null && formation.replicas(p).replicaHosts().contains(host) ? home : other).add(p);
       }
     }
-    return new RejoinPlan(chosen.getHostId(), chosen.getIncarnation(), given);
+    home.addAll(other);
+    final int room = sitesPerHost - chosenCopies;
+    return new RejoinPlan(host, chosen.getIncarnation(), home.subList(0, Math.min(room, home.size())));
+  }
+
+  /**
+   * The map the cluster formed with ({@link Placement}: H = P·(K+1)/S
+   * hosts), or null when {@code map}'s partition count does not come from
+   * that placement (then no partition is anyone's home).
+   */
+  private static PartitionMap formation(PartitionMap map, int kFactor, int sitesPerHost) {
+    final long slots = (long) map.partitionCount() * (kFactor + 1);
+    if (slots % sitesPerHost != 0) {
+      return null;
+    }
+    try {
+      final PartitionMap formed = Placement.of((int) (slots / sitesPerHost), sitesPerHost, kFactor);
+      return formed.partitionCount() == map.partitionCount() ? formed : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /** The partitions with fewer than K+1 copies whose leader's host is up, in partition order. */

@@ -54,6 +54,7 @@ final class ClusterRejoin implements AutoCloseable {
   private final Database database;
   private final Replication replication;
   private final int kFactor;
+  private final int sitesPerHost;
   private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
     final Thread t = new Thread(r, "partita-rejoin");
     t.setDaemon(true);
@@ -76,11 +77,13 @@ final class ClusterRejoin implements AutoCloseable {
     long endedAt;
   }
 
-  ClusterRejoin(ClusterMember member, Database database, Replication replication, int kFactor) {
+  ClusterRejoin(ClusterMember member, Database database, Replication replication, int kFactor,
+      int sitesPerHost) {
     this.member = member;
     this.database = database;
     this.replication = replication;
     this.kFactor = kFactor;
+    this.sitesPerHost = sitesPerHost;
   }
 
   void start() {
@@ -190,7 +193,7 @@ final class ClusterRejoin implements AutoCloseable {
   private void check() {
     try {
       final MetadataSnapshot state = member.metadata();
-      final RejoinPlan plan = RejoinPlan.next(state, kFactor);
+      final RejoinPlan plan = RejoinPlan.next(state, kFactor, sitesPerHost);
       if (plan != null) {
         final PartitionMap map = ClusterMember.mapOf(state);
         for (int p : plan.partitions()) {
@@ -220,9 +223,7 @@ final class ClusterRejoin implements AutoCloseable {
       if (s != null && s.ended() == null) {
         s.end("a newer plan: host " + plan.hostId() + " in epoch " + epoch);
       }
-      if (current.endedAt == 0) {
-        current.endedAt = System.nanoTime();
-      }
+      noteEnded(p, current);
       if (System.nanoTime() - current.endedAt < RETRY_NANOS) {
         return;
       }
@@ -259,6 +260,20 @@ final class ClusterRejoin implements AutoCloseable {
     });
   }
 
+  /** Marks when {@code s} ended, once, saying why (a stream refused before it began has no stream). */
+  private void noteEnded(int p, Streaming s) {
+    if (s.endedAt != 0) {
+      return;
+    }
+    s.endedAt = System.nanoTime();
+    final RejoinStream stream = s.stream;
+    if (stream != null) {
+      LOG.warning("rejoin: partition " + p + ": the stream to host " + stream.joiner() + " ended: "
+          + stream.ended());
+      replication.rejoins().remove(stream);
+    }
+  }
+
   /** Asks for AddReplica once the joining copy caught up; reports the end. Rejoin thread. */
   private void advance(int p, Streaming s, MetadataSnapshot state) {
     final RejoinStream stream = s.stream;
@@ -266,12 +281,7 @@ final class ClusterRejoin implements AutoCloseable {
       return;
     }
     if (stream.ended() != null) {
-      if (s.endedAt == 0) {
-        s.endedAt = System.nanoTime();
-        LOG.warning("rejoin: partition " + p + ": the stream to host " + stream.joiner() + " ended: "
-            + stream.ended());
-        replication.rejoins().remove(stream);
-      }
+      noteEnded(p, s);
       return;
     }
     if (stream.drainedEpoch()) {

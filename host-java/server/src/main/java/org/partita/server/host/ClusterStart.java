@@ -91,7 +91,7 @@ final class ClusterStart {
       replication.start(database::offerReplicated);
       follower = new ClusterFollower(member, database, replication, cluster.heartbeatTimeout(), () -> { });
       replication.whenDiverged(follower::dropDiverged);
-      rejoin = new ClusterRejoin(member, database, replication, config.kFactor());
+      rejoin = new ClusterRejoin(member, database, replication, config.kFactor(), config.sitesPerHost());
       follower.withRejoin(rejoin);
     }
     final ClusterFollower following = follower;
