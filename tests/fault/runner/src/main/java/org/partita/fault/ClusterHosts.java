@@ -82,6 +82,8 @@ final class ClusterHosts implements Hosts {
   private final Path scriptLog;
   private final Set<Integer> paused = new TreeSet<>();
   private final Set<Integer> dead = new TreeSet<>();
+  /** How long a host's thread dump may take when a run ends early. */
+  private static final long THREAD_DUMP_SECONDS = 20;
   private final Thread shutdownHook = new Thread(this::close, "cluster-hosts-shutdown");
   private List<String> addresses = List.of();
   private Path cgroup;
@@ -528,6 +530,8 @@ final class ClusterHosts implements Hosts {
       firewall.close();
     }
     if (started) {
+      // The run ended early (an exception): what each host was doing then is the first thing to look at.
+      dumpThreads();
       try {
         script(SCRIPT_TIMEOUT_SECONDS, "stop");
       } catch (IOException | RuntimeException e) {
@@ -628,6 +632,35 @@ final class ClusterHosts implements Hosts {
     if (p.exitValue() != 0) {
       throw new IllegalStateException("scripts/cluster " + String.join(" ", args) + " failed (exit code "
           + p.exitValue() + "): " + tail(scriptLog));
+    }
+  }
+
+  /**
+   * Writes every running, unpaused host's threads ({@code jcmd PID
+   * Thread.print}) to {@code RUN/cluster-host-I.threads.txt}, each within
+   * {@value #THREAD_DUMP_SECONDS} s; a host that cannot be asked is named on
+   * stderr.
+   */
+  private void dumpThreads() {
+    for (int h = 0; h < options.hosts(); h++) {
+      if (paused.contains(h) || dead.contains(h)) {
+        continue;
+      }
+      final Path out = runDir.resolve("cluster-host-" + h + ".threads.txt");
+      try {
+        final String pid = Files.readString(clusterDir.resolve("host-" + h + ".pid")).trim();
+        final Process p = new ProcessBuilder("jcmd", pid, "Thread.print").redirectErrorStream(true)
+            .redirectOutput(out.toFile()).start();
+        if (!p.waitFor(THREAD_DUMP_SECONDS, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+          System.err.println("fault run: host " + h + "'s threads not dumped within " + THREAD_DUMP_SECONDS + " s");
+        }
+      } catch (IOException e) {
+        System.err.println("fault run: could not dump host " + h + "'s threads: " + e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 
