@@ -67,6 +67,8 @@ class ClusterRecoveryTest {
   private final Map<String, String> acknowledged = new ConcurrentHashMap<>();
   private String cluster;
   private Path schema = KV_DDL;
+  /** The procedures' classes ({@code --classes}), or null. */
+  private Path classes;
   private int launches;
 
   @AfterEach
@@ -155,6 +157,77 @@ class ClusterRecoveryTest {
     final InvocationResponse next = callOnLeader(session, 42, "AddEntry", key, "next");
     assertEquals(CallStatus.CALL_STATUS_SUCCESS, next.getStatus(), next.toString());
     assertEquals(2, count(client, key), "a new handle of the session runs");
+  }
+
+  /**
+   * A multi-partition transfer of a client session between accounts on
+   * partitions 1 and 2, so partition 0's part changes nothing and partition
+   * 0's log holds only the decision carrying the call's answer, sent again
+   * after a restart of every host from its log: answered with its first
+   * answer and not run again (the replayed decision recorded it in partition
+   * 0's table). Without that record it ran again and the source paid twice.
+   */
+  @Test
+  void aTransferSentAgainAfterAWholeClusterRestartIsAnsweredFromTheReplayedDecision() throws Exception {
+    // --schema takes a comma-separated list: the bank tables, then the Transfer procedure.
+    schema = Path.of(Path.of(ClusterRecoveryTest.class.getResource("/bank.sql").toURI()) + ","
+        + Path.of(ClusterRecoveryTest.class.getResource("/bank-transfer.sql").toURI()));
+    classes = Path.of(org.partita.integration.procs.Transfer.class.getProtectionDomain().getCodeSource()
+        .getLocation().toURI());
+    cluster = ClusterTest.clusterList(HOSTS, ClusterTest.freeClusterPort(HOSTS));
+    for (int i = 0; i < HOSTS; i++) {
+      cuts.add(new PowerCut(dataDir(i).resolve("commandlog"), dir.resolve("journal-" + i)));
+    }
+    PartitaClient client = startHosts(false);
+    // One account per partition (every host's log then holds a record); the transfer's two avoid partition 0.
+    final long[] account = openAccountPerPartition(client);
+    final long from = account[1];
+    final long to = account[2];
+    final long session = 0x5E55_7E57_0002L;
+    final InvocationResponse first = callOnLeader(session, 7, "Transfer", from, to, 40L);
+    assertEquals(CallStatus.CALL_STATUS_SUCCESS, first.getStatus(), first.toString());
+    assertEquals(OPENING - 40, balance(client, from));
+    killAndCutPower();
+
+    client = startHosts(true);
+    final InvocationResponse again = callOnLeader(session, 7, "Transfer", from, to, 40L);
+    assertEquals(CallStatus.CALL_STATUS_SUCCESS, again.getStatus(), again.toString());
+    assertEquals(first.getResultsList(), again.getResultsList(), "the first answer's results");
+    assertEquals(OPENING - 40, balance(client, from), "sent again after the restart: answered, not run again");
+    assertEquals(OPENING + 40, balance(client, to));
+    final InvocationResponse next = callOnLeader(session, 8, "Transfer", from, to, 40L);
+    assertEquals(CallStatus.CALL_STATUS_SUCCESS, next.getStatus(), next.toString());
+    assertEquals(OPENING - 80, balance(client, from), "a new handle of the session runs");
+  }
+
+  private static final long OPENING = 1_000;
+
+  /** Opens an account of {@link #OPENING} on each partition; their ids, by partition. */
+  private static long[] openAccountPerPartition(PartitaClient client) throws Exception {
+    final long[] ids = new long[PARTITIONS];
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    int opened = 0;
+    for (long id = 1; opened < PARTITIONS; id++) {
+      assertTrue(System.nanoTime() < deadline, "the client routes OpenAccount to every partition within 60 s");
+      final int partition = client.partitionOf("OpenAccount", id);
+      if (partition < 0 || ids[partition] != 0) {
+        Thread.sleep(partition < 0 ? 20 : 0);
+        continue;
+      }
+      final ClientResponse answer = client.callAsync("OpenAccount", id, 1, OPENING, "a" + id)
+          .get(60, TimeUnit.SECONDS);
+      assertTrue(answer.ok(), answer.message());
+      ids[partition] = id;
+      opened++;
+    }
+    return ids;
+  }
+
+  private static long balance(PartitaClient client, long id) throws Exception {
+    final ClientResponse answer = client.callAsync("@AdHoc", "SELECT balance FROM accounts WHERE id = " + id)
+        .get(60, TimeUnit.SECONDS);
+    assertTrue(answer.ok(), answer.message());
+    return answer.firstLong();
   }
 
   /**
@@ -353,7 +426,11 @@ class ClusterRecoveryTest {
   }
 
   private List<String> hostArgs(int host) {
-    return hostArgs(schema, cluster, host, dataDir(host));
+    final List<String> args = new ArrayList<>(hostArgs(schema, cluster, host, dataDir(host)));
+    if (classes != null) {
+      args.addAll(List.of("--classes", classes.toString()));
+    }
+    return args;
   }
 
   /** Host {@code host} of a KV cluster {@code cluster}: K = 1, two sites, a sync log in {@code dataDir}. */

@@ -402,34 +402,9 @@ public final class Database implements AutoCloseable {
     LOG.warning("multi-partition coordinator: partition 0 moved from host " + old.leaderOf(0) + " to host " + to
         + " in epoch " + next.replicas(0).epoch() + "; " + (to == hostId ? "this host coordinates from now on"
         : "calls that need every partition are forwarded there"));
-    if (to == hostId && coordinator == null && sitesByPartition[0] == null) {
-      LOG.severe("multi-partition coordinator: this host leads partition 0 in the map but has no site leading it"
-          + " (a failover that keeps several copies waits for repair); multi-partition calls are not coordinated");
-    } else if (to == hostId && coordinator == null) {
-      final MpCoordinator made = clusterCoordinator(next.replicas(0).epoch());
-      final CompletableFuture<List<byte[]>> chunks = new CompletableFuture<>();
-      sitesByPartition[0].submit(new ReplicatedTablesCopy(replicatedTables(), chunks));
-      final List<byte[]> replicated;
-      try {
-        replicated = chunks.get(1, java.util.concurrent.TimeUnit.MINUTES);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        closeQuietly(made);
-        return;
-      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-        LOG.severe("multi-partition coordinator: copying the replicated tables from partition 0 failed (" + e
-            + "); multi-partition calls reaching this host are refused");
-        closeQuietly(made);
-        return;
-      }
-      made.submit(new MpCoordinator.LoadReplicated(List.copyOf(replicated), response -> {
-        if (!response.ok()) {
-          LOG.severe("multi-partition coordinator: loading the replicated tables failed: " + response.message());
-        }
-      }));
-      coordinator = made;
-      forwarded = null;
-    } else if (to != hostId && coordinator != null) {
+    if (to == hostId) {
+      coordinateWhenLed(next);
+    } else if (coordinator != null) {
       final MpCoordinator deposed = coordinator;
       forwarded = new ForwardedCalls(hostId, () -> map.leaderOf(0), hosts, DEFAULT_COORDINATOR_CAPACITY);
       coordinator = null;
@@ -437,6 +412,52 @@ public final class Database implements AutoCloseable {
       closer.setDaemon(true);
       closer.start();
     }
+  }
+
+  /**
+   * This host leads partition 0 in {@code next}: it becomes the cluster's
+   * coordinator unless it is one (its merge engine loaded with the
+   * replicated tables of its copy of partition 0) and stops forwarding. With
+   * no site leading partition 0 yet (a failover that keeps several copies
+   * waits for their repair) it cannot, and says so; the map that follows
+   * the repair (the next epoch, led by this host again) calls this once
+   * more, and it does then.
+   */
+  private synchronized void coordinateWhenLed(PartitionMap next) {
+    if (coordinator != null) {
+      return;
+    }
+    if (sitesByPartition[0] == null) {
+      LOG.severe("multi-partition coordinator: this host leads partition 0 in the map but has no site leading it"
+          + " (a failover that keeps several copies waits for repair); multi-partition calls are not coordinated"
+          + " until it has one");
+      return;
+    }
+    final MpCoordinator made = clusterCoordinator(next.replicas(0).epoch());
+    final CompletableFuture<List<byte[]>> chunks = new CompletableFuture<>();
+    sitesByPartition[0].submit(new ReplicatedTablesCopy(replicatedTables(), chunks));
+    final List<byte[]> replicated;
+    try {
+      replicated = chunks.get(1, java.util.concurrent.TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closeQuietly(made);
+      return;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      LOG.severe("multi-partition coordinator: copying the replicated tables from partition 0 failed (" + e
+          + "); multi-partition calls reaching this host are refused");
+      closeQuietly(made);
+      return;
+    }
+    made.submit(new MpCoordinator.LoadReplicated(List.copyOf(replicated), response -> {
+      if (!response.ok()) {
+        LOG.severe("multi-partition coordinator: loading the replicated tables failed: " + response.message());
+      }
+    }));
+    coordinator = made;
+    forwarded = null;
+    LOG.warning("multi-partition coordinator: this host coordinates from epoch " + next.replicas(0).epoch()
+        + " of partition 0");
   }
 
   private static void closeQuietly(MpCoordinator deposed) {
@@ -738,6 +759,8 @@ public final class Database implements AutoCloseable {
       following.follow(next);
       if (next.leaderOf(0) != old.leaderOf(0)) {
         coordinatorMoved(old, next);
+      } else if (next.leaderOf(0) == hostId) {
+        coordinateWhenLed(next);
       }
     }
   }

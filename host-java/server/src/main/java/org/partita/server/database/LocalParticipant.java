@@ -191,7 +191,7 @@ final class LocalParticipant implements Participant {
     if (preparedOnCopies) {
       // The part is on every copy, prepared: its end follows it in the partition's order.
       final PartDecision decision = new PartDecision(join.txn(), state == FailoverOutcome.PartState.COMMITTED,
-          recordedAnswer);
+          recordedAnswer, header.timestampMicros());
       pipeline.decide(site.initiator().nextHeader(site.catalogVersion()), decision, recorder.committedHash(),
           () -> released.complete(null));
       pipeline.siteIdle();

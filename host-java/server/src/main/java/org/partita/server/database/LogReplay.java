@@ -98,6 +98,8 @@ public final class LogReplay {
       singlePartition(record, header);
     } else if (record.getKindCase() == KindCase.MULTI_PARTITION_RUN) {
       part(record, header);
+    } else if (record.getKindCase() == KindCase.DECISION) {
+      recordCall(record.getDecision(), header);
     } else {
       fail(new IllegalStateException(header.id() + " is a work item of no known kind"));
     }
@@ -126,6 +128,18 @@ public final class LogReplay {
     replayed.incrementAndGet();
     multiPartition++;
     sites[partition].submit(new ReplayedPart(record.getMultiPartitionRun(), header, failureSink, done));
+  }
+
+  /**
+   * A cluster copy's logged decision carrying a client session's answer:
+   * partition {@link Deduplication#MULTI_PARTITION_RECORDS}'s copy records
+   * the call as its live copies did when the decision came.
+   */
+  private void recordCall(org.partita.proto.txn.MultiPartitionDecision decision, TxnHeader header) {
+    final int partition = header.id().partition();
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    lastOfPartition[partition] = done;
+    sites[partition].submit(new ReplayedRecord(decision, header, failureSink, done));
   }
 
   /**

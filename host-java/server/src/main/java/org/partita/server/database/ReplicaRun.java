@@ -197,8 +197,10 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     final long decided = commit ? hash : 0;
     final ReplicaExecutor.Done answer = decision.done();
     final Runnable acknowledge = answer == null ? () -> { } : () -> answer.ran(decided);
-    if (hash != 0) {
-      loggedDecision(decision.header() != null ? decision.header() : header, decision.commit(), acknowledge);
+    final boolean record = decision.commit() && carriesRecord(site, decision);
+    if (hash != 0 || record) {
+      loggedDecision(decision.header() != null ? decision.header() : header, decision.commit(),
+          record ? decision.answer() : null, header.timestampMicros(), acknowledge);
     } else {
       acknowledge.run();
     }
@@ -235,15 +237,34 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
   }
 
   /**
+   * True when the leader's decision item carries a client session's answer
+   * for this copy of partition {@link Deduplication#MULTI_PARTITION_RECORDS}
+   * to record: the decision is then logged with it, as the leader logs it.
+   */
+  private boolean carriesRecord(Site site, PreparedHold.Decision decision) {
+    return site.partition() == Deduplication.MULTI_PARTITION_RECORDS && decision.header() != null
+        && !decision.answer().isEmpty() && item.getMultiPartitionRun().getJoin().hasInvocation();
+  }
+
+  /**
    * Logs the decision on a part this copy logged prepared (commit or roll
    * back, under the decision item's header, or the part's when a coordinator
-   * decided after a failover), as its leader logs it; {@code then} runs once
-   * it is released.
+   * decided after a failover), as its leader logs it, with the answer to
+   * record ({@code answer}, null: none) and its session, handle and time;
+   * {@code then} runs once it is released.
    */
-  private void loggedDecision(TxnHeader header, boolean commit, Runnable then) {
+  private void loggedDecision(TxnHeader header, boolean commit, ByteString answer, long recordedAtMicros,
+      Runnable then) {
+    final org.partita.proto.txn.MultiPartitionDecision.Builder decision =
+        org.partita.proto.txn.MultiPartitionDecision.newBuilder()
+            .setCoordinator(item.getMultiPartitionRun().getJoin().getCoordinator()).setCommit(commit);
+    if (answer != null) {
+      final org.partita.proto.txn.ProcedureInvocation call = item.getMultiPartitionRun().getJoin().getInvocation();
+      decision.setAnswer(answer).setClientId(call.getClientId()).setClientSequence(call.getClientSequence())
+          .setRecordedAtMicros(recordedAtMicros);
+    }
     final org.partita.proto.txn.WorkItem record = org.partita.proto.txn.WorkItem.newBuilder()
-        .setHeader(header.toProto()).setDecision(org.partita.proto.txn.MultiPartitionDecision.newBuilder()
-            .setCoordinator(item.getMultiPartitionRun().getJoin().getCoordinator()).setCommit(commit)).build();
+        .setHeader(header.toProto()).setDecision(decision).build();
     final CommitPipeline pipeline = database.replicaLog();
     final SequencedItem logged = new Logged(record);
     pipeline.sequenced(header, logged);

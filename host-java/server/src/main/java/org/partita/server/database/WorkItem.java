@@ -11,7 +11,7 @@ import org.partita.server.txn.TxnHeader;
  * the partition's initiator as they leave the queue; the others (reads of
  * statistics) change nothing and get none.
  */
-sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed, ReplayedPart,
+sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed, ReplayedPart, ReplayedRecord,
     SnapshotBegin, SnapshotLoad, ReplicaRun, SiteChecksum, LeadInEpoch, ReplicatedTablesCopy, RejoinBegin, RejoinLoad,
     ClusterSnapshotCut, ReplicaSnapshotCut {
   /**

@@ -121,12 +121,14 @@ public final class LoggedPipeline implements CommitPipeline {
   /**
    * The decision on a part logged prepared is logged after it (commit or
    * roll back: recovery replays the part unless it was rolled back), before
-   * the decision's answer, which waits behind the log as every answer does.
+   * the decision's answer, which waits behind the log as every answer does;
+   * so is a decision carrying a client session's answer to record, whose
+   * part may have changed nothing (recovery records the call from it).
    */
   @Override
   public void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
     final Both both = new Both(answer);
-    if (preparedPart != null) {
+    if (preparedPart != null || decision.carriesRecord()) {
       log.sequenced(header, decision);
     }
     preparedPart = null;

@@ -172,10 +172,24 @@ final class ClusterRecovery {
         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms");
   }
 
-  /** Whether {@code record} is one a copy replays: a call, or a part of a multi-partition transaction. */
+  /**
+   * Whether {@code record} is one a copy replays and counts in its tail: a call, a part of a multi-partition
+   * transaction, or a decision recording a call ({@link #recordsCall}).
+   */
   private static boolean counts(WorkItem record) {
     return record.getKindCase() == WorkItem.KindCase.SINGLE_PARTITION
-        || record.getKindCase() == WorkItem.KindCase.MULTI_PARTITION_RUN;
+        || record.getKindCase() == WorkItem.KindCase.MULTI_PARTITION_RUN || recordsCall(record);
+  }
+
+  /**
+   * Whether {@code record} is a decision committing partition 0's part with
+   * a client session's answer: it records the call in that copy's
+   * de-duplication table (docs/cluster.md, "Client de-duplication"), so it
+   * is replayed and counts in the copy's tail like a call.
+   */
+  static boolean recordsCall(WorkItem record) {
+    return record.getKindCase() == WorkItem.KindCase.DECISION && record.getDecision().getCommit()
+        && !record.getDecision().getAnswer().isEmpty();
   }
 
   private static boolean holds(PartitionMap map, int partition, int hostId) {

@@ -50,7 +50,12 @@ final class CopyTails {
           lastCommit[p] = coordinator;
         }
       }
-      case DECISION -> decided(p, record.getDecision().getCoordinator(), record.getDecision().getCommit());
+      case DECISION -> {
+        decided(p, record.getDecision().getCoordinator(), record.getDecision().getCommit());
+        if (ClusterRecovery.recordsCall(record)) {
+          advance(p, id);
+        }
+      }
       default -> { }
     }
   }

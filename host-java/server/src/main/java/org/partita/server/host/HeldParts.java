@@ -11,7 +11,9 @@ import org.partita.proto.txn.WorkItem;
  * other record (logs written before decisions were logged), replays it; a
  * part still held at the end of the log is one reconciliation kept (some
  * copy logged its commit; otherwise its tail was dropped), so it replays.
- * Decisions themselves are passed over.
+ * Decisions themselves are passed over, but for one committing partition
+ * 0's part with a client session's answer: it replays after its part (if
+ * that was logged), to record the call.
  *
  * <p>Not thread-safe: one reader feeds it, from the starting thread.
  */
@@ -39,6 +41,10 @@ final class HeldParts {
         if (record.getDecision().getCommit()) {
           replay.accept(part);
         }
+      }
+      if (ClusterRecovery.recordsCall(record)) {
+        replay.accept(record);
+        return true;
       }
       return false;
     }

@@ -26,6 +26,15 @@ public interface SequencedItem {
   }
 
   /**
+   * True for a decision on partition 0's part that carries a client
+   * session's answer to record (docs/cluster.md, "Client de-duplication"):
+   * logged even when its part changed nothing, so that recovery records it.
+   */
+  default boolean carriesRecord() {
+    return false;
+  }
+
+  /**
    * True iff the item is a partition's committed part of a multi-partition
    * transaction as its leader ran it (the engine batches its replicas run):
    * a cluster host's log keeps it as a record of its own.

@@ -127,4 +127,33 @@ class RecoveryPartsTest {
     assertEquals(5, empty.tails(PartitionMap.singleHost(1, 0), 0).get(0).getSequence(),
         "a log holding nothing of the copy");
   }
+
+  /** A decision committing partition 0's part of a session's call, with its answer to record. */
+  private static WorkItem recording(long sequence, TxnHeader coordinator) {
+    return WorkItem.newBuilder().setHeader(header(sequence)).setDecision(MultiPartitionDecision.newBuilder()
+        .setCoordinator(coordinator).setCommit(true).setAnswer(com.google.protobuf.ByteString.copyFromUtf8("a"))
+        .setClientId(1L << 63).setClientSequence(7).setRecordedAtMicros(1_000)).build();
+  }
+
+  /**
+   * Partition 0's part of a session's call that wrote only elsewhere is not logged, but its decision carries the
+   * answer to record: it replays (to record the call) and counts in the copy's tail, so a reconciliation cut at
+   * the copies' last record keeps it. Before, a logged decision was always passed over and never counted.
+   */
+  @Test
+  void shouldReplayAndCountADecisionThatRecordsACallWhosePartWasNotLogged() {
+    final List<WorkItem> log = List.of(call(1), recording(2, T1));
+    assertEquals(2, tail(log).getSequence());
+    assertEquals(List.of(1L, 2L), replayed(log));
+  }
+
+  @Test
+  void shouldReplayADecisionThatRecordsACallAfterItsPart() {
+    final List<WorkItem> log = List.of(prepared(1, T1), recording(2, T1), call(3));
+    final LogTail tail = tail(log);
+    assertEquals(3, tail.getSequence());
+    assertEquals(T1, tail.getLastCommit());
+    assertFalse(tail.hasInDoubt());
+    assertEquals(List.of(1L, 2L, 3L), replayed(log));
+  }
 }
