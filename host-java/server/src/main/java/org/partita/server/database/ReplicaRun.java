@@ -195,6 +195,11 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     database.multiPartitionParts().ended(hold, decision.commit());
     site.replicated(decision.header() != null ? decision.header() : header);
     final long decided = commit ? hash : 0;
+    if (decision.header() == null) {
+      // Decided by the coordinator: this copy was promoted and its other copies wait for the decision from it.
+      site.relayOnLead(new PartDecision(new MultiPartitionTxn(TxnHeader.fromProto(item.getMultiPartitionRun()
+          .getJoin().getCoordinator()), null, null), decision.commit(), null, 0), decided);
+    }
     final ReplicaExecutor.Done answer = decision.done();
     final Runnable acknowledge = answer == null ? () -> { } : () -> answer.ran(decided);
     final boolean record = decision.commit() && carriesRecord(site, decision);

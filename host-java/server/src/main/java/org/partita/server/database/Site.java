@@ -304,6 +304,32 @@ final class Site implements Runnable {
     }
     initiator = next;
     lastReplicated = null;
+    final RelayedDecision relay = decisionToRelay;
+    decisionToRelay = null;
+    if (relay != null) {
+      pipeline.decide(next.nextHeader(catalog.version()), relay.decision(), relay.writeHash(), () -> { });
+      pipeline.siteIdle();
+    }
+  }
+
+  /** A decision this copy applied as a replica, to pass on as the first item once it leads. */
+  private record RelayedDecision(PartDecision decision, long writeHash) {}
+
+  /** Set on the site thread between a coordinator's decision on a held part and the switch to leading. */
+  private RelayedDecision decisionToRelay;
+
+  /**
+   * This copy, promoted to lead its partition while it held a prepared part
+   * as a replica, applied the decision the cluster's coordinator gave for it
+   * (its old leader, gone, sent none): the partition's other copies hold the
+   * same part from the old epoch and wait for a decision too, so the first
+   * item this copy sequences once it leads ({@link #lead}, queued behind the
+   * part) is that decision, with {@code writeHash} (the part's when
+   * committed, else 0), before any new work (docs/cluster.md, "When a host
+   * dies mid-transaction"). REQUIRES: on the site thread.
+   */
+  void relayOnLead(PartDecision decision, long writeHash) {
+    decisionToRelay = new RelayedDecision(decision, writeHash);
   }
 
   /**
