@@ -133,14 +133,9 @@ class ClusterRecoveryTest {
    */
   @Test
   void aWriteSentAgainAfterAWholeClusterRestartIsAnsweredFromTheReplayedTable() throws Exception {
-    schema = EntriesSchema.writeTo(dir);
-    cluster = ClusterTest.clusterList(HOSTS, ClusterTest.freeClusterPort(HOSTS));
-    for (int i = 0; i < HOSTS; i++) {
-      cuts.add(new PowerCut(dataDir(i).resolve("commandlog"), dir.resolve("journal-" + i)));
-    }
     final long session = 0x5E55_7E57_0001L;
     final long key = 17;
-    PartitaClient client = startHosts(false);
+    PartitaClient client = startEntriesCluster();
     final InvocationResponse first = callOnLeader(session, 41, "AddEntry", key, "once");
     assertEquals(CallStatus.CALL_STATUS_SUCCESS, first.getStatus(), first.toString());
     assertEquals(1, count(client, key));
@@ -169,17 +164,12 @@ class ClusterRecoveryTest {
    */
   @Test
   void aWriteSentAgainAfterASnapshotRunsOnceThroughAWholeClusterRestart() throws Exception {
-    schema = EntriesSchema.writeTo(dir);
-    cluster = ClusterTest.clusterList(HOSTS, ClusterTest.freeClusterPort(HOSTS));
-    for (int i = 0; i < HOSTS; i++) {
-      cuts.add(new PowerCut(dataDir(i).resolve("commandlog"), dir.resolve("journal-" + i)));
-    }
     final long session = 0x5E55_7E57_0002L;
     final long key = 19;
     // No failover while the snapshot is taken (a host paused by a loaded machine past 3 s would be declared dead and
     // the snapshot, which needs every copy, refused): the test is about the whole-cluster restart.
     extraArgs.addAll(List.of("--heartbeat-timeout", "20s"));
-    PartitaClient client = startHosts(false);
+    PartitaClient client = startEntriesCluster();
     final InvocationResponse first = callOnLeader(session, 51, "AddEntry", key, "once");
     assertEquals(CallStatus.CALL_STATUS_SUCCESS, first.getStatus(), first.toString());
     final ClientResponse saved = client.callAsync("@SnapshotSave").get(300, TimeUnit.SECONDS);
@@ -199,6 +189,16 @@ class ClusterRecoveryTest {
     assertEquals(first.getResultsList(), afterRestart.getResultsList(), "sent again after the restart: the first"
         + " answer");
     assertEquals(1, count(client, key), "sent again after the restart: answered from the table, not run");
+  }
+
+  /** Starts every host on the de-duplication tests' schema ({@link EntriesSchema}), logs under the power-cut shim. */
+  private PartitaClient startEntriesCluster() throws Exception {
+    schema = EntriesSchema.writeTo(dir);
+    cluster = ClusterTest.clusterList(HOSTS, ClusterTest.freeClusterPort(HOSTS));
+    for (int i = 0; i < HOSTS; i++) {
+      cuts.add(new PowerCut(dataDir(i).resolve("commandlog"), dir.resolve("journal-" + i)));
+    }
+    return startHosts(false);
   }
 
   /**
