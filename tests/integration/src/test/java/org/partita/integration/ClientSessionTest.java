@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Timeout;
 import org.partita.client.PartitaClient;
 import org.partita.client.proto.CallStatus;
 import org.partita.client.proto.InvocationResponse;
-import org.partita.client.proto.LoginRequest;
 import org.partita.client.proto.LoginStatus;
 import org.partita.proto.ErrorCode;
 
@@ -109,10 +108,7 @@ class ClientSessionTest {
   }
 
   private static RawConnection session(long session) throws IOException {
-    final RawConnection c = new RawConnection(server.clientPort());
-    assertEquals(LoginStatus.LOGIN_STATUS_OK, c.login(LoginRequest.newBuilder().setProtocolVersion(1)
-        .setClientName("session-test").setClientSession(session).build()).getStatus());
-    return c;
+    return RawConnection.session("127.0.0.1", server.clientPort(), "session-test", session);
   }
 
   private static boolean ok(InvocationResponse r) {

@@ -48,6 +48,24 @@ final class RawConnection implements AutoCloseable {
     return read().getLogin();
   }
 
+  /**
+   * A connection to {@code host:port} logged in to client session
+   * {@code session} (docs/wire-protocol.md, "Client sessions"), as a client
+   * sending its calls again after a lost connection does.
+   *
+   * @throws IOException when the login is not accepted
+   */
+  static RawConnection session(String host, int port, String clientName, long session) throws IOException {
+    final RawConnection c = new RawConnection(host, port);
+    final LoginResponse login = c.login(LoginRequest.newBuilder().setProtocolVersion(1).setClientName(clientName)
+        .setClientSession(session).build());
+    if (login.getStatus() != org.partita.client.proto.LoginStatus.LOGIN_STATUS_OK) {
+      c.close();
+      throw new IOException("login to session " + session + " refused: " + login);
+    }
+    return c;
+  }
+
   /** Sends one invocation; parameters are Long, String, BigDecimal (as DECIMAL text) or null. */
   void invoke(long handle, String procedure, Object... parameters) throws IOException {
     final Invocation.Builder call = Invocation.newBuilder().setClientHandle(handle).setProcedure(procedure);

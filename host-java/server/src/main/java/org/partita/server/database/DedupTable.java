@@ -67,6 +67,13 @@ final class DedupTable {
    * internal frame.
    */
   static final int MAX_ENCODED_ANSWER_BYTES = 8 << 20;
+  /**
+   * The bound of the form a snapshot file holds ({@link #encode(long)}):
+   * a file is not one frame, so the bound is only what keeps the form one
+   * byte array the site makes at the cut; beyond it the answers are left out
+   * as in {@link #MAX_ENCODED_ANSWER_BYTES}'s case.
+   */
+  static final int MAX_FILE_ANSWER_BYTES = 256 << 20;
 
   private final int capacity;
   private final long sessionExpiryMicros;
@@ -195,13 +202,24 @@ final class DedupTable {
    * capacity, when it last swept, the records oldest first (session,
    * sequence, the answer's application status, message and result tables'
    * bytes), then every session's entry (forgotten through, last touch).
+   * The answers are left out above {@link #MAX_ENCODED_ANSWER_BYTES} (the
+   * form travels in one frame).
    */
   byte[] encode() {
+    return encode(MAX_ENCODED_ANSWER_BYTES);
+  }
+
+  /**
+   * As {@link #encode()}, leaving the answers out when they take more than
+   * {@code maxAnswerBytes} ({@link #MAX_FILE_ANSWER_BYTES} for a snapshot
+   * file).
+   */
+  byte[] encode(long maxAnswerBytes) {
     long answerBytes = 0;
     for (int k = 0; k < size; k++) {
       answerBytes += answerSize(ringOutcome[ringSlot(k)]);
     }
-    final boolean answers = answerBytes <= MAX_ENCODED_ANSWER_BYTES;
+    final boolean answers = answerBytes <= maxAnswerBytes;
     final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + size * 24 + (answers ? (int) answerBytes : 0));
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(FORMAT);

@@ -461,7 +461,7 @@ final class Site implements Runnable {
   /**
    * This copy's part of snapshot {@code name} taken across hosts, cut here
    * at the mark {@code cut} (docs/durability.md, "On a cluster"): a sink
-   * from the host's {@code snapshots}, then {@link #beginSnapshot} into it.
+   * from the host's {@code snapshots}, then {@link #beginDurableSnapshot} into it.
    * A copy that cannot begin fails its sink at once (the host's part fails
    * now rather than wait for this copy) and throws. REQUIRES: on the site
    * thread.
@@ -469,7 +469,7 @@ final class Site implements Runnable {
   void beginCopySnapshot(CopySnapshots snapshots, String name, TxnId cut) {
     final SnapshotSink sink = snapshots.begin(name, partition, cut);
     try {
-      beginSnapshot(sink);
+      beginDurableSnapshot(sink);
     } catch (RuntimeException e) {
       sink.failed(partition, e);
       throw e;
@@ -493,6 +493,17 @@ final class Site implements Runnable {
     }
     engine.beginSnapshot();
     snapshotSink = sink;
+  }
+
+  /**
+   * {@link #beginSnapshot} for a snapshot into files, which keep the copy's
+   * client de-duplication table with the rows: the table is encoded here,
+   * at the same cut, and given to {@code sink} before any chunk
+   * (docs/cluster.md, "Client de-duplication"). REQUIRES: on the site thread.
+   */
+  void beginDurableSnapshot(SnapshotSink sink) {
+    beginSnapshot(sink);
+    sink.dedupTable(partition, dedup.encode(DedupTable.MAX_FILE_ANSWER_BYTES));
   }
 
   /** Bytes of row images this partition keeps for the snapshot being taken (0 without one); any thread. */

@@ -7,7 +7,8 @@ import org.partita.server.txn.TxnId;
 
 /**
  * A partition's part of the snapshot marker: fixes the engine's cut between
- * two transactions and starts streaming to {@code sink}; completes
+ * two transactions, gives {@code sink} the partition's de-duplication table
+ * at that cut and starts streaming to it; completes
  * {@code cut} with the last transaction the partition ran (null: none). Not
  * sequenced: it changes no row, and its place in the partition's order is
  * recorded by that id.
@@ -16,7 +17,7 @@ record SnapshotBegin(SnapshotSink sink, CompletableFuture<TxnId> cut) implements
   @Override
   public void run(Site site, TxnHeader header) {
     try {
-      site.beginSnapshot(sink);
+      site.beginDurableSnapshot(sink);
       cut.complete(site.initiator().lastRun());
     } catch (RuntimeException e) {
       cut.completeExceptionally(e);

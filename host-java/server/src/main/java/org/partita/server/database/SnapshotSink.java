@@ -26,6 +26,15 @@ public interface SnapshotSink {
    */
   void chunk(int partition, byte[] chunk, long madeNanos, long madeCpuNanos);
 
+  /**
+   * {@code partition}'s client de-duplication table at the cut (the copy's
+   * {@code DedupTable} form, docs/durability.md "Snapshots"), given once on
+   * the site thread at the cut, before the first chunk; the sink owns it. A
+   * sink that keeps no table (a rejoin stream, which carries it on its own)
+   * ignores it.
+   */
+  default void dedupTable(int partition, byte[] encoded) {}
+
   /** Every chunk of {@code partition} was given. */
   void finished(int partition);
 

@@ -28,6 +28,7 @@ import org.partita.server.txn.TxnId;
  * file catalog.bin 1234 9a3b0c1d 0        (name, bytes, CRC32C of the whole file in hex, chunks)
  * file schema-changes.bin 96 5e6f7a8b 0
  * file partition-0.snap 52428800 0f1e2d3c 100
+ * file dedup-0.bin 4096 1a2b3c4d 0        (partition 0's client de-duplication table at the cut)
  * crc 7c0ffee0
  * </pre>
  *
@@ -82,6 +83,21 @@ public record SnapshotManifest(long createdMillis, long catalogVersion, List<Txn
   /** The file name of partition {@code p}'s chunks. */
   public static String partitionFile(int partition) {
     return "partition-" + partition + ".snap";
+  }
+
+  /**
+   * The file name of partition {@code p}'s client de-duplication table at
+   * the cut (docs/durability.md, "Snapshots"); snapshots written before
+   * they kept it have none.
+   */
+  public static String dedupFile(int partition) {
+    return "dedup-" + partition + ".bin";
+  }
+
+  /** Whether the snapshot holds partition {@code p}'s de-duplication table ({@link #dedupFile}). */
+  public boolean holdsDedupTable(int partition) {
+    final String name = dedupFile(partition);
+    return files.stream().anyMatch(f -> f.name().equals(name));
   }
 
   /** Bytes of every file. */

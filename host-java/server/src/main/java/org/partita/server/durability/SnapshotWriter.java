@@ -21,7 +21,8 @@ import org.partita.server.txn.TxnId;
  * "Snapshots"): the partitions hand it chunks from their site threads; its
  * own I/O thread frames each with a CRC32C into the partition's file. When
  * every partition has finished and the cut is known it fsyncs the files,
- * writes the catalog and its schema changes, and writes the manifest last (fsynced, renamed into
+ * writes each partition's client de-duplication table, the catalog and its
+ * schema changes, and writes the manifest last (fsynced, renamed into
  * place, the directory fsynced): only then is the snapshot complete.
  * A failure (a partition's, or an I/O error such as a full disk) fails the
  * snapshot and removes its directory; nothing else is touched.
@@ -34,9 +35,11 @@ public final class SnapshotWriter {
   /** Chunk bytes queued for the disk beyond which partitions wait before making more. */
   static final long MAX_QUEUED_BYTES = 16L << 20;
 
-  private sealed interface Op permits Chunk, Finished, Failed, Cut {}
+  private sealed interface Op permits Chunk, Dedup, Finished, Failed, Cut {}
 
   private record Chunk(int partition, byte[] bytes) implements Op {}
+
+  private record Dedup(int partition, byte[] encoded) implements Op {}
 
   private record Finished(int partition) implements Op {}
 
@@ -59,6 +62,8 @@ public final class SnapshotWriter {
   private final CRC32C[] fileCrcs;
   private final long[] fileBytes;
   private final long[] chunks;
+  /** By partition, its de-duplication table at the cut (null: none given). */
+  private final byte[][] dedupTables;
   private int finishedPartitions;
   private Cut cut;
 
@@ -70,6 +75,7 @@ public final class SnapshotWriter {
     this.fileCrcs = new CRC32C[partitions];
     this.fileBytes = new long[partitions];
     this.chunks = new long[partitions];
+    this.dedupTables = new byte[partitions][];
     for (int p : this.copies) {
       files[p] = FileChannel.open(directory.resolve(SnapshotManifest.partitionFile(p)), StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE);
@@ -145,6 +151,14 @@ public final class SnapshotWriter {
     queue.add(new Chunk(partition, bytes));
   }
 
+  /**
+   * {@code partition}'s client de-duplication table at the cut, written as
+   * its own file ({@link SnapshotManifest#dedupFile}) once every chunk is.
+   */
+  public void dedupTable(int partition, byte[] encoded) {
+    queue.add(new Dedup(partition, encoded));
+  }
+
   public void finished(int partition) {
     queue.add(new Finished(partition));
   }
@@ -168,6 +182,8 @@ public final class SnapshotWriter {
         final Op op = queue.take();
         if (op instanceof Chunk c) {
           writeChunk(c);
+        } else if (op instanceof Dedup d) {
+          dedupTables[d.partition()] = d.encoded();
         } else if (op instanceof Finished) {
           finishedPartitions++;
         } else if (op instanceof Failed f) {
@@ -218,6 +234,9 @@ public final class SnapshotWriter {
       files[p].close();
       entries.add(new SnapshotManifest.FileEntry(SnapshotManifest.partitionFile(p), fileBytes[p],
           (int) fileCrcs[p].getValue(), chunks[p]));
+      if (dedupTables[p] != null) {
+        entries.add(writeWhole(SnapshotManifest.dedupFile(p), dedupTables[p]));
+      }
     }
     entries.add(0, writeWhole(SchemaChangesFile.NAME, SchemaChangesFile.encode(cut.schemaChanges())));
     entries.add(0, writeWhole(SnapshotManifest.CATALOG_FILE, cut.engineCatalog()));

@@ -126,9 +126,9 @@ final class ClusterSnapshotRecovery {
   }
 
   private static void loadCopy(Database database, Path snapshot, int partition, TxnId cut) throws StartupException {
-    try (SnapshotStore.ChunkReader reader = new SnapshotStore.ChunkReader(
-        snapshot.resolve(SnapshotManifest.partitionFile(partition)))) {
-      database.loadCopySnapshot(partition, new FileSnapshotSource(reader), cut);
+    try (FileSnapshotSource source = FileSnapshotSource.forRecovery(snapshot, SnapshotManifest.read(snapshot),
+        partition)) {
+      database.loadCopySnapshot(partition, source, cut);
     } catch (IOException | SnapshotCorruptException | RuntimeException e) {
       throw new StartupException("loading partition " + partition + " from snapshot " + snapshot + " failed: "
           + e.getMessage(), e);

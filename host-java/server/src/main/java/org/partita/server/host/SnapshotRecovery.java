@@ -161,10 +161,9 @@ final class SnapshotRecovery {
     try {
       final List<SnapshotSource> sources = new ArrayList<>();
       for (int p = 0; p < manifest.cuts().size(); p++) {
-        final SnapshotStore.ChunkReader reader =
-            new SnapshotStore.ChunkReader(snapshot.resolve(SnapshotManifest.partitionFile(p)));
-        readers.add(reader);
-        sources.add(new FileSnapshotSource(reader));
+        final FileSnapshotSource source = FileSnapshotSource.forRecovery(snapshot, manifest, p);
+        readers.add(source.reader());
+        sources.add(source);
       }
       final long chunks = database.loadSnapshot(sources, manifest.cuts());
       final long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));

@@ -411,6 +411,11 @@ final class SnapshotService implements Snapshots, AutoCloseable {
     }
 
     @Override
+    public void dedupTable(int partition, byte[] encoded) {
+      writer.dedupTable(partition, encoded);
+    }
+
+    @Override
     public void finished(int partition) {
       writer.finished(partition);
     }
