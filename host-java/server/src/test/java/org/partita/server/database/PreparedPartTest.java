@@ -283,6 +283,59 @@ class PreparedPartTest {
     assertEquals(List.of(), failures);
   }
 
+  /** A promoted copy's pipeline with no other copy: releases at once and keeps what it was given, in order. */
+  private static final class Recording implements org.partita.server.txn.CommitPipeline {
+    final List<org.partita.proto.txn.WorkItem> items = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void sequenced(TxnHeader header, SequencedItem item) {
+      items.add(item.toProto(header));
+    }
+
+    @Override
+    public void release(TxnHeader header, SequencedItem item, Runnable answer) {
+      answer.run();
+    }
+
+    @Override
+    public void decide(TxnHeader header, SequencedItem decision, long writeHash, Runnable answer) {
+      items.add(decision.toProto(header));
+      answer.run();
+    }
+  }
+
+  /**
+   * With K ≥ 2 a promoted copy's other copies hold the same prepared part
+   * and wait for a decision their dead leader never sent: the promoted copy
+   * sequences the coordinator's decision as the first item of its new
+   * epoch, before any new work. Before, its pipeline got no decision at
+   * all, and a K = 2 partition's other copy held the part for good
+   * (tests/fault/RESULTS.md, "Three bugs behind it").
+   */
+  @Test
+  void shouldPassTheCoordinatorsDecisionOnAsTheFirstItemOfAPromotedCopysEpoch() throws Exception {
+    leaders[1].holdDecisions = true;
+    final CompletableFuture<ClientResponse> transfer = db[0].call("MoveMoney", account(0), account(1), 40L);
+    leaders[1].heldDecision.get(60, TimeUnit.SECONDS);
+    dead.add(1);
+    final Recording promoted = new Recording();
+    final PartitionMap next = map(2, 0, 2);
+    db[0].lead(1, 2, promoted);
+    db[0].followMap(next);
+    map = next;
+    final ClientResponse answer = transfer.get(60, TimeUnit.SECONDS);
+    assertTrue(answer.ok() || answer.errorCode() == ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, answer.toString());
+    ok(db[0].call("MoveMoney", account(1), account(0), 10L));
+    assertFalse(promoted.items.isEmpty(), "the promoted copy sequenced nothing");
+    final org.partita.proto.txn.WorkItem first = promoted.items.get(0);
+    assertTrue(first.hasDecision(), "the first item of epoch 2 is the decision: " + promoted.items);
+    assertTrue(first.getDecision().getCommit(), "committed, as the coordinator decided");
+    assertEquals(2, first.getHeader().getEpoch());
+    assertEquals(1, first.getHeader().getPartition());
+    assertEquals(OPENING + 30, balance(0, account(1)));
+    assertEquals(List.of(), failures);
+  }
+
   /**
    * A rejoin's epoch switch on the leader of partition 0, the coordinator's
    * host: the joining copy acknowledges nothing of the new epoch before the
