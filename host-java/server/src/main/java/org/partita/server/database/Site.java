@@ -29,6 +29,7 @@ import org.partita.server.planner.PlanningException;
 import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.Initiator;
+import org.partita.server.txn.InvocationReader;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 import org.partita.server.txn.TxnId;
@@ -110,6 +111,8 @@ final class Site implements Runnable {
   private SnapshotSink snapshotSink;
   /** Site-confined: the recent writes of client sessions on this copy (Deduplication). */
   private final DedupTable dedup = new DedupTable();
+  /** Site-confined: decodes the invocations of the leader's items a replica copy runs (ReplicaRun). */
+  private final InvocationReader replicaInvocations = new InvocationReader();
   /** Bytes of cut images the engine keeps for the active snapshot (0 without one); written on the site thread. */
   private volatile long snapshotKeptBytes;
 
@@ -262,6 +265,11 @@ final class Site implements Runnable {
   /** REQUIRES: on the site thread. */
   void replaying(boolean now) {
     replaying = now;
+  }
+
+  /** The reader of the leader's invocations this copy runs. REQUIRES: on the site thread. */
+  InvocationReader replicaInvocations() {
+    return replicaInvocations;
   }
 
   /** Records that {@code header}'s item, of the leader's order, ran on this copy. REQUIRES: on the site thread. */

@@ -1,11 +1,10 @@
 package org.partita.server.network;
 
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import org.partita.client.proto.ClientMessage;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.InvocationCodec;
+import org.partita.server.txn.InvocationReader;
 import org.partita.server.txn.MalformedInvocationException;
 
 /**
@@ -24,9 +23,7 @@ final class InvocationDecoder {
 
   /** The client id calls carry: the connection's id, or its session's once the login named one. */
   private long clientId;
-  private final InvocationCodec.Envelope envelope = new InvocationCodec.Envelope();
-  private byte[] lastNameBytes = new byte[0];
-  private String lastName = "";
+  private final InvocationReader reader = new InvocationReader();
 
   InvocationDecoder(long connectionId) {
     this.clientId = connectionId;
@@ -59,8 +56,8 @@ final class InvocationDecoder {
     final byte[] message = new byte[length];
     in.readBytes(message);
     try {
-      InvocationCodec.scan(message, envelope);
-      return Invocation.received(message, envelope, name(message), clientId);
+      final InvocationCodec.Envelope envelope = reader.scan(message);
+      return Invocation.received(message, envelope, reader.procedure(message), clientId);
     } catch (MalformedInvocationException e) {
       throw new ProtocolException(e.getMessage());
     }
@@ -79,17 +76,5 @@ final class InvocationDecoder {
       }
     }
     throw new ProtocolException("malformed invocation length");
-  }
-
-  /** The procedure name, reusing the previous call's String when the bytes are the same. */
-  private String name(byte[] message) {
-    final int at = envelope.procedureOffset();
-    final int end = at + envelope.procedureLength();
-    if (Arrays.equals(message, at, end, lastNameBytes, 0, lastNameBytes.length)) {
-      return lastName;
-    }
-    lastNameBytes = Arrays.copyOfRange(message, at, end);
-    lastName = new String(lastNameBytes, StandardCharsets.UTF_8);
-    return lastName;
   }
 }

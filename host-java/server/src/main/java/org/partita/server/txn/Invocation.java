@@ -85,10 +85,16 @@ public final class Invocation {
 
   /** The invocation {@code proto} describes (a logged or replicated call). */
   public static Invocation fromProto(ProcedureInvocation proto) throws MalformedInvocationException {
+    return fromProto(proto, new InvocationReader());
+  }
+
+  /** {@link #fromProto(ProcedureInvocation)} read with {@code reader} (the calling thread's own). */
+  public static Invocation fromProto(ProcedureInvocation proto, InvocationReader reader)
+      throws MalformedInvocationException {
     final byte[] bytes = proto.getInvocation().toByteArray();
-    final InvocationCodec.Envelope envelope = InvocationCodec.scan(bytes);
-    return new Invocation(InvocationCodec.procedure(bytes, envelope), proto.getClientId(),
-        proto.getClientSequence(), envelope.timeoutMillis(), envelope.parameterCount(), bytes);
+    final InvocationCodec.Envelope envelope = reader.scan(bytes);
+    return new Invocation(reader.procedure(bytes), proto.getClientId(), proto.getClientSequence(),
+        envelope.timeoutMillis(), envelope.parameterCount(), bytes);
   }
 
   public String procedure() {
