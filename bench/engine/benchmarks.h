@@ -16,6 +16,9 @@ void BM_HashLookup_Varchar32(benchmark::State& state);
 // voter_bench.cc
 void BM_Insert_HashIndexTwoViews(benchmark::State& state);
 void BM_VoteTxn_Partita(benchmark::State& state);
+// The same, each Vote's first batch carrying the next Vote's phone number as
+// its prefetch key (BatchOptions::prefetch_key), as the host does.
+void BM_VoteTxn_Partita_PrefetchNext(benchmark::State& state);
 void BM_VoteTxn_SQLite(benchmark::State& state);
 void BM_VoteTxn_SQLite_NoJournal(benchmark::State& state);
 

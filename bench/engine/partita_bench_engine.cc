@@ -10,6 +10,7 @@
 //   BM_VoteTxn_Partita               the whole Vote transaction (2 batches) on one engine
 //   BM_VoteTxn_Partita/iterations:20000  the same, a fixed 20,000 Votes: the same work on every
 //                                    run, for instruction and cache-miss counts under callgrind
+//   BM_VoteTxn_Partita_PrefetchNext  the same, each Vote prefetching the next one's phone slot
 //   BM_VoteTxn_SQLite                the same transaction in in-memory SQLite, the baseline
 //   BM_VoteTxn_SQLite_NoJournal      the same without SQLite's rollback journal (its upper bound)
 //   BM_VoteTxn_Partitions/1          Vote on 1 partition thread via PartitionRunner (real time)
@@ -56,6 +57,7 @@ void RegisterBenchmarks() {
   RegisterBenchmark("BM_Insert_HashIndexTwoViews", BM_Insert_HashIndexTwoViews);
   RegisterBenchmark("BM_VoteTxn_Partita", BM_VoteTxn_Partita);
   RegisterBenchmark("BM_VoteTxn_Partita", BM_VoteTxn_Partita)->Iterations(kCountedVotes);
+  RegisterBenchmark("BM_VoteTxn_Partita_PrefetchNext", BM_VoteTxn_Partita_PrefetchNext);
   RegisterBenchmark("BM_VoteTxn_SQLite", BM_VoteTxn_SQLite);
   RegisterBenchmark("BM_VoteTxn_SQLite_NoJournal", BM_VoteTxn_SQLite_NoJournal);
   RegisterBenchmark("BM_VoteTxn_Partitions", BM_VoteTxn_Partitions)->DenseRange(1, kMaxPartitions)->UseRealTime();

@@ -34,7 +34,8 @@ Result<VoteTransaction> VoteTransaction::Prepare(Engine* engine) {
   return txn;
 }
 
-Result<VoteCode> VoteTransaction::Run(int64_t phone_number, int32_t contestant_number, int64_t max_votes) {
+Result<VoteCode> VoteTransaction::Run(int64_t phone_number, int32_t contestant_number, int64_t max_votes,
+                                      Value next_phone_number) {
   const std::array<Value, 1> contestant = {Value::Integer(contestant_number)};
   const std::array<Value, 1> phone = {Value::BigInt(phone_number)};
   const std::array<Value, 1> area_code = {
@@ -42,7 +43,8 @@ Result<VoteCode> VoteTransaction::Run(int64_t phone_number, int32_t contestant_n
   const std::array<StatementCall, 3> checks = {{{check_contestant_, contestant},
                                                 {check_voter_, phone},
                                                 {check_state_, area_code}}};
-  PARTITA_RETURN_IF_ERROR(engine_->ExecuteBatch(checks, BatchOptions{.final_batch = false}, &results_));
+  PARTITA_RETURN_IF_ERROR(
+      engine_->ExecuteBatch(checks, BatchOptions{.final_batch = false, .prefetch_key = next_phone_number}, &results_));
 
   Result<ResultTableReader> contestant_rows = ResultTableReader::Parse(results_.table(0));
   if (!contestant_rows.ok()) return contestant_rows.status();

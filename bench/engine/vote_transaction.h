@@ -31,7 +31,10 @@ class VoteTransaction {
 
   // Runs one Vote transaction. Returns the procedure's code, or the engine's
   // error (after which the transaction has been rolled back).
-  Result<VoteCode> Run(int64_t phone_number, int32_t contestant_number, int64_t max_votes);
+  // `next_phone_number`, when not NULL, is the prefetch key of the first
+  // batch (BatchOptions::prefetch_key), as the host passes the next call's.
+  Result<VoteCode> Run(int64_t phone_number, int32_t contestant_number, int64_t max_votes,
+                       Value next_phone_number = Value());
 
  private:
   explicit VoteTransaction(Engine* engine) : engine_(engine) {}

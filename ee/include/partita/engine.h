@@ -86,6 +86,15 @@ struct BatchOptions {
   // Time the batch may run, in ms from its start; past it the batch fails
   // with TRANSACTION_TIMEOUT and the transaction rolls back. 0 = unbounded.
   int64_t time_limit_ms = 0;
+  // The partitioning value of the transaction expected to run next (NULL =
+  // none): as the batch starts, the engine has the CPU fetch the slots it
+  // would probe for that value in every hash index keyed on a partitioning
+  // column alone (a partitioned table's, or a view's grouping on its
+  // source's), so that the next transaction's lookups find them in cache
+  // instead of waiting on memory. A hint only: it changes no result, and a
+  // wrong or stale value costs a wasted fetch. Not owned; a string points
+  // into caller memory valid during ExecuteBatch.
+  Value prefetch_key = Value();
 };
 
 // Per-table figures for statistics.

@@ -58,6 +58,7 @@ class CatalogLoader {
       if (catalog_.tables(i).has_view()) PARTITA_RETURN_IF_ERROR(AddView(catalog_.tables(i), i));
     }
     for (const proto::Statement& s : catalog_.statements()) PARTITA_RETURN_IF_ERROR(AddStatement(s));
+    FindPartitionKeyIndexes();
     return std::move(out_);
   }
 
@@ -118,6 +119,35 @@ class CatalogLoader {
                                 std::move(cols), ix.unique(), ix.primary_key()));
     }
     return Status::OK();
+  }
+
+  // Fills partition_key_indexes_. REQUIRES: tables, indexes and views loaded (checked).
+  void FindPartitionKeyIndexes() {
+    for (int i = 0; i < catalog_.tables_size(); ++i) {
+      const int column = PartitionKeyColumn(catalog_.tables(i));
+      if (column < 0) continue;
+      const Table& table = *out_->tables_[i];
+      const bool string_key = IsVariableLengthType(table.schema().column(column).type);
+      for (const auto& ix : table.indexes()) {
+        if (ix->kind() == IndexKind::kHash && ix->key().columns() == std::vector<int>{column}) {
+          out_->partition_key_indexes_.push_back({static_cast<const HashIndex*>(ix.get()), string_key});
+        }
+      }
+    }
+  }
+
+  // The column of `t` that holds its rows' partitioning value, or -1: a
+  // table's partition column; for a view of a partitioned table, its
+  // group-by column over the source's partition column, if it has one.
+  int PartitionKeyColumn(const proto::Table& t) const {
+    if (!t.has_view()) return t.partition_column();
+    for (const proto::Table& source : catalog_.tables()) {
+      if (source.name() != t.view().source_table() || source.partition_column() < 0) continue;
+      for (int k = 0; k < t.view().group_by_columns_size(); ++k) {
+        if (t.view().group_by_columns(k) == source.partition_column()) return k;
+      }
+    }
+    return -1;
   }
 
   static std::unique_ptr<TableIndex> MakeIndex(std::string name, std::string constraint, IndexKind kind, Table* table,

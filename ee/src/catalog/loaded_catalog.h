@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "catalog.pb.h"
 #include "catalog/compiled_statement.h"
+#include "index/hash_index.h"
 #include "storage/table.h"
 #include "view/materialized_view.h"
 
@@ -37,6 +38,15 @@ class LoadedCatalog {
   std::vector<CompiledStatement>& statements() { return statements_; }
   const absl::flat_hash_map<std::string, int>& statement_ids() const { return statement_ids_; }
 
+  // A hash index keyed on a partitioning column alone: a partitioned table's
+  // partition column, or the group-by column of a view that is its source's
+  // partition column. What BatchOptions::prefetch_key fetches into.
+  struct PartitionKeyIndex {
+    const HashIndex* index;
+    bool string_key;  // VARCHAR/VARBINARY: only a string value hashes to its keys
+  };
+  const std::vector<PartitionKeyIndex>& partition_key_indexes() const { return partition_key_indexes_; }
+
  private:
   friend class CatalogLoader;
   std::vector<std::unique_ptr<Table>> tables_;
@@ -44,6 +54,7 @@ class LoadedCatalog {
   std::vector<std::unique_ptr<MaterializedView>> views_;
   std::vector<CompiledStatement> statements_;
   absl::flat_hash_map<std::string, int> statement_ids_;
+  std::vector<PartitionKeyIndex> partition_key_indexes_;
 };
 
 }  // namespace partita

@@ -67,7 +67,8 @@ bool ReadValue(Cursor* c, ValueType t, Value* out) {
 constexpr uint8_t kFinalBatchFlag = 1;
 constexpr uint8_t kDependenciesFlag = 2;
 constexpr uint8_t kTimeLimitFlag = 4;
-constexpr uint8_t kKnownFlags = kFinalBatchFlag | kDependenciesFlag | kTimeLimitFlag;
+constexpr uint8_t kPrefetchKeyFlag = 8;
+constexpr uint8_t kKnownFlags = kFinalBatchFlag | kDependenciesFlag | kTimeLimitFlag | kPrefetchKeyFlag;
 constexpr uint32_t kTableSizeField = 4;
 
 // Dependencies := u16 count, count × (i32 id, u32 byte_length, one table).
@@ -96,6 +97,17 @@ Status DecodeDependencies(Cursor* cursor, std::vector<DependencyTable>* out) {
   return Status::OK();
 }
 
+// The prefetch key (flags bit 3): one Param, never NULL.
+Status DecodePrefetchKey(Cursor* c, Value* out) {
+  uint8_t type;
+  if (!c->Read(&type)) return Bad(*c, "truncated prefetch key");
+  if (!IsKnownValueType(type) || type == proto::VALUE_TYPE_BOOLEAN || type == proto::VALUE_TYPE_NULL ||
+      !ReadValue(c, static_cast<ValueType>(type), out)) {
+    return Bad(*c, "bad prefetch key (type " + std::to_string(type) + ")");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 proto::Statement* BatchRequest::NextStatement() {
@@ -112,6 +124,8 @@ Status BatchRequest::Decode(std::span<const uint8_t> bytes) {
   if ((flags & ~kKnownFlags) != 0) return Bad(c, "unknown flags " + std::to_string(flags));
   if ((flags & kTimeLimitFlag) != 0 && !c.Read(&time_limit_ms)) return Bad(c, "truncated time limit");
   if ((flags & kTimeLimitFlag) != 0 && time_limit_ms == 0) return Bad(c, "a time limit of 0 ms (omit flag bit 2 for none)");
+  options_.prefetch_key = Value();
+  if ((flags & kPrefetchKeyFlag) != 0) PARTITA_RETURN_IF_ERROR(DecodePrefetchKey(&c, &options_.prefetch_key));
   if (!c.Read(&call_count)) return Bad(c, "truncated header");
   options_.time_limit_ms = time_limit_ms;
   options_.final_batch = (flags & kFinalBatchFlag) != 0;

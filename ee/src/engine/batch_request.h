@@ -1,9 +1,10 @@
 // BatchRequest: decodes the serialized batch format of
 // docs/engine-formats.md (what the JNI bridge passes) into StatementCalls.
 //   Request    := u8 flags (bit 0 = final batch, bit 1 = dependencies follow,
-//                 bit 2 = time limit follows), i64 txn_timestamp,
-//                 [u32 time_limit_ms if bit 2, nonzero], u16 call_count,
-//                 call_count × Call, [Dependencies if bit 1]
+//                 bit 2 = time limit follows, bit 3 = prefetch key follows),
+//                 i64 txn_timestamp, [u32 time_limit_ms if bit 2, nonzero],
+//                 [Param if bit 3, not NULL: BatchOptions::prefetch_key],
+//                 u16 call_count, call_count × Call, [Dependencies if bit 1]
 //   Call       := i32 statement_id,
 //                 [if statement_id = -1: u32 length, length bytes of a
 //                  serialized proto::Statement (an ad-hoc statement)],

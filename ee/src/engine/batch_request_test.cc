@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "errors.pb.h"
 #include "plan.pb.h"
 #include "testing/engine_fixture.h"
@@ -210,6 +212,44 @@ TEST_F(BatchRequestTest, AdHocStatementWithABadPlanIsBadPlanAndRollsBack) {
 TEST_F(BatchRequestTest, AdHocCallWithoutItsStatementIsABadRequest) {
   const StatementCall call{kAdHocStatement, {}, nullptr};
   EXPECT_EQ(engine_->ExecuteBatch({&call, 1}, BatchOptions{}, &results_).code(), proto::ERROR_CODE_BAD_REQUEST);
+}
+
+// `r`'s bytes with `key` (a Param) as the prefetch key: flags bit 3, the
+// key between the timestamp and the call count.
+std::vector<uint8_t> WithPrefetchKey(Request r, const std::vector<uint8_t>& key) {
+  std::vector<uint8_t> bytes = r.bytes();
+  bytes[0] |= 8;
+  bytes.insert(bytes.begin() + 1 + 8, key.begin(), key.end());
+  return bytes;
+}
+
+std::vector<uint8_t> BigIntParam(int64_t v) {
+  std::vector<uint8_t> out(1 + 8);
+  out[0] = proto::VALUE_TYPE_BIGINT;
+  std::memcpy(out.data() + 1, &v, 8);
+  return out;
+}
+
+TEST_F(BatchRequestTest, PrefetchKeyFollowsTheTimestampWhenFlagBitThreeIsSetAndChangesNoResult) {
+  const std::vector<uint8_t> bytes = WithPrefetchKey(InsertAndScan(), BigIntParam(42));
+  BatchRequest decoded;
+  ASSERT_TRUE(decoded.Decode(bytes).ok());
+  EXPECT_EQ(decoded.options().prefetch_key.type(), ValueType::kBigInt);
+  EXPECT_EQ(decoded.options().prefetch_key.int_value(), 42);
+  ASSERT_EQ(decoded.calls().size(), 2u);
+  ASSERT_TRUE(Execute(bytes).ok());
+  EXPECT_EQ(Table(1).ToString(), "1|'ann'|10\n");
+  // The next request without the bit carries none.
+  ASSERT_TRUE(decoded.Decode(InsertAndScan().bytes()).ok());
+  EXPECT_TRUE(decoded.options().prefetch_key.is_null());
+}
+
+TEST_F(BatchRequestTest, NullTruncatedOrUnknownPrefetchKeyIsABadRequest) {
+  ExpectRejected(WithPrefetchKey(InsertAndScan(), {proto::VALUE_TYPE_NULL}));
+  ExpectRejected(WithPrefetchKey(InsertAndScan(), {proto::VALUE_TYPE_BOOLEAN, 1}));
+  std::vector<uint8_t> truncated = WithPrefetchKey(Request(true, 0), BigIntParam(1));
+  truncated.resize(1 + 8 + 5);
+  ExpectRejected(truncated);
 }
 
 TEST_F(BatchRequestTest, UnknownFlagsAreABadRequest) {

@@ -169,6 +169,7 @@ Status EngineImpl::ExecuteBatch(std::span<const StatementCall> calls, const Batc
   cancel_.store(false, std::memory_order_relaxed);
   guard_.BeginBatch(options_.query_memory_bytes, options.time_limit_ms);
   writer_.Begin(results, options_.max_result_bytes);
+  if (!options.prefetch_key.is_null()) PrefetchPartitionKey(options.prefetch_key);
   Status s = ReceiveDependencies(options.dependencies);
   for (size_t i = 0; s.ok() && i < calls.size(); ++i) s = RunStatement(calls[i], options.txn_timestamp);
   if (!received_.empty()) received_.clear();  // they point into the caller's bytes
@@ -181,6 +182,15 @@ Status EngineImpl::ExecuteBatch(std::span<const StatementCall> calls, const Batc
   results->set_write_hash(undo_.write_hash());
   if (options.final_batch) Commit();
   return Status::OK();
+}
+
+void EngineImpl::PrefetchPartitionKey(const Value& key) const {
+  // Every integer type hashes its number, so an INTEGER value finds a BIGINT
+  // key's slot; a string finds only string keys' slots.
+  const bool string_value = IsVariableLengthType(key.type());
+  for (const LoadedCatalog::PartitionKeyIndex& ix : catalog_->partition_key_indexes()) {
+    if (ix.string_key == string_value) ix.index->Prefetch(&key);
+  }
 }
 
 Status EngineImpl::ExecuteSerializedBatch(std::span<const uint8_t> request, ResultSet* results) {

@@ -40,6 +40,9 @@ class EngineImpl final : public Engine {
   void RequestCancel() override { cancel_.store(true, std::memory_order_relaxed); }
 
  private:
+  // BatchOptions::prefetch_key: starts fetching `key`'s slots in the
+  // catalog's partition-key hash indexes.
+  void PrefetchPartitionKey(const Value& key) const;
   Status RunStatement(const StatementCall& call, int64_t txn_timestamp);
   Status RunAdHoc(const StatementCall& call, int64_t txn_timestamp);
   // Binds the parameters, then runs the statement's dedicated path if it has

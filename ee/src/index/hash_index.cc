@@ -57,6 +57,12 @@ const HashIndex::Slot* HashIndex::FindKey(const Value* key, uint64_t hash) const
   }
 }
 
+void HashIndex::Prefetch(const Value* key_values) const {
+  const uint64_t hash = key().HashKey(key_values);
+  __builtin_prefetch(&slots_[hash & mask_]);
+  if (!old_.empty()) __builtin_prefetch(&old_[hash & old_mask_]);
+}
+
 size_t HashIndex::Probe(const char* tuple, uint64_t hash) {
   if (!old_.empty()) {
     for (size_t i = hash & old_mask_;; i = (i + 1) & old_mask_) {

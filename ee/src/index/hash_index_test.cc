@@ -235,6 +235,31 @@ TEST_F(HashIndexTest, GrowthMovesOldSlotsAFewPerWriteAndFindsKeysInBothTables) {
   }
 }
 
+TEST_F(HashIndexTest, PrefetchOfAnyKeyInAnyStateChangesNothing) {
+  HashIndex index = MakeIndex({0}, true);
+  const Value absent = Value::BigInt(-1);
+  const Value text = Value::Varchar("not a number");
+  index.Prefetch(&absent);  // empty: its first table
+  std::vector<const char*> rows;
+  bool prefetched_while_growing = false;
+  for (int64_t k = 0; k < 5000; ++k) {
+    rows.push_back(Tuple(k));
+    ASSERT_TRUE(index.Insert(rows.back()).ok());
+    const Value key = Value::BigInt(k / 2);
+    index.Prefetch(&key);
+    index.Prefetch(&absent);
+    index.Prefetch(&text);
+    prefetched_while_growing |= index.growing();
+  }
+  EXPECT_TRUE(prefetched_while_growing);  // both tables' slots were fetched at some point
+  EXPECT_EQ(index.entry_count(), 5000u);
+  EXPECT_EQ(index.FindUnique(&absent), nullptr);
+  for (int64_t j = 0; j < 5000; ++j) {
+    const Value key = Value::BigInt(j);
+    ASSERT_EQ(index.FindUnique(&key), rows[j]) << j;
+  }
+}
+
 TEST_F(HashIndexTest, MemoryCountsDuplicateSetsAndReturnsToTheSlotsAlone) {
   HashIndex index = MakeIndex({1}, false);
   const char* only = Tuple(1, 7);

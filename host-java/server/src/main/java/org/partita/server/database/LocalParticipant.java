@@ -241,12 +241,12 @@ final class LocalParticipant implements Participant {
     try {
       final ByteBuffer results = engine.execute();
       if (recorder != null) {
-        recorder.ran(engine.request().lastRequestWithoutTimeLimit(), engine.writeHash());
+        recorder.ran(engine.request().lastRequestWithoutLimitOrHint(), engine.writeHash());
       }
       answer.complete(ResultSets.copy(results));
     } catch (Throwable t) {
       if (recorder != null) {
-        recorder.failed(engine.request().lastRequestWithoutTimeLimit());
+        recorder.failed(engine.request().lastRequestWithoutLimitOrHint());
       }
       answer.completeExceptionally(t);
     }

@@ -57,7 +57,7 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     final ClientResponse[] answer = new ClientResponse[1];
     final WorkItem call;
     try {
-      call = LogReplay.singlePartitionItem(database, Invocation.fromProto(item.getSinglePartition(), site.replicaInvocations()),
+      call = LogReplay.singlePartitionItem(database, site.replicaInvocation(item),
           response -> answer[0] = response);
     } catch (MalformedInvocationException | PlanningException | RuntimeException e) {
       done.failed("cannot run " + header.id() + " on this copy: " + e.getMessage());

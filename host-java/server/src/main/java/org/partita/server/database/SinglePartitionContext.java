@@ -47,6 +47,9 @@ final class SinglePartitionContext implements ProcedureContext {
   // successful non-final batch, cleared by a final one or an engine error
   // (which rolls back). Saves a JNI crossing per transaction.
   private boolean open;
+  // Whether the next batch is the transaction's first and the call queued behind it has an integer partitioning
+  // value (Site#keyAhead): that batch carries it as the engine's prefetch key.
+  private boolean prefetchPending;
   private int appStatus;
   private String appStatusMessage = "";
   // The write hash of the transaction as it stands: the engine's after the last batch that succeeded, 0 after a
@@ -159,6 +162,7 @@ final class SinglePartitionContext implements ProcedureContext {
     parameters.clear();
     lastBatchDone = false;
     open = false;
+    prefetchPending = site.findKeyAhead();
   }
 
   private List<ResultTable> runSql(CompiledProcedure procedure, Object[] arguments) {
@@ -258,6 +262,11 @@ final class SinglePartitionContext implements ProcedureContext {
     try {
       checkPartitions();
       final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp, limitMillis);
+      if (prefetchPending) {
+        // The first batch: the engine fetches the next call's slots while this call runs.
+        writer.prefetchKey(site.keyAhead());
+        prefetchPending = false;
+      }
       for (int i = 0; i < pendingStatements.size(); i++) {
         final ExecutableStatement s = pendingStatements.get(i);
         s.addPlanCall(writer);

@@ -20,6 +20,7 @@ import org.jctools.queues.MpscArrayQueue;
 import org.partita.client.ClientResponse;
 import org.partita.proto.ErrorCode;
 import org.partita.proto.TableStatsList;
+import org.partita.server.compiler.CompiledCatalog;
 import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.engine.PartitionEngine;
 import org.partita.server.error.ErrorTable;
@@ -29,7 +30,9 @@ import org.partita.server.planner.PlanningException;
 import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.CommitPipeline;
 import org.partita.server.txn.Initiator;
+import org.partita.server.txn.Invocation;
 import org.partita.server.txn.InvocationReader;
+import org.partita.server.txn.MalformedInvocationException;
 import org.partita.server.txn.SequencedItem;
 import org.partita.server.txn.TxnHeader;
 import org.partita.server.txn.TxnId;
@@ -113,6 +116,8 @@ final class Site implements Runnable {
   private final DedupTable dedup = new DedupTable();
   /** Site-confined: decodes the invocations of the leader's items a replica copy runs (ReplicaRun). */
   private final InvocationReader replicaInvocations = new InvocationReader();
+  /** Site-confined: the partitioning value of the call queued next (the engine's prefetch hint). */
+  private final KeyAhead keyAhead = new KeyAhead(replicaInvocations);
   /** Bytes of cut images the engine keeps for the active snapshot (0 without one); written on the site thread. */
   private volatile long snapshotKeptBytes;
 
@@ -267,9 +272,32 @@ final class Site implements Runnable {
     replaying = now;
   }
 
-  /** The reader of the leader's invocations this copy runs. REQUIRES: on the site thread. */
-  InvocationReader replicaInvocations() {
-    return replicaInvocations;
+  /**
+   * The invocation of the leader's single-partition item {@code item} that
+   * this copy runs (decoded already if it was looked at ahead). REQUIRES: on
+   * the site thread.
+   */
+  Invocation replicaInvocation(org.partita.proto.txn.WorkItem item) throws MalformedInvocationException {
+    return keyAhead.replicaInvocation(item);
+  }
+
+  /**
+   * Whether the item queued behind the running one is a single-partition
+   * call with an integer partitioning value ({@link KeyAhead}); if so,
+   * {@link #keyAhead} holds it. REQUIRES: on the site thread.
+   */
+  boolean findKeyAhead() {
+    return keyAhead.find(queue.relaxedPeek(), this);
+  }
+
+  /** The value {@link #findKeyAhead} found last. */
+  long keyAhead() {
+    return keyAhead.key();
+  }
+
+  /** This partition's compiled catalog. REQUIRES: on the site thread. */
+  CompiledCatalog catalog() {
+    return catalog.catalog();
   }
 
   /** Records that {@code header}'s item, of the leader's order, ran on this copy. REQUIRES: on the site thread. */

@@ -26,6 +26,9 @@ public final class BatchRequestWriter {
   private static final int FLAG_FINAL = 1;
   private static final int FLAG_DEPENDENCIES = 2;
   private static final int FLAG_TIME_LIMIT = 4;
+  private static final int FLAG_PREFETCH_KEY = 8;
+  /** A BIGINT prefetch key: its type byte and value. */
+  private static final int PREFETCH_KEY_BYTES = 1 + 8;
   private static final int HEADER_SIZE = 1 + 8 + 4 + 2;
   private static final int MAX_COUNT = 0xFFFF;
   private static final int AD_HOC_STATEMENT = -1;
@@ -97,6 +100,28 @@ public final class BatchRequestWriter {
     paramCount = 0;
     dependencyCountAt = -1;
     dependencyCount = 0;
+    return this;
+  }
+
+  /**
+   * Has the request begun last carry {@code key} as its prefetch key
+   * (docs/engine-formats.md, flags bit 3): the integer partitioning value of
+   * the call expected to run next, whose index slots the engine then
+   * fetches into cache. Changes no result. REQUIRES: right after begin,
+   * before the first call.
+   */
+  public BatchRequestWriter prefetchKey(long key) {
+    requireBegun();
+    if (callCount != 0 || paramCountAt >= 0 || buffer.position() != callCountAt + 2
+        || (buffer.get(0) & FLAG_PREFETCH_KEY) != 0) {
+      throw new IllegalStateException("the prefetch key goes right after begin, once");
+    }
+    ensure(PREFETCH_KEY_BYTES);
+    buffer.put(0, (byte) (buffer.get(0) | FLAG_PREFETCH_KEY));
+    buffer.position(callCountAt);
+    buffer.put(BIGINT).putLong(key);
+    callCountAt = buffer.position();
+    buffer.putShort((short) 0);
     return this;
   }
 
@@ -259,20 +284,18 @@ public final class BatchRequestWriter {
 
   /**
    * A copy of the request the engine ran last, without its time limit
-   * (flags bit 2): what a replica runs again, as recovery does, with no
-   * limit. REQUIRES: right after {@code execute}, before the next begin.
+   * (flags bit 2) or prefetch key (bit 3): what a replica runs again, as
+   * recovery does, with no limit, and a hint that was only this copy's.
+   * REQUIRES: right after {@code execute}, before the next begin.
    */
-  public byte[] lastRequestWithoutTimeLimit() {
+  public byte[] lastRequestWithoutLimitOrHint() {
     final byte flags = buffer.get(0);
-    final boolean limited = (flags & FLAG_TIME_LIMIT) != 0;
-    final byte[] out = new byte[limited ? lastLength - 4 : lastLength];
-    if (!limited) {
-      buffer.get(0, out);
-      return out;
-    }
-    out[0] = (byte) (flags & ~FLAG_TIME_LIMIT);
+    final int dropped = ((flags & FLAG_TIME_LIMIT) != 0 ? 4 : 0)
+        + ((flags & FLAG_PREFETCH_KEY) != 0 ? PREFETCH_KEY_BYTES : 0);
+    final byte[] out = new byte[lastLength - dropped];
+    out[0] = (byte) (flags & ~(FLAG_TIME_LIMIT | FLAG_PREFETCH_KEY));
     buffer.get(1, out, 1, 8);
-    buffer.get(1 + 8 + 4, out, 9, lastLength - 13);
+    buffer.get(1 + 8 + dropped, out, 9, lastLength - 9 - dropped);
     return out;
   }
 

@@ -49,7 +49,7 @@ class BatchRequestBytesTest {
     final byte[] again = insert(BatchRequestWriter.detached().begin(false, NOW), 8).toByteArray();
     engine.request().load(again);
     engine.execute();
-    assertArrayEquals(again, engine.request().lastRequestWithoutTimeLimit());
+    assertArrayEquals(again, engine.request().lastRequestWithoutLimitOrHint());
     engine.rollback();
   }
 
@@ -60,7 +60,32 @@ class BatchRequestBytesTest {
     assertEquals(unlimited.length + 4, limited.length);
     insert(engine.request().begin(true, NOW, 5_000), 1);
     engine.execute();
-    assertArrayEquals(unlimited, engine.request().lastRequestWithoutTimeLimit());
+    assertArrayEquals(unlimited, engine.request().lastRequestWithoutLimitOrHint());
+  }
+
+  @Test
+  void shouldRunARequestCarryingAPrefetchKeyAndGiveItBackWithoutKeyOrLimit() {
+    insert(engine.request().begin(true, NOW), 4);
+    engine.execute();
+    // The key (row 4's, then a key with no row) changes nothing the batch returns.
+    for (final long key : new long[] {4, 99}) {
+      engine.request().begin(false, NOW).prefetchKey(key).addCall(TestCatalogs.GET).addBigInt(4);
+      assertEquals(1, ResultTables.parse(engine.execute())[0].rowCount());
+      engine.rollback();
+    }
+    final byte[] plain = insert(BatchRequestWriter.detached().begin(true, NOW), 5).toByteArray();
+    insert(engine.request().begin(true, NOW, 5_000).prefetchKey(6), 5);
+    engine.execute();
+    assertArrayEquals(plain, engine.request().lastRequestWithoutLimitOrHint());
+  }
+
+  @Test
+  void shouldRefuseAPrefetchKeyAfterTheFirstCallOrTwice() {
+    final BatchRequestWriter afterCall = engine.request().begin(true, NOW);
+    afterCall.addCall(TestCatalogs.GET).addBigInt(1);
+    assertThrows(IllegalStateException.class, () -> afterCall.prefetchKey(1));
+    final BatchRequestWriter twice = engine.request().begin(true, NOW).prefetchKey(1);
+    assertThrows(IllegalStateException.class, () -> twice.prefetchKey(2));
   }
 
   @Test
