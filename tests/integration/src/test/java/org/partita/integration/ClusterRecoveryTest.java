@@ -66,6 +66,9 @@ class ClusterRecoveryTest {
   private String cluster;
   private Path schema = KV_DDL;
   private int launches;
+  /** The test's K and sites per host (the partitions are {@link #PARTITIONS} either way). */
+  private int kFactor = 1;
+  private int sitesPerHost = 2;
   /** Arguments every host of the test is started with besides {@link #hostArgs(Path, String, int, Path)}'s. */
   private final List<String> extraArgs = new ArrayList<>();
 
@@ -162,6 +165,23 @@ class ClusterRecoveryTest {
    */
   @Test
   void aTransferSentAgainAfterAWholeClusterRestartIsAnsweredFromTheReplayedDecision() throws Exception {
+    transferSentAgainAfterARestartRunsOnce(0x5E55_7E57_0003L);
+  }
+
+  /**
+   * The same with K = 0 (one site per host, so three partitions, each on
+   * one host): there is no prepare step, so partition 0's copy logs a
+   * decision item of its own to carry the call it recorded. Without it the
+   * parts replayed alone, recorded nothing, and the transfer ran again.
+   */
+  @Test
+  void aTransferSentAgainAfterAWholeKZeroClusterRestartIsAnsweredFromTheReplayedDecision() throws Exception {
+    kFactor = 0;
+    sitesPerHost = 1;
+    transferSentAgainAfterARestartRunsOnce(0x5E55_7E57_0004L);
+  }
+
+  private void transferSentAgainAfterARestartRunsOnce(long session) throws Exception {
     // --schema takes a comma-separated list: the bank tables, then the Transfer procedure.
     schema = Path.of(Path.of(ClusterRecoveryTest.class.getResource("/bank.sql").toURI()) + ","
         + Path.of(ClusterRecoveryTest.class.getResource("/bank-transfer.sql").toURI()));
@@ -172,7 +192,6 @@ class ClusterRecoveryTest {
     final long[] account = openAccountPerPartition(client);
     final long from = account[1];
     final long to = account[2];
-    final long session = 0x5E55_7E57_0003L;
     final InvocationResponse first = callOnLeader(session, 7, "Transfer", from, to, 40L);
     assertEquals(CallStatus.CALL_STATUS_SUCCESS, first.getStatus(), first.toString());
     assertEquals(OPENING - 40, balance(client, from));
@@ -469,6 +488,8 @@ class ClusterRecoveryTest {
 
   private List<String> hostArgs(int host) {
     final List<String> args = new ArrayList<>(hostArgs(schema, cluster, host, dataDir(host)));
+    args.set(args.indexOf("--kfactor") + 1, Integer.toString(kFactor));
+    args.set(args.indexOf("--sites-per-host") + 1, Integer.toString(sitesPerHost));
     args.addAll(extraArgs);
     return args;
   }

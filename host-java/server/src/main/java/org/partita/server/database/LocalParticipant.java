@@ -197,9 +197,17 @@ final class LocalParticipant implements Participant {
       pipeline.siteIdle();
     } else if (recorder == null) {
       pipeline.release(header, join, () -> released.complete(null));
-    } else {
+    } else if (recordedAnswer == null) {
       pipeline.release(header, recorder.part(join.txn()), recorder.committedHash(),
           () -> released.complete(null));
+    } else {
+      // No prepare step (K = 0): the part, then a decision item of its own carrying the call this copy
+      // recorded, so that the log holds the record and a replay records the call again (docs/cluster.md,
+      // "Client de-duplication"). Released once both are.
+      pipeline.release(header, recorder.part(join.txn()), recorder.committedHash(), () -> { });
+      final PartDecision decision = new PartDecision(join.txn(), true, recordedAnswer, header.timestampMicros());
+      pipeline.decide(site.initiator().nextHeader(site.catalogVersion()), decision, 0, () -> released.complete(null));
+      pipeline.siteIdle();
     }
   }
 
@@ -281,7 +289,7 @@ final class LocalParticipant implements Participant {
       if (state == FailoverOutcome.PartState.OPEN || state == FailoverOutcome.PartState.PREPARED) {
         state = f.commit() ? FailoverOutcome.PartState.COMMITTED : FailoverOutcome.PartState.ROLLED_BACK;
         if (state == FailoverOutcome.PartState.COMMITTED) {
-          record(site, header, join);
+          record(site, header, join, recorder != null);
         }
       }
       if (recorder != null) {
@@ -304,9 +312,11 @@ final class LocalParticipant implements Participant {
    * Records the committed call in the site's table when the coordinator
    * gave its answer to record (docs/cluster.md, "Client de-duplication"),
    * under the part's header's timestamp, as each other copy does when the
-   * decision item reaches it.
+   * decision item reaches it. With {@code logged} (a cluster copy that logs
+   * or replicates its parts) the answer is kept encoded for the decision
+   * item that carries it to the other copies and to the log.
    */
-  private void record(Site site, TxnHeader header, MultiPartitionJoin join) {
+  private void record(Site site, TxnHeader header, MultiPartitionJoin join, boolean logged) {
     final ClientResponse answer = answerToRecord;
     final org.partita.server.txn.Invocation invocation = join.txn().invocation();
     if (answer == null || invocation == null || partition != Deduplication.MULTI_PARTITION_RECORDS) {
@@ -314,7 +324,7 @@ final class LocalParticipant implements Participant {
     }
     Deduplication.multiPartitionCommitted(site, invocation.clientId(), invocation.clientSequence(), answer,
         header.timestampMicros());
-    if (preparedOnCopies) {
+    if (logged) {
       recordedAnswer = DedupTable.encodeAnswer(answer);
     }
   }
