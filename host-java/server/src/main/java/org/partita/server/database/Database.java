@@ -671,7 +671,7 @@ public final class Database implements AutoCloseable {
       return;
     }
     if (!hold.decide(new PreparedHold.Decision(item.getDecision().getCommit(), TxnHeader.fromProto(item.getHeader()),
-        done, item.getDecision().getAnswer()))) {
+        done, item.getDecision().getAnswer(), item.getDecision().getAnswerUnknown()))) {
       // Decided before, after a failover: the leader's decision is the same one (one coordinator decides).
       done.ran(0);
     }

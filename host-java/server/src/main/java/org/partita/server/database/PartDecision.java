@@ -15,24 +15,43 @@ import org.partita.server.txn.TxnHeader;
  * ({@link Deduplication#multiPartitionCommitted}; null: none), with the
  * call's session, handle and the transaction time it is recorded under
  * ({@code recordedAtMicros}), so that a logged decision alone lets recovery
- * record it. Immutable.
+ * record it; or, decided by a coordinator after a failover, the call to
+ * record without an answer ({@code answerUnknown}). Immutable.
  */
-record PartDecision(MultiPartitionTxn txn, boolean commit, byte[] answer, long recordedAtMicros)
-    implements SequencedItem {
+record PartDecision(MultiPartitionTxn txn, boolean commit, byte[] answer, boolean answerUnknown,
+                    long recordedAtMicros) implements SequencedItem {
+  /** A decision that carries no call to record, or one with its answer ({@code answer}, null: none). */
+  PartDecision(MultiPartitionTxn txn, boolean commit, byte[] answer, long recordedAtMicros) {
+    this(txn, commit, answer, false, recordedAtMicros);
+  }
+
+  /**
+   * A coordinator's commit after a failover, passed on by partition 0's
+   * promoted copy: the call of {@code txn}'s invocation is recorded without
+   * an answer on every copy (nobody alive may know it). REQUIRES: the
+   * transaction's invocation.
+   */
+  static PartDecision committedWithoutAnswer(MultiPartitionTxn txn, long recordedAtMicros) {
+    return new PartDecision(txn, true, null, true, recordedAtMicros);
+  }
+
   @Override
   public WorkItem toProto(TxnHeader header) {
     final MultiPartitionDecision.Builder decision = MultiPartitionDecision.newBuilder()
         .setCoordinator(txn.header().toProto()).setCommit(commit);
-    if (answer != null) {
-      decision.setAnswer(com.google.protobuf.ByteString.copyFrom(answer)).setClientId(txn.invocation().clientId())
-          .setClientSequence(txn.invocation().clientSequence()).setRecordedAtMicros(recordedAtMicros);
+    if (carriesRecord()) {
+      decision.setClientId(txn.invocation().clientId()).setClientSequence(txn.invocation().clientSequence())
+          .setRecordedAtMicros(recordedAtMicros).setAnswerUnknown(answerUnknown);
+      if (answer != null) {
+        decision.setAnswer(com.google.protobuf.ByteString.copyFrom(answer));
+      }
     }
     return WorkItem.newBuilder().setHeader(header.toProto()).setDecision(decision).build();
   }
 
   @Override
   public boolean carriesRecord() {
-    return answer != null;
+    return answer != null || answerUnknown;
   }
 
   @Override

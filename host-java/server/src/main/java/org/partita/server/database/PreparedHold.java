@@ -23,12 +23,15 @@ final class PreparedHold {
    * are the decision item's when the leader sent it, null when a
    * coordinator decided after a failover; {@code answer} the client
    * session's answer the decision item carries for partition 0's copies to
-   * record (empty: none; docs/cluster.md, "Client de-duplication").
+   * record (empty: none; docs/cluster.md, "Client de-duplication"), or
+   * {@code answerUnknown}: the call to record without one (a coordinator's
+   * commit after a failover, passed on by the promoted copy).
    */
-  record Decision(boolean commit, TxnHeader header, ReplicaExecutor.Done done, com.google.protobuf.ByteString answer) {
+  record Decision(boolean commit, TxnHeader header, ReplicaExecutor.Done done, com.google.protobuf.ByteString answer,
+                  boolean answerUnknown) {
     /** A coordinator's decision after a failover (no item, no answer). */
     static Decision byCoordinator(boolean commit) {
-      return new Decision(commit, null, null, com.google.protobuf.ByteString.EMPTY);
+      return new Decision(commit, null, null, com.google.protobuf.ByteString.EMPTY, false);
     }
   }
 

@@ -11,9 +11,11 @@ import org.partita.server.txn.TxnHeader;
  * {@link Deduplication#MULTI_PARTITION_RECORDS}'s part of a client
  * session's multi-partition call (docs/cluster.md, "Client
  * de-duplication"), which recovery runs again on that copy: it records the
- * call with the answer the decision carries, under the time its live copies
- * recorded it, so a call sent again after a whole-cluster restart is
- * answered, not run again. The site adopts the decision's header as it
+ * call with the answer the decision carries (or without one, as its live
+ * copies did for a call a coordinator committed after a failover), under
+ * the time its live copies recorded it, so a call sent again after a
+ * whole-cluster restart is answered (or refused as of unknown outcome), not
+ * run again. The site adopts the decision's header as it
  * does for a {@link Replayed} item. A malformed answer is reported to
  * {@code failures} (recovery then refuses to start); {@code done} completes
  * once it ran.
@@ -24,7 +26,9 @@ record ReplayedRecord(MultiPartitionDecision decision, TxnHeader header, Consume
   public void run(Site site, TxnHeader ignored) {
     Replayed.adopt(site, header, failures);
     try {
-      final ClientResponse answer = DedupTable.decodeAnswer(decision.getAnswer().toByteArray());
+      // Without an answer when a coordinator committed it after a failover: a call sent again is refused.
+      final ClientResponse answer = decision.getAnswerUnknown() ? null
+          : DedupTable.decodeAnswer(decision.getAnswer().toByteArray());
       Deduplication.multiPartitionCommitted(site, decision.getClientId(), decision.getClientSequence(), answer,
           decision.getRecordedAtMicros());
     } catch (IllegalArgumentException e) {

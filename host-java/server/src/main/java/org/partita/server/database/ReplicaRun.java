@@ -197,18 +197,41 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     final long decided = commit ? hash : 0;
     if (decision.header() == null) {
       // Decided by the coordinator: this copy was promoted and its other copies wait for the decision from it.
-      site.relayOnLead(new PartDecision(new MultiPartitionTxn(TxnHeader.fromProto(item.getMultiPartitionRun()
-          .getJoin().getCoordinator()), null, null), decision.commit(), null, 0), decided);
+      site.relayOnLead(relayed(site, header, decision.commit()), decided);
     }
     final ReplicaExecutor.Done answer = decision.done();
     final Runnable acknowledge = answer == null ? () -> { } : () -> answer.ran(decided);
     final boolean record = decision.commit() && carriesRecord(site, decision);
     if (hash != 0 || record) {
       loggedDecision(decision.header() != null ? decision.header() : header, decision.commit(),
-          record ? decision.answer() : null, header.timestampMicros(), acknowledge);
+          record ? decision : null, header.timestampMicros(), acknowledge);
     } else {
       acknowledge.run();
     }
+  }
+
+  /**
+   * The coordinator's decision on this copy's held part, which the copy,
+   * promoted, passes on as the first item it sequences. On partition
+   * {@link Deduplication#MULTI_PARTITION_RECORDS}, a commit of a client
+   * session's call carries the call to record without an answer, as this
+   * copy recorded it ({@link #recordCall}), so the other copies record it
+   * too and every copy's log holds the record: a call sent again after a
+   * whole-cluster restart is refused as of unknown outcome, never run twice.
+   */
+  private PartDecision relayed(Site site, TxnHeader header, boolean commit) {
+    final org.partita.proto.txn.MultiPartitionJoin join = item.getMultiPartitionRun().getJoin();
+    final TxnHeader coordinator = TxnHeader.fromProto(join.getCoordinator());
+    if (commit && site.partition() == Deduplication.MULTI_PARTITION_RECORDS && join.hasInvocation()) {
+      try {
+        final Invocation invocation = Invocation.fromProto(join.getInvocation());
+        return PartDecision.committedWithoutAnswer(new MultiPartitionTxn(coordinator, invocation, null),
+            header.timestampMicros());
+      } catch (MalformedInvocationException e) {
+        // Not a call anyone can send again under its session: nothing to record.
+      }
+    }
+    return new PartDecision(new MultiPartitionTxn(coordinator, null, null), commit, null, 0);
   }
 
   /**
@@ -225,11 +248,11 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
       return;
     }
     final boolean leaderItem = decision.header() != null;
-    if (leaderItem && decision.answer().isEmpty()) {
+    if (leaderItem && decision.answer().isEmpty() && !decision.answerUnknown()) {
       return;
     }
     ClientResponse answer = null;
-    if (leaderItem) {
+    if (leaderItem && !decision.answerUnknown()) {
       try {
         answer = DedupTable.decodeAnswer(decision.answer().toByteArray());
       } catch (IllegalArgumentException e) {
@@ -248,25 +271,27 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
    */
   private boolean carriesRecord(Site site, PreparedHold.Decision decision) {
     return site.partition() == Deduplication.MULTI_PARTITION_RECORDS && decision.header() != null
-        && !decision.answer().isEmpty() && item.getMultiPartitionRun().getJoin().hasInvocation();
+        && (!decision.answer().isEmpty() || decision.answerUnknown())
+        && item.getMultiPartitionRun().getJoin().hasInvocation();
   }
 
   /**
    * Logs the decision on a part this copy logged prepared (commit or roll
    * back, under the decision item's header, or the part's when a coordinator
-   * decided after a failover), as its leader logs it, with the answer to
-   * record ({@code answer}, null: none) and its session, handle and time;
+   * decided after a failover), as its leader logs it, with the call to
+   * record ({@code toRecord}: the leader's decision carrying an answer, or the
+   * call without one; null: none) and its session, handle and time;
    * {@code then} runs once it is released.
    */
-  private void loggedDecision(TxnHeader header, boolean commit, ByteString answer, long recordedAtMicros,
-      Runnable then) {
+  private void loggedDecision(TxnHeader header, boolean commit, PreparedHold.Decision toRecord,
+      long recordedAtMicros, Runnable then) {
     final org.partita.proto.txn.MultiPartitionDecision.Builder decision =
         org.partita.proto.txn.MultiPartitionDecision.newBuilder()
             .setCoordinator(item.getMultiPartitionRun().getJoin().getCoordinator()).setCommit(commit);
-    if (answer != null) {
+    if (toRecord != null) {
       final org.partita.proto.txn.ProcedureInvocation call = item.getMultiPartitionRun().getJoin().getInvocation();
-      decision.setAnswer(answer).setClientId(call.getClientId()).setClientSequence(call.getClientSequence())
-          .setRecordedAtMicros(recordedAtMicros);
+      decision.setAnswer(toRecord.answer()).setAnswerUnknown(toRecord.answerUnknown()).setClientId(call.getClientId())
+          .setClientSequence(call.getClientSequence()).setRecordedAtMicros(recordedAtMicros);
     }
     final org.partita.proto.txn.WorkItem record = org.partita.proto.txn.WorkItem.newBuilder()
         .setHeader(header.toProto()).setDecision(decision).build();

@@ -183,13 +183,14 @@ final class ClusterRecovery {
 
   /**
    * Whether {@code record} is a decision committing partition 0's part with
-   * a client session's answer: it records the call in that copy's
+   * a client session's answer (or its call without one, committed by a
+   * coordinator after a failover): it records the call in that copy's
    * de-duplication table (docs/cluster.md, "Client de-duplication"), so it
    * is replayed and counts in the copy's tail like a call.
    */
   static boolean recordsCall(WorkItem record) {
     return record.getKindCase() == WorkItem.KindCase.DECISION && record.getDecision().getCommit()
-        && !record.getDecision().getAnswer().isEmpty();
+        && (!record.getDecision().getAnswer().isEmpty() || record.getDecision().getAnswerUnknown());
   }
 
   private static boolean holds(PartitionMap map, int partition, int hostId) {

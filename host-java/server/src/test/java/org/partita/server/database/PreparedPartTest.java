@@ -435,6 +435,11 @@ class PreparedPartTest {
 
   /** Host 0 (partition 0's leader, the coordinator) dies: host 1 leads both partitions in epoch 2. */
   private void coordinatorsHostDies() {
+    coordinatorsHostDies(ImmediateCommitPipeline.INSTANCE);
+  }
+
+  /** {@link #coordinatorsHostDies()}, host 1 leading partition 0 behind {@code pipeline}. */
+  private void coordinatorsHostDies(org.partita.server.txn.CommitPipeline pipeline) {
     dead.add(0);
     final int[] buckets = new int[PartitionMap.BUCKETS];
     for (int b = 0; b < buckets.length; b++) {
@@ -442,7 +447,7 @@ class PreparedPartTest {
     }
     final PartitionMap next = PartitionMap.of(2, buckets, List.of(new PartitionMap.Replicas(0, 1, List.of(1), 2),
         new PartitionMap.Replicas(1, 1, List.of(1), 2)));
-    db[1].lead(0, 2, ImmediateCommitPipeline.INSTANCE);
+    db[1].lead(0, 2, pipeline);
     db[1].followMap(next);
     map = next;
   }
@@ -477,6 +482,15 @@ class PreparedPartTest {
     assertEquals(List.of(), failures);
   }
 
+  /**
+   * A call whose part a new coordinator committed after a failover is
+   * recorded without an answer: sent again, it is refused, not run. The
+   * copy promoted to lead partition 0 passes the commit on with the call to
+   * record, so partition 0's other copies record it too and each copy's log
+   * holds it for a whole-cluster restart ({@code ClusterRecovery.recordsCall}).
+   * Before, the decision it passed on carried no call, and after a restart
+   * from the logs the call sent again could run again.
+   */
   @Test
   void shouldRefuseNotRunAMultiPartitionCallSentAgainThatANewCoordinatorCommittedAfterAFailover() throws Exception {
     final long a = account(0);
@@ -487,12 +501,21 @@ class PreparedPartTest {
     final Runnable heldDecision = leaders[0].heldDecision.get(60, TimeUnit.SECONDS);
     // Host 0 dies with partition 0's decision item unsent: host 1's copy holds the part prepared, and the new
     // coordinator commits it (partition 1 committed), knowing no answer.
-    coordinatorsHostDies();
+    final Recording promoted = new Recording();
+    coordinatorsHostDies(promoted);
     final ClientResponse again = sessionTransferOnceCoordinating(1, 1, a, b, 40L);
     assertEquals(ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, again.errorCode(), again.toString());
     assertTrue(again.message().contains("ran before"), again.message());
     assertEquals(OPENING - 40, balance(1, a), "committed once, by the new coordinator's decision, and not again");
     assertEquals(OPENING + 40, balance(1, b));
+    assertFalse(promoted.items.isEmpty(), "the promoted copy sequenced nothing");
+    final org.partita.proto.txn.MultiPartitionDecision passedOn = promoted.items.get(0).getDecision();
+    assertTrue(passedOn.getCommit(), "the first item of epoch 2 commits: " + promoted.items);
+    assertTrue(passedOn.getAnswerUnknown(), "it carries the call to record without an answer: " + passedOn);
+    assertTrue(passedOn.getAnswer().isEmpty());
+    assertEquals(SESSION, passedOn.getClientId());
+    assertEquals(1, passedOn.getClientSequence());
+    assertTrue(passedOn.getRecordedAtMicros() > 0);
     assertEquals(List.of(), failures);
     // Host 0's coordinator (its host is dead) still waits for its decision item to reach host 1, which no longer
     // holds a replica of partition 0: the item goes nowhere, as to a gone copy, so host 0 can close.

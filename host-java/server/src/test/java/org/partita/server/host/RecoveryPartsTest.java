@@ -147,6 +147,22 @@ class RecoveryPartsTest {
     assertEquals(List.of(1L, 2L), replayed(log));
   }
 
+  /**
+   * A new coordinator's commit after a failover, passed on by partition 0's promoted copy with the session's call
+   * to record without an answer: replayed and counted like a decision with one. Before, it carried no call and
+   * was passed over, so after a whole-cluster restart the call sent again could run again.
+   */
+  @Test
+  void shouldReplayAndCountADecisionThatRecordsACallWithoutAnAnswer() {
+    final WorkItem withoutAnswer = WorkItem.newBuilder().setHeader(header(3)).setDecision(
+        MultiPartitionDecision.newBuilder().setCoordinator(T1).setCommit(true).setAnswerUnknown(true)
+            .setClientId(1L << 63).setClientSequence(8).setRecordedAtMicros(1_000)).build();
+    assertTrue(ClusterRecovery.recordsCall(withoutAnswer));
+    final List<WorkItem> log = List.of(call(1), prepared(2, T1), withoutAnswer);
+    assertEquals(3, tail(log).getSequence());
+    assertEquals(List.of(1L, 2L, 3L), replayed(log));
+  }
+
   @Test
   void shouldReplayADecisionThatRecordsACallAfterItsPart() {
     final List<WorkItem> log = List.of(prepared(1, T1), recording(2, T1), call(3));
