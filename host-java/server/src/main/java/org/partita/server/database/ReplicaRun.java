@@ -201,10 +201,10 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     }
     final ReplicaExecutor.Done answer = decision.done();
     final Runnable acknowledge = answer == null ? () -> { } : () -> answer.ran(decided);
-    final boolean record = decision.commit() && carriesRecord(site, decision);
-    if (hash != 0 || record) {
-      loggedDecision(decision.header() != null ? decision.header() : header, decision.commit(),
-          record ? decision : null, header.timestampMicros(), acknowledge);
+    final PreparedHold.Decision record = recordToLog(site, decision);
+    if (hash != 0 || record != null) {
+      loggedDecision(decision.header() != null ? decision.header() : header, decision.commit(), record,
+          header.timestampMicros(), acknowledge);
     } else {
       acknowledge.run();
     }
@@ -265,14 +265,24 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
   }
 
   /**
-   * True when the leader's decision item carries a client session's answer
-   * for this copy of partition {@link Deduplication#MULTI_PARTITION_RECORDS}
-   * to record: the decision is then logged with it, as the leader logs it.
+   * The call of a client session this copy of partition
+   * {@link Deduplication#MULTI_PARTITION_RECORDS} logs with its decision to
+   * commit, as {@link #recordCall} recorded it (null: none): the leader's
+   * decision item when it carries an answer (or the call without one), or,
+   * decided by a coordinator after a failover, the call without an answer.
+   * Logged by every copy the coordinator decided, whether or not it goes on
+   * to lead; the one that does passes the call on as well ({@link #relayed}),
+   * and recording a call twice records it once.
    */
-  private boolean carriesRecord(Site site, PreparedHold.Decision decision) {
-    return site.partition() == Deduplication.MULTI_PARTITION_RECORDS && decision.header() != null
-        && (!decision.answer().isEmpty() || decision.answerUnknown())
-        && item.getMultiPartitionRun().getJoin().hasInvocation();
+  private PreparedHold.Decision recordToLog(Site site, PreparedHold.Decision decision) {
+    if (!decision.commit() || site.partition() != Deduplication.MULTI_PARTITION_RECORDS
+        || !item.getMultiPartitionRun().getJoin().hasInvocation()) {
+      return null;
+    }
+    if (decision.header() == null) {
+      return new PreparedHold.Decision(true, null, null, ByteString.EMPTY, true);
+    }
+    return !decision.answer().isEmpty() || decision.answerUnknown() ? decision : null;
   }
 
   /**

@@ -60,6 +60,8 @@ class PreparedPartTest {
   private static final int ACCOUNTS = 8;
 
   private final Database[] db = new Database[2];
+  /** What each host's copies logged of their leaders' items (the replica log). */
+  private final Recording[] replicaLogs = new Recording[2];
   /** The pipeline of the partition each host leads (host h leads partition h). */
   private final Copying[] leaders = new Copying[2];
   private final Set<Integer> dead = ConcurrentHashMap.newKeySet();
@@ -135,7 +137,8 @@ class PreparedPartTest {
     for (int h = 0; h < 2; h++) {
       leaders[h] = new Copying(1 - h);
       final Copying pipeline = leaders[h];
-      db[h] = Database.openHost(catalog, map, h, 1024, p -> pipeline, QueryLimits.EMBEDDED);
+      replicaLogs[h] = new Recording();
+      db[h] = Database.openHost(catalog, map, h, 1024, p -> pipeline, replicaLogs[h], QueryLimits.EMBEDDED);
     }
     for (int h = 0; h < 2; h++) {
       db[h].connectHosts(HostTransport.of(this::step, this::forward));
@@ -516,6 +519,13 @@ class PreparedPartTest {
     assertEquals(SESSION, passedOn.getClientId());
     assertEquals(1, passedOn.getClientSequence());
     assertTrue(passedOn.getRecordedAtMicros() > 0);
+    // And the promoted copy logged the call with the coordinator's decision, as a copy that does not go on to
+    // lead does: every copy the coordinator decided keeps the record in its log.
+    final org.partita.proto.txn.MultiPartitionDecision logged = replicaLogs[1].items.stream()
+        .filter(org.partita.proto.txn.WorkItem::hasDecision).map(org.partita.proto.txn.WorkItem::getDecision)
+        .findFirst().orElseThrow(() -> new AssertionError("no decision logged: " + replicaLogs[1].items));
+    assertTrue(logged.getCommit() && logged.getAnswerUnknown(), logged.toString());
+    assertEquals(1, logged.getClientSequence());
     assertEquals(List.of(), failures);
     // Host 0's coordinator (its host is dead) still waits for its decision item to reach host 1, which no longer
     // holds a replica of partition 0: the item goes nowhere, as to a gone copy, so host 0 can close.
