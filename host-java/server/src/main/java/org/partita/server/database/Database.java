@@ -1039,13 +1039,11 @@ public final class Database implements AutoCloseable {
       throw ServerException.badParameter("procedure " + procedure.name() + " is partitioned on parameter "
           + (index + 1) + " but " + invocation.parameterCount() + " were given");
     }
-    final ValueType type = procedure.partition().columnType();
-    if (ParameterConverter.longIsCanonical(type)) {
-      final int at = invocation.integerParameterAt(index);
-      if (at >= 0) {
-        return map.partitionOfLong(invocation.integerAt(at)); // no box, no conversion, no subject string per call
-      }
+    final int at = ParameterConverter.integerPartitionKeyAt(procedure, invocation);
+    if (at >= 0) {
+      return map.partitionOfLong(invocation.integerAt(at)); // no box, no conversion, no subject string per call
     }
+    final ValueType type = procedure.partition().columnType();
     final Object value = invocation.parameter(index);
     final Object key = ParameterConverter.partitionValue(value, type, "procedure " + procedure.name(), index + 1);
     return map.partitionOf(key);

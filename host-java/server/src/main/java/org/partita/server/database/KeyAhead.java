@@ -87,11 +87,7 @@ final class KeyAhead {
   }
 
   private boolean readKey(CompiledProcedure procedure, Invocation invocation) {
-    if (!procedure.singlePartition() || !ParameterConverter.longIsCanonical(procedure.partition().columnType())) {
-      return false;
-    }
-    final int index = procedure.partition().parameterIndex();
-    final int at = index < invocation.parameterCount() ? invocation.integerParameterAt(index) : -1;
+    final int at = procedure.singlePartition() ? ParameterConverter.integerPartitionKeyAt(procedure, invocation) : -1;
     if (at < 0) {
       return false;
     }

@@ -4,8 +4,10 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import org.partita.proto.ValueType;
+import org.partita.server.compiler.CompiledProcedure;
 import org.partita.server.error.ServerException;
 import org.partita.server.engine.BatchRequestWriter;
+import org.partita.server.txn.Invocation;
 
 /**
  * Converts call parameters (docs/procedures.md, "Parameters"): widening is
@@ -172,6 +174,22 @@ final class ParameterConverter {
    */
   static boolean longIsCanonical(ValueType type) {
     return type != ValueType.VALUE_TYPE_VARCHAR && type != ValueType.VALUE_TYPE_VARBINARY;
+  }
+
+  /**
+   * Where in {@code invocation}'s bytes the partitioning value of
+   * single-partition {@code procedure} sits when it is an integer that is
+   * already canonical ({@link #longIsCanonical}), for
+   * {@link Invocation#integerAt}; -1 when the parameter is absent or needs
+   * boxing or converting. Reads no value: routing and the sites' look-ahead
+   * place calls from it without allocating.
+   */
+  static int integerPartitionKeyAt(CompiledProcedure procedure, Invocation invocation) {
+    final int index = procedure.partition().parameterIndex();
+    if (index >= invocation.parameterCount() || !longIsCanonical(procedure.partition().columnType())) {
+      return -1;
+    }
+    return invocation.integerParameterAt(index);
   }
 
   static Object partitionValue(Object value, ValueType type, String subject, int position) {

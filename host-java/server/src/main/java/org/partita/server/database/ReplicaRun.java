@@ -189,8 +189,9 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
         engine.rollback();
       }
     }
-    if (decision.commit()) {
-      recordCall(site, header, decision);
+    final PreparedHold.Decision record = callToRecord(site, decision);
+    if (record != null) {
+      recordCall(site, header, record);
     }
     database.multiPartitionParts().ended(hold, decision.commit());
     site.replicated(decision.header() != null ? decision.header() : header);
@@ -201,7 +202,6 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     }
     final ReplicaExecutor.Done answer = decision.done();
     final Runnable acknowledge = answer == null ? () -> { } : () -> answer.ran(decided);
-    final PreparedHold.Decision record = recordToLog(site, decision);
     if (hash != 0 || record != null) {
       loggedDecision(decision.header() != null ? decision.header() : header, decision.commit(), record,
           header.timestampMicros(), acknowledge);
@@ -215,7 +215,7 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
    * promoted, passes on as the first item it sequences. On partition
    * {@link Deduplication#MULTI_PARTITION_RECORDS}, a commit of a client
    * session's call carries the call to record without an answer, as this
-   * copy recorded it ({@link #recordCall}), so the other copies record it
+   * copy recorded it ({@link #callToRecord}), so the other copies record it
    * too and every copy's log holds the record: a call sent again after a
    * whole-cluster restart is refused as of unknown outcome, never run twice.
    */
@@ -235,46 +235,17 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
   }
 
   /**
-   * On partition {@link Deduplication#MULTI_PARTITION_RECORDS}, records the
-   * committed call of a client session as its leader did (docs/cluster.md,
-   * "Client de-duplication"): with the answer the leader's decision item
-   * carries (none: the leader recorded nothing), or, decided by a
-   * coordinator after a failover, without an answer (nobody alive may know
-   * it), so a call sent again is refused, never run twice.
+   * The committed call of a client session this copy of partition
+   * {@link Deduplication#MULTI_PARTITION_RECORDS} records and logs with its
+   * decision (docs/cluster.md, "Client de-duplication"), or null: the
+   * leader's decision item when it carries an answer (or the call without
+   * one); or, decided by a coordinator after a failover, the call without an
+   * answer (nobody alive may know it), so a call sent again is refused, never
+   * run twice. Every copy the coordinator decided logs it, whether or not it
+   * goes on to lead; the one that does passes the call on as well
+   * ({@link #relayed}), and recording a call twice records it once.
    */
-  private void recordCall(Site site, TxnHeader header, PreparedHold.Decision decision) {
-    final org.partita.proto.txn.MultiPartitionJoin join = item.getMultiPartitionRun().getJoin();
-    if (site.partition() != Deduplication.MULTI_PARTITION_RECORDS || !join.hasInvocation()) {
-      return;
-    }
-    final boolean leaderItem = decision.header() != null;
-    if (leaderItem && decision.answer().isEmpty() && !decision.answerUnknown()) {
-      return;
-    }
-    ClientResponse answer = null;
-    if (leaderItem && !decision.answerUnknown()) {
-      try {
-        answer = DedupTable.decodeAnswer(decision.answer().toByteArray());
-      } catch (IllegalArgumentException e) {
-        // Recorded without it: a call sent again is refused as of unknown outcome, never run twice.
-        answer = null;
-      }
-    }
-    Deduplication.multiPartitionCommitted(site, join.getInvocation().getClientId(),
-        join.getInvocation().getClientSequence(), answer, header.timestampMicros());
-  }
-
-  /**
-   * The call of a client session this copy of partition
-   * {@link Deduplication#MULTI_PARTITION_RECORDS} logs with its decision to
-   * commit, as {@link #recordCall} recorded it (null: none): the leader's
-   * decision item when it carries an answer (or the call without one), or,
-   * decided by a coordinator after a failover, the call without an answer.
-   * Logged by every copy the coordinator decided, whether or not it goes on
-   * to lead; the one that does passes the call on as well ({@link #relayed}),
-   * and recording a call twice records it once.
-   */
-  private PreparedHold.Decision recordToLog(Site site, PreparedHold.Decision decision) {
+  private PreparedHold.Decision callToRecord(Site site, PreparedHold.Decision decision) {
     if (!decision.commit() || site.partition() != Deduplication.MULTI_PARTITION_RECORDS
         || !item.getMultiPartitionRun().getJoin().hasInvocation()) {
       return null;
@@ -283,6 +254,22 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
       return new PreparedHold.Decision(true, null, null, ByteString.EMPTY, true);
     }
     return !decision.answer().isEmpty() || decision.answerUnknown() ? decision : null;
+  }
+
+  /** Records {@code record} ({@link #callToRecord}) in the copy's table, under the part's time. */
+  private void recordCall(Site site, TxnHeader header, PreparedHold.Decision record) {
+    ClientResponse answer = null;
+    if (!record.answerUnknown()) {
+      try {
+        answer = DedupTable.decodeAnswer(record.answer().toByteArray());
+      } catch (IllegalArgumentException e) {
+        // Recorded without it: a call sent again is refused as of unknown outcome, never run twice.
+        answer = null;
+      }
+    }
+    final org.partita.proto.txn.ProcedureInvocation call = item.getMultiPartitionRun().getJoin().getInvocation();
+    Deduplication.multiPartitionCommitted(site, call.getClientId(), call.getClientSequence(), answer,
+        header.timestampMicros());
   }
 
   /**
