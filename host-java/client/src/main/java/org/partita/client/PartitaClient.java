@@ -584,7 +584,26 @@ public final class PartitaClient implements AutoCloseable {
       leaders[row[0]] = row[1];
     }
     router.followLeaders(leaders, version);
+    router.reconnectDown();
     return version;
+  }
+
+  /**
+   * Sends {@code call}, answered NOT_LEADER, again by the topology just
+   * followed. When the connection to its partition's leader is down (a host
+   * that came back and leads again while this client waits to reconnect to
+   * it), that connection dials now and the call waits for it, at most the
+   * connect timeout, instead of going round-robin to hosts that would answer
+   * NOT_LEADER again.
+   */
+  private void sendToLeader(PendingCall call) {
+    final Connection leader = router.leaderConnection(call.routedPartitionPlusOne() - 1);
+    if (leader == null || leader.isUp()) {
+      start(call, true);
+      return;
+    }
+    leader.reconnectNow();
+    leader.onceUp(() -> start(call, true), config.connectTimeout().toNanos());
   }
 
   private boolean connectedToHost(int hostId) {
@@ -664,6 +683,8 @@ public final class PartitaClient implements AutoCloseable {
       }
       router.followLeaders(leaders, topology.getTopologyVersion());
       discover(topology);
+      // A newer map: a host that came back may lead again soon, so a connection waiting to reconnect tries now.
+      router.reconnectDown();
     }
 
     @Override
@@ -688,7 +709,7 @@ public final class PartitaClient implements AutoCloseable {
         return false;
       }
       call.giveBack();
-      refreshTopology(topologyVersion).whenComplete((ignored, failure) -> start(call, true));
+      refreshTopology(topologyVersion).whenComplete((ignored, failure) -> sendToLeader(call));
       return true;
     }
 

@@ -160,7 +160,8 @@ class FailoverTest {
 
   @Test
   void shouldStopServingAHostPausedPastTheHeartbeatTimeout() throws Exception {
-    startCluster();
+    // Leaders stay where the failover put them: the rejoined host is checked to lead nothing.
+    startCluster(KV_DDL, "--leader-rebalance-delay", "0");
     final int victim = victimHost();
     // A paused host keeps its connections open, so the probing client talks to the other two only.
     final List<Integer> others = survivors(victim);
@@ -522,7 +523,29 @@ class FailoverTest {
     Thread.sleep(1000);
     load.stop();
     assertTrue(load.acknowledgedAfter(killed) > 0, "writes were acknowledged after the failover");
+    // Read with 64 calls in flight; a read that did not succeed is made again one at a time until answered.
+    final Semaphore window = new Semaphore(64);
+    final Set<String> again = ConcurrentHashMap.newKeySet();
+    final Map<String, String> wrong = new ConcurrentHashMap<>();
     for (String key : load.acknowledged) {
+      window.acquire();
+      client.callAsync("Get", key).whenComplete((answer, error) -> {
+        try {
+          if (error != null || !answer.ok()) {
+            again.add(key);
+          } else if (!answer.results().get(0).advanceRow()) {
+            wrong.put(key, "no row");
+          } else if (!java.util.Arrays.equals(value(key), answer.results().get(0).getBytes(0))) {
+            wrong.put(key, "another value");
+          }
+        } finally {
+          window.release();
+        }
+      });
+    }
+    window.acquire(64);
+    assertEquals(Map.of(), wrong, "acknowledged writes read back wrong");
+    for (String key : again) {
       final ClientResponse answer = callUntilAnswered(client, "Get", key);
       assertTrue(answer.ok(), key + ": " + answer.message());
       assertArrayEquals(value(key), row(answer), key);
@@ -650,6 +673,9 @@ class FailoverTest {
   static final class Firehose {
     final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     private final Map<String, Long> acknowledgedAt = new ConcurrentHashMap<>();
+    /** Each call that failed: when it was sent, and why (its error code and message, or the exception). */
+    private final Map<String, Long> failedSentAt = new ConcurrentHashMap<>();
+    private final Map<String, String> failures = new ConcurrentHashMap<>();
     private final PartitaClient client;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Semaphore inFlight = new Semaphore(64);
@@ -668,14 +694,29 @@ class FailoverTest {
       for (long n = 0; running.get(); n++) {
         inFlight.acquireUninterruptibly();
         final String key = "fire" + n;
+        final long sent = System.nanoTime();
         client.callAsync("Put", key, value(key)).whenComplete((answer, error) -> {
           if (error == null && answer.ok()) {
             acknowledged.add(key);
             acknowledgedAt.put(key, System.nanoTime());
+          } else {
+            failures.put(key, error != null ? error.toString() : answer.errorCode() + " " + answer.message());
+            failedSentAt.put(key, sent);
           }
           inFlight.release();
         });
       }
+    }
+
+    /** The calls sent after {@code nanos} that failed, with why. */
+    Map<String, String> failedSentAfter(long nanos) {
+      final Map<String, String> out = new java.util.TreeMap<>();
+      failedSentAt.forEach((key, at) -> {
+        if (at > nanos) {
+          out.put(key, failures.get(key));
+        }
+      });
+      return out;
     }
 
     long acknowledgedAfter(long nanos) {

@@ -82,6 +82,14 @@ public final class Connection {
   private final ScheduledFuture<?> sweep;
   private long backoffNanos;
   private int attempts;
+  /** The reconnection waiting for its backoff, or null. */
+  private ScheduledFuture<?> pendingDial;
+  /** When the last dial began (event loop): {@link #reconnectNow} dials at most once per {@link #MIN_KICK_NANOS}. */
+  private long lastDialNanos;
+  /** The shortest time between two dials {@link #reconnectNow} makes (each NOT_LEADER answer may ask for one). */
+  private static final long MIN_KICK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+  /** Run once when the connection is next up, each at most once (see {@link #onceUp}). */
+  private final ArrayList<Runnable> upWaiters = new ArrayList<>();
   private String downReason;
   private volatile State state = State.CONNECTING;
   private volatile Channel channel;
@@ -199,6 +207,7 @@ public final class Connection {
     if (state == State.CLOSED) {
       return;
     }
+    lastDialNanos = System.nanoTime();
     state = State.CONNECTING;
     downReason = null;
     new Bootstrap().group(loop).channel(transport.channelClass())
@@ -242,7 +251,55 @@ public final class Connection {
     attempts++;
     LOG.info("reconnecting to " + address + " in " + TimeUnit.NANOSECONDS.toMillis(backoffNanos) + " ms (attempt "
         + attempts + ")");
-    loop.schedule(this::dial, backoffNanos, TimeUnit.NANOSECONDS);
+    pendingDial = loop.schedule(this::dial, backoffNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * A reconnection waiting for its backoff dials now instead, its backoff
+   * starting over: the cluster's newest map names this host as serving
+   * (a host that came back). Does nothing to a connection that is up,
+   * connecting or closed. Any thread.
+   */
+  public void reconnectNow() {
+    try {
+      loop.execute(() -> {
+        final ScheduledFuture<?> waiting = pendingDial;
+        if (state == State.DOWN && waiting != null && !waiting.isDone()
+            && System.nanoTime() - lastDialNanos >= MIN_KICK_NANOS && waiting.cancel(false)) {
+          pendingDial = null;
+          backoffNanos = 0;
+          dial();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      // The client is closing.
+    }
+  }
+
+  /**
+   * Runs {@code action} once: as soon as this connection is up (at once if it
+   * is), or after {@code maxNanos} if it is not by then. On the event loop;
+   * {@code action} must not block.
+   */
+  public void onceUp(Runnable action, long maxNanos) {
+    final AtomicBoolean ran = new AtomicBoolean();
+    final Runnable once = () -> {
+      if (ran.compareAndSet(false, true)) {
+        action.run();
+      }
+    };
+    try {
+      loop.execute(() -> {
+        if (state == State.UP) {
+          once.run();
+          return;
+        }
+        upWaiters.add(once);
+        loop.schedule(once, maxNanos, TimeUnit.NANOSECONDS);
+      });
+    } catch (RejectedExecutionException e) {
+      once.run();
+    }
   }
 
   private void sendLogin(ChannelHandlerContext ctx) {
@@ -327,6 +384,9 @@ public final class Connection {
     state = State.UP;
     listener.loggedIn(this, login);
     firstLogin.complete(login);
+    final ArrayList<Runnable> waiting = new ArrayList<>(upWaiters);
+    upWaiters.clear();
+    waiting.forEach(Runnable::run);
   }
 
   // ---- the channel going down (event loop) ----

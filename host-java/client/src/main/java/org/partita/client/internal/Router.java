@@ -76,6 +76,33 @@ public final class Router {
     return live[Math.floorMod(call.unroutedSlot + call.resends(), live.length)];
   }
 
+  /**
+   * The connection to the host that leads {@code partition} by the topology
+   * followed, whether it is up or not; null when there is none (not routed,
+   * or no connection to that host was ever logged in).
+   */
+  public Connection leaderConnection(int partition) {
+    final int[] leaderIds = leaders;
+    if (partition < 0 || partition >= leaderIds.length) {
+      return null;
+    }
+    for (Connection c : all) {
+      if (c.hostId() == leaderIds[partition]) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** Every connection waiting to reconnect dials now ({@link Connection#reconnectNow}). */
+  public void reconnectDown() {
+    for (Connection c : all) {
+      if (!c.isUp()) {
+        c.reconnectNow();
+      }
+    }
+  }
+
   /** How many connections are up now. */
   public int connectionsUp() {
     return up.length;

@@ -143,6 +143,11 @@ final class StartCommand implements Callable<Integer> {
       + "partitions to their other copies (default: 3s)")
   private String heartbeatTimeout;
 
+  @Option(names = "--leader-rebalance-delay", paramLabel = "DURATION", description = "with --cluster and K >= 1: "
+      + "how long the map must stay the same, with every host up and every partition on its K+1 hosts, before "
+      + "partition leaders move back to copies on hosts that lead too few (after a rejoin); 0: never (default: 5s)")
+  private String leaderRebalanceDelay;
+
   @Option(names = "--rejoin", description = "with --cluster and K >= 1: this host returns to the running cluster "
       + "that declared it dead; it receives a copy of each partition it is given from that partition's leader "
       + "(docs/cluster.md, \"Rejoin\")")
@@ -158,9 +163,9 @@ final class StartCommand implements Callable<Integer> {
   private ClusterOptions clusterOptions() {
     if (cluster == null) {
       if (hostId != null || sitesPerHost != null || kFactor != 0 || joinTimeout != null || heartbeatTimeout != null
-          || rejoin || recover) {
+          || leaderRebalanceDelay != null || rejoin || recover) {
         throw new IllegalArgumentException("--host-id, --kfactor, --sites-per-host, --join-timeout, "
-            + "--heartbeat-timeout, --rejoin and --recover need --cluster");
+            + "--heartbeat-timeout, --leader-rebalance-delay, --rejoin and --recover need --cluster");
       }
       return null;
     }
@@ -171,7 +176,9 @@ final class StartCommand implements Callable<Integer> {
         joinTimeout == null ? ClusterOptions.DEFAULT_JOIN_TIMEOUT
             : java.time.Duration.ofMillis(Sizes.millis("--join-timeout", joinTimeout)),
         heartbeatTimeout == null ? ClusterOptions.DEFAULT_HEARTBEAT_TIMEOUT
-            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)), rejoin, recover);
+            : java.time.Duration.ofMillis(Sizes.millis("--heartbeat-timeout", heartbeatTimeout)), rejoin, recover,
+        leaderRebalanceDelay == null ? ClusterOptions.DEFAULT_LEADER_REBALANCE_DELAY
+            : java.time.Duration.ofMillis(Sizes.millis("--leader-rebalance-delay", leaderRebalanceDelay)));
   }
 
   private CommandLogOptions commandLogOptions() {

@@ -81,6 +81,8 @@ public final class Database implements AutoCloseable {
    * still exist, but it is not a copy of the partition any more.
    */
   private final boolean[] left;
+  /** Calls for partitions this host is about to lead, held until it does ({@link #expectLead}). */
+  private final HeldCalls heldCalls;
   private final AdHocPlans adHocPlans = new AdHocPlans(new RowCounts(sites));
   private final AtomicLong inProcessSequence = new AtomicLong();
   private final AtomicInteger nextAnyPartition = new AtomicInteger();
@@ -129,6 +131,7 @@ public final class Database implements AutoCloseable {
     this.sitesByPartition = new Site[map.partitionCount()];
     this.replicaSites = new Site[map.partitionCount()];
     this.left = new boolean[map.partitionCount()];
+    this.heldCalls = new HeldCalls(map.partitionCount());
     this.parts = new MultiPartitionParts(map.partitionCount());
   }
 
@@ -724,6 +727,65 @@ public final class Database implements AutoCloseable {
       replicaSites[partition] = null;
       resolveHeld(partition);
     }
+    heldCalls.release(partition, site);
+  }
+
+  /**
+   * This host's copy of {@code partition} is to lead it once it repaired
+   * with the other copies (a failover with several survivors, a hand-off):
+   * until {@link #lead} or {@link #notLeading}, calls for it wait here
+   * instead of being answered NOT_LEADER ({@link HeldCalls}). Any thread.
+   */
+  public void expectLead(int partition) {
+    heldCalls.expect(partition);
+  }
+
+  /** The copy {@link #expectLead} named will not lead now: the calls held for it are refused NOT_LEADER. */
+  public void notLeading(int partition, String why) {
+    heldCalls.refuse(partition, ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "host " + hostId + " was to "
+        + "lead partition " + partition + " but does not (" + why + "); the call was not run: send it to the "
+        + "partition's leader"));
+  }
+
+  /**
+   * Leader hand-off (docs/cluster.md, "Leader rebalancing"): holds the site
+   * of {@code partition}, which this host leads, between two items until
+   * {@code release} completes (at most {@code maxMillis}). The returned
+   * future completes once the site holds: every item queued before ran and
+   * was released to the commit pipeline. Waits for room on a full queue;
+   * any thread but a site's.
+   *
+   * @throws IllegalArgumentException when this host does not lead {@code partition}
+   */
+  public CompletableFuture<Void> holdLedSite(int partition, CompletableFuture<Void> release, long maxMillis) {
+    final Site site = sitesByPartition[partition];
+    if (site == null) {
+      throw new IllegalArgumentException("host " + hostId + " does not lead partition " + partition);
+    }
+    final CompletableFuture<Void> holding = new CompletableFuture<>();
+    site.submit(new LeaderHandOffHold(holding, release, maxMillis));
+    return holding;
+  }
+
+  /**
+   * Leader hand-off, after {@link #followMap} published the map in which
+   * another host leads {@code partition}: this host's copy, which led it,
+   * becomes a replica copy (it takes work only from its new leader,
+   * {@link #offerReplicated}; calls for it are answered NOT_LEADER). Its
+   * site keeps its state and queue; the items still queued are refused by
+   * its deposed pipeline. Any thread.
+   *
+   * @throws IllegalArgumentException when this host does not lead {@code partition}
+   */
+  public void stepDown(int partition) {
+    final Site site = sitesByPartition[partition];
+    if (site == null) {
+      throw new IllegalArgumentException("host " + hostId + " does not lead partition " + partition);
+    }
+    site.stepDown();
+    replicaSites[partition] = site;
+    sitesByPartition[partition] = null;
+    sites.remove(site);
   }
 
   /**
@@ -955,24 +1017,34 @@ public final class Database implements AutoCloseable {
       done.accept(ErrorTable.response(e));
       return true;
     }
-    final Site site = siteOf(partition, done);
-    return site == null || enqueue(site, new ProcedureCall(invocation, procedure, snapshot.version(), done), mayWait);
+    return toPartition(partition, new ProcedureCall(invocation, procedure, snapshot.version(), done), done, mayWait);
   }
 
   /**
-   * The site of {@code partition} on this host; null when another host leads
-   * it, after answering {@code done} NOT_LEADER.
+   * Queues {@code call} on the site of {@code partition} when this host leads
+   * it, holds it when this host is about to ({@link #expectLead}), and
+   * otherwise answers {@code done} NOT_LEADER. Returns false iff the site's
+   * queue was full and {@code mayWait} is false (nothing was queued).
    */
-  private Site siteOf(int partition, Consumer<ClientResponse> done) {
+  private boolean toPartition(int partition, WorkItem call, Consumer<ClientResponse> done, boolean mayWait) {
     // Read the map first: a failover writes the site before it publishes the map.
     final PartitionMap map = this.map;
     final Site site = sitesByPartition[partition];
-    if (site == null) {
-      done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "partition " + partition + " is led by host "
-          + map.leaderOf(partition) + ", not by this host (" + hostId + "); topology version " + map.version()
-          + "; the call was not run: send it to the leader"));
+    if (site != null) {
+      return enqueue(site, call, mayWait);
     }
-    return site;
+    if (heldCalls.hold(partition, call)) {
+      return true;
+    }
+    final Site led = sitesByPartition[partition];
+    if (led != null) {
+      // It began to lead between the two reads: its held calls were released before this one.
+      return enqueue(led, call, mayWait);
+    }
+    done.accept(ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "partition " + partition + " is led by host "
+        + map.leaderOf(partition) + ", not by this host (" + hostId + "); topology version " + map.version()
+        + "; the call was not run: send it to the leader"));
+    return true;
   }
 
   /** Answers BAD_PARAMETER iff the call asks for a time limit over the longest allowed; returns whether it did. */
@@ -1133,9 +1205,8 @@ public final class Database implements AutoCloseable {
       return toCoordinator(new MpCoordinator.Statement(invocation, sql, statement, parameters, snapshot.version(),
           done), mayWait);
     }
-    final Site site = siteOf(partition, done);
-    return site == null || enqueue(site, new AdHocCall(invocation, sql, statement, parameters, snapshot.version(),
-        done), mayWait);
+    return toPartition(partition, new AdHocCall(invocation, sql, statement, parameters, snapshot.version(), done),
+        done, mayWait);
   }
 
   /**

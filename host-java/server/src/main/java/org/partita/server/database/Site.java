@@ -29,6 +29,7 @@ import org.partita.server.planner.PlannedStatement;
 import org.partita.server.planner.PlanningException;
 import org.partita.server.topology.PartitionMap;
 import org.partita.server.txn.CommitPipeline;
+import org.partita.server.txn.ImmediateCommitPipeline;
 import org.partita.server.txn.Initiator;
 import org.partita.server.txn.Invocation;
 import org.partita.server.txn.InvocationReader;
@@ -88,6 +89,10 @@ final class Site implements Runnable {
   private final Thread thread;
   /** Site-confined: replaced when this copy starts leading in a new epoch ({@link #lead}). */
   private Initiator initiator;
+  /** Set by {@link #stepDown} (any thread): this copy no longer leads; the site follows from its next item. */
+  private volatile boolean leadershipLeft;
+  /** Site thread: this copy stepped down and runs only its new leader's items (see {@link #stepDown}). */
+  private boolean following;
   private final QueryLimits limits;
   private volatile RuntimeException openFailure;
   // Set once the engine is open; read by any thread (@CancelQuery).
@@ -319,6 +324,37 @@ final class Site implements Runnable {
   }
 
   /**
+   * Leader hand-off (docs/cluster.md, "Leader rebalancing"): this copy, which
+   * led its partition, is a replica from now on. Before its next item the
+   * site drops its deposed commit pipeline for an immediate one, as a
+   * replica's (the items its new leader sends run and answer their
+   * replication there), and from then on refuses every item that would be
+   * sequenced here (a call still queued, a multi-partition join) with
+   * NOT_LEADER: a copy that follows never orders work itself. Leading again
+   * ({@link #lead}) ends it. Any thread.
+   */
+  void stepDown() {
+    leadershipLeft = true;
+  }
+
+  /** Switches to following, once, on the site thread ({@link #stepDown}). */
+  private void follow() {
+    initiator.pipeline().siteIdle();
+    // What it sequenced last is the last item of its order it ran, as a replica's last replicated item is: a
+    // snapshot cuts there, and leading again follows it.
+    if (lastReplicated == null && initiator.lastRun() != null) {
+      lastReplicated = new TxnHeader(initiator.lastRun(), initiator.lastTimestampMicros(), 0, catalog.version());
+    }
+    initiator = Initiator.forPartition(partition, ImmediateCommitPipeline.INSTANCE);
+    following = true;
+  }
+
+  /** What the commit pipeline batched from the items run so far leaves now (the site is about to wait). */
+  void handOnBatched() {
+    initiator.pipeline().siteIdle();
+  }
+
+  /**
    * From now on this copy sequences its partition's work itself, in
    * {@code epoch}, behind {@code pipeline} (failover, docs/cluster.md): a
    * replica promoted to leader, or a leader whose replicas changed. The new
@@ -330,6 +366,8 @@ final class Site implements Runnable {
     // The old pipeline may hold items released but not yet handed to its links (it batches until the site
     // runs dry): hand them on before this site stops feeding it.
     initiator.pipeline().siteIdle();
+    leadershipLeft = false;
+    following = false;
     final Initiator next = Initiator.forPartition(partition, epoch, pipeline);
     final TxnHeader last = lastReplicated;
     if (last != null) {
@@ -665,6 +703,15 @@ final class Site implements Runnable {
 
   private void runOne(WorkItem item) {
     try {
+      if (leadershipLeft && !following) {
+        follow();
+      }
+      if (following && item instanceof SequencedItem) {
+        item.refuse(ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "this host's copy of partition "
+            + partition + " no longer leads it (leadership handed over); the call was not run: send it to the "
+            + "partition's leader"));
+        return;
+      }
       if (item instanceof SequencedItem && !(item instanceof MultiPartitionJoin)) {
         final String refusal = initiator.pipeline().refusal();
         if (refusal != null) {

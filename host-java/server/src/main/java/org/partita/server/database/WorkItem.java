@@ -13,7 +13,7 @@ import org.partita.server.txn.TxnHeader;
  */
 sealed interface WorkItem permits ProcedureCall, AdHocCall, MultiPartitionJoin, SiteRead, Replayed, ReplayedPart, ReplayedRecord,
     SnapshotBegin, SnapshotLoad, ReplicaRun, SiteChecksum, LeadInEpoch, ReplicatedTablesCopy, RejoinBegin, RejoinLoad,
-    ClusterSnapshotCut, ReplicaSnapshotCut {
+    ClusterSnapshotCut, ReplicaSnapshotCut, LeaderHandOffHold {
   /**
    * Runs the item on {@code site}'s thread. {@code header} is the item's
    * header when it is sequenced, else null. Answers its caller (through the

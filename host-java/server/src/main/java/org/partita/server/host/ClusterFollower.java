@@ -76,6 +76,10 @@ final class ClusterFollower implements AutoCloseable {
   private volatile java.util.function.Consumer<String> declaredDead;
   /** Rejoin's hook for the partitions whose epoch moved (docs/cluster.md, "Rejoin"), or null. */
   private volatile ClusterRejoin rejoin;
+  /** Leader rebalancing (docs/cluster.md, "Leader rebalancing"), or null: leaders stay where failovers put them. */
+  private volatile LeaderRebalance rebalance;
+  /** What the current map change does once the database follows the new map (follower thread). */
+  private final java.util.List<Runnable> afterMap = new java.util.ArrayList<>();
 
   /**
    * @param mapChanged told after each map this host follows (the client topology push)
@@ -93,6 +97,11 @@ final class ClusterFollower implements AutoCloseable {
   /** From now on the rejoin's changes of the map are made by {@code hook} (before {@link #start}). */
   void withRejoin(ClusterRejoin hook) {
     rejoin = hook;
+  }
+
+  /** From now on leaders are rebalanced by {@code hook} once the cluster is whole (before {@link #start}). */
+  void withRebalance(LeaderRebalance hook) {
+    rebalance = hook;
   }
 
   /**
@@ -141,6 +150,7 @@ final class ClusterFollower implements AutoCloseable {
       if (next.version() <= current.version()) {
         return;
       }
+      afterMap.clear();
       if (stopped == null) {
         for (int p = 0; p < next.partitionCount(); p++) {
           change(p, current.replicas(p), next.replicas(p));
@@ -148,6 +158,8 @@ final class ClusterFollower implements AutoCloseable {
       }
       database.followMap(next);
       current = next;
+      afterMap.forEach(Runnable::run);
+      afterMap.clear();
       mapChanged.run();
     } catch (RuntimeException e) {
       LOG.severe("cluster: following the metadata at applied index " + state.getAppliedIndex() + " failed: " + e);
@@ -193,6 +205,10 @@ final class ClusterFollower implements AutoCloseable {
     final int self = member.hostId();
     final java.util.List<Integer> others = next.replicaHosts().stream().filter(h -> h != self).toList();
     final long start = System.nanoTime();
+    if (old.leaderHost() == self && next.leaderHost() != self) {
+      stepDown(p, old, next);
+      return;
+    }
     if (next.leaderHost() == self && replication.leadsIn(p, old.epoch())) {
       database.lead(p, next.epoch(), replication.keepLeading(p, next.epoch(), others));
       LOG.warning("cluster: partition " + p + ": this host (" + self + ") keeps leading it in epoch " + next.epoch()
@@ -200,16 +216,21 @@ final class ClusterFollower implements AutoCloseable {
       return;
     }
     if (next.leaderHost() == self) {
+      // Calls for it wait while it repairs, rather than bounce between this host and the ones naming it leader.
+      database.expectLead(p);
       final org.partita.server.txn.CommitPipeline pipeline = replication.repairAndLead(p, next.epoch(), others,
           REPAIR_WAIT_MILLIS, () -> ClusterMember.mapOf(member.metadata()).replicas(p).epoch() == next.epoch());
       if (pipeline == null) {
+        database.notLeading(p, "its repair with the other copies for epoch " + next.epoch() + " did not finish");
         LOG.severe("cluster: partition " + p + ": the repair among its survivors for epoch " + next.epoch()
             + " did not finish; its calls wait for the next epoch");
         dropSilentSurvivors(p, next);
         return;
       }
       database.lead(p, next.epoch(), pipeline);
-      LOG.warning("cluster: failover: this host (" + self + ") now leads partition " + p + " in epoch "
+      // A leader that stays a copy handed the partition over; otherwise its host died.
+      final String change = next.replicaHosts().contains(old.leaderHost()) ? "hand-off" : "failover";
+      LOG.warning("cluster: " + change + ": this host (" + self + ") now leads partition " + p + " in epoch "
           + next.epoch() + " with copies on hosts " + next.replicaHosts() + " (was led by host " + old.leaderHost()
           + " on hosts " + old.replicaHosts() + "); repaired and switched in "
           + (System.nanoTime() - start) / 1_000_000 + " ms");
@@ -225,6 +246,27 @@ final class ClusterFollower implements AutoCloseable {
           + next.epoch() + ", now led by host " + next.leaderHost() + " (was host " + old.leaderHost()
           + "); it offered its repair log and waits for the items it lacks");
     }
+  }
+
+  /**
+   * Partition {@code p}, which this host led and still holds a copy of, is
+   * led by another host in {@code next}: a hand-off this host made
+   * ({@link LeaderRebalance}) leaves this copy a replica of the new leader;
+   * anything else (not expected: only a rebalance moves a live leader) leaves
+   * the copy out, as a deposed leader's, and it returns by rejoin.
+   */
+  private void stepDown(int p, PartitionMap.Replicas old, PartitionMap.Replicas next) {
+    final LeaderRebalance hook = rebalance;
+    if (hook != null && hook.stepDown(p, old, next, afterMap)) {
+      LOG.warning("cluster: partition " + p + ": this host (" + member.hostId() + ") handed it over to host "
+          + next.leaderHost() + " in epoch " + next.epoch() + " and stays a copy");
+      return;
+    }
+    final String why = "the metadata group moved partition " + p + " to epoch " + next.epoch() + " led by host "
+        + next.leaderHost() + " while this host led it, not by a hand-off this host made";
+    LOG.severe("cluster: " + why + "; this copy leaves the partition and returns by rejoin");
+    replication.leave(p, why);
+    database.leftCopy(p);
   }
 
   /**
@@ -314,6 +356,10 @@ final class ClusterFollower implements AutoCloseable {
     }
     if (reached) {
       votersLostSince = -1;
+      final LeaderRebalance hook = rebalance;
+      if (hook != null) {
+        hook.check(current, this::follow);
+      }
       return;
     }
     if (votersLostSince < 0) {

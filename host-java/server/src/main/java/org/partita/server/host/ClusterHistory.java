@@ -80,7 +80,8 @@ final class ClusterHistory {
       }
       if (was.leaderHost() != is.leaderHost()) {
         add(new ClusterStatus.Change(now, index, after.version(), "NEW_LEADER", is.leaderHost(), p,
-            "partition " + p + ": leader host " + was.leaderHost() + " -> host " + is.leaderHost() + ", copies on "
+            "partition " + p + ": leader host " + was.leaderHost() + " -> host " + is.leaderHost()
+            + (is.replicaHosts().contains(was.leaderHost()) ? " (handed over by rebalancing)" : "") + ", copies on "
             + hosts(is) + ", epoch " + is.epoch()));
       } else {
         add(new ClusterStatus.Change(now, index, after.version(), "REPLICAS", is.leaderHost(), p,

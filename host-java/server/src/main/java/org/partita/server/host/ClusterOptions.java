@@ -16,15 +16,20 @@ import java.time.Duration;
  * @param rejoin the host returns to a running cluster that declared it dead ({@code --rejoin}, docs/cluster.md)
  * @param recover the whole cluster restarts on its hosts' data directories from their command logs
  *     ({@code --recover}, docs/cluster.md, "Durability on a cluster")
+ * @param leaderRebalanceDelay with K ≥ 1: how long the map of a whole cluster must stay the same before leaders
+ *     move back to copies on hosts that lead too few ({@code --leader-rebalance-delay}, docs/cluster.md, "Leader
+ *     rebalancing"); zero: never
  */
 public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout,
-    Duration heartbeatTimeout, boolean rejoin, boolean recover) {
+    Duration heartbeatTimeout, boolean rejoin, boolean recover, Duration leaderRebalanceDelay) {
   /** The default of {@code --join-timeout}. */
   public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(60);
   /** The default of {@code --heartbeat-timeout} (docs/cluster.md, "Failure detection and failover"). */
   public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(3);
   /** The shortest {@code --heartbeat-timeout}: a few heartbeats (every 500 ms) must fit in it. */
   public static final Duration MIN_HEARTBEAT_TIMEOUT = Duration.ofMillis(1500);
+  /** The default of {@code --leader-rebalance-delay}. */
+  public static final Duration DEFAULT_LEADER_REBALANCE_DELAY = Duration.ofSeconds(5);
 
   public ClusterOptions {
     if (joinTimeout.isNegative() || joinTimeout.isZero()) {
@@ -34,10 +39,20 @@ public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPer
       throw new IllegalArgumentException("--heartbeat-timeout must be at least " + MIN_HEARTBEAT_TIMEOUT.toMillis()
           + " ms (hosts send a heartbeat every 500 ms), got " + heartbeatTimeout.toMillis() + " ms");
     }
+    if (leaderRebalanceDelay.isNegative()) {
+      throw new IllegalArgumentException("--leader-rebalance-delay must not be negative");
+    }
     if (rejoin && recover) {
       throw new IllegalArgumentException("--rejoin and --recover exclude each other: --rejoin brings one host back"
           + " to a running cluster, --recover restarts a whole stopped cluster from its hosts' command logs");
     }
+  }
+
+  /** With the default leader rebalance delay. */
+  public ClusterOptions(String hosts, int hostId, int kFactor, int sitesPerHost, Duration joinTimeout,
+      Duration heartbeatTimeout, boolean rejoin, boolean recover) {
+    this(hosts, hostId, kFactor, sitesPerHost, joinTimeout, heartbeatTimeout, rejoin, recover,
+        DEFAULT_LEADER_REBALANCE_DELAY);
   }
 
   /** A host forming the cluster, or with {@code rejoin} returning to it (not a recovery). */
@@ -48,7 +63,8 @@ public record ClusterOptions(String hosts, int hostId, int kFactor, int sitesPer
 
   /** The same options with {@code --rejoin}: the host returns as a new incarnation. */
   public ClusterOptions forRejoin() {
-    return new ClusterOptions(hosts, hostId, kFactor, sitesPerHost, joinTimeout, heartbeatTimeout, true);
+    return new ClusterOptions(hosts, hostId, kFactor, sitesPerHost, joinTimeout, heartbeatTimeout, true, false,
+        leaderRebalanceDelay);
   }
 
   /** A host forming the cluster (not a rejoin). */

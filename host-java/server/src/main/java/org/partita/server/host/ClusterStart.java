@@ -93,6 +93,9 @@ final class ClusterStart {
       replication.whenDiverged(follower::dropDiverged);
       rejoin = new ClusterRejoin(member, database, replication, config.kFactor(), config.sitesPerHost());
       follower.withRejoin(rejoin);
+      if (!cluster.leaderRebalanceDelay().isZero()) {
+        follower.withRebalance(new LeaderRebalance(member, database, replication, cluster.leaderRebalanceDelay()));
+      }
     }
     final ClusterFollower following = follower;
     final ClusterRejoin rejoining = rejoin;

@@ -130,6 +130,29 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     }
   }
 
+  /**
+   * Why this pipeline cannot hand its partition over to another copy now
+   * (docs/cluster.md, "Leader rebalancing"), or null when it can: it leads
+   * with replicas, released at least one item in its epoch (so every
+   * replica entered it), and every replica acknowledged every item it and
+   * the pipelines it follows released.
+   */
+  public String handOffBlocker() {
+    final LeaderPipeline previous = predecessor;
+    if (previous != null && previous.holding()) {
+      return "the previous epoch " + previous.epoch + " still waits for acknowledgements";
+    }
+    synchronized (this) {
+      if (deposed != null || alone) {
+        return deposed != null ? "this host no longer leads it" : "it has no other copy";
+      }
+      if (last == 0) {
+        return "no item has run in epoch " + epoch + " yet";
+      }
+      return pending.isEmpty() ? null : pending.size() + " item(s) wait for acknowledgements";
+    }
+  }
+
   /** True while items wait here for acknowledgements (not alone, not deposed). */
   public synchronized boolean holding() {
     return !pending.isEmpty() && !alone && deposed == null;

@@ -112,6 +112,30 @@ public final class ReplicaSequencer implements OutboundSource {
   }
 
   /**
+   * The copy a leader keeps when it hands its partition over (docs/cluster.md,
+   * "Leader rebalancing"): this host led {@code partition} in {@code oldEpoch}
+   * through sequence {@code last}, ran all of it and saw every replica
+   * acknowledge all of it, and the metadata made {@code newLeader} the leader
+   * in {@code newEpoch}. The copy offers that order to the new leader as a
+   * surviving replica offers its repair log ({@link #followLeader}), and
+   * enters the new epoch once the new leader's repair, which lacks nothing,
+   * came.
+   */
+  public static ReplicaSequencer handedOver(int partition, long oldEpoch, long last, int selfHost, int newLeader,
+      long newEpoch, ReplicaExecutor executor, IntConsumer wake) {
+    final ReplicaSequencer copy = new ReplicaSequencer(partition, oldEpoch, selfHost, newLeader, executor, wake);
+    synchronized (copy) {
+      copy.lastReceived = last;
+      copy.submittedThrough = last;
+      copy.doneThrough = last;
+      copy.ackedThrough = last;
+      copy.committed = last;
+    }
+    copy.followLeader(newLeader, newEpoch);
+    return copy;
+  }
+
+  /**
    * Takes one batch from the leader. Returns null when it was taken, held
    * (newer epoch) or ignored (this copy stopped), or why it is refused: the
    * caller closes that connection (the leader connects again and sends what

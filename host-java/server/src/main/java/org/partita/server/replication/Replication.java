@@ -310,6 +310,47 @@ public final class Replication implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Why this host cannot hand {@code partition}, which it leads in
+   * {@code epoch}, over to another copy now, or null when it can
+   * ({@link LeaderPipeline#handOffBlocker}).
+   */
+  public String handOffBlocker(int partition, long epoch) {
+    final LeaderPipeline led = leader(partition);
+    if (led == null || led.epoch() != epoch) {
+      return "this host does not lead it in epoch " + epoch;
+    }
+    return led.handOffBlocker();
+  }
+
+  /**
+   * Leader hand-off, the old leader's side (docs/cluster.md, "Leader
+   * rebalancing"): the metadata made {@code newLeader} the leader of
+   * {@code partition} in {@code newEpoch}, and this host, which led it in
+   * {@code oldEpoch} with nothing left unacknowledged, stays a copy. Its
+   * pipeline is deposed (the site refuses new work with NOT_LEADER; nothing is
+   * held, so no answer is failed) and a replica copy that holds the old
+   * order as this host ran it follows the new leader. Returns false, changing
+   * nothing, when the pipeline is not in that state ({@link #handOffBlocker}).
+   * Any thread but the event loop.
+   */
+  public boolean stepDown(int partition, long oldEpoch, long newEpoch, int newLeader) {
+    final LeaderPipeline led = leader(partition);
+    if (led == null || led.epoch() != oldEpoch || led.handOffBlocker() != null) {
+      return false;
+    }
+    final long last = led.last();
+    led.depose("host " + newLeader + " leads it from epoch " + newEpoch + ": leadership handed over");
+    final ReplicaSequencer copy = ReplicaSequencer.handedOver(partition, oldEpoch, last, selfHost, newLeader,
+        newEpoch, executor, this::wake);
+    synchronized (this) {
+      replicas[partition] = copy;
+    }
+    link(newLeader).add(copy);
+    wake(newLeader);
+    return true;
+  }
+
   /** A survivor's offer (the internal port's event loop): kept for the repair of its partition. */
   String offer(RepairOffer offer) {
     if (offer.getPartition() >= leaders.length) {
