@@ -93,6 +93,8 @@ final class Site implements Runnable {
   private volatile boolean leadershipLeft;
   /** Site thread: this copy stepped down and runs only its new leader's items (see {@link #stepDown}). */
   private boolean following;
+  /** Site thread: while following, the initiator this copy led through (its pipeline deposed), or null. */
+  private Initiator deposed;
   private final QueryLimits limits;
   private volatile RuntimeException openFailure;
   // Set once the engine is open; read by any thread (@CancelQuery).
@@ -328,10 +330,12 @@ final class Site implements Runnable {
    * led its partition, is a replica from now on. Before its next item the
    * site drops its deposed commit pipeline for an immediate one, as a
    * replica's (the items its new leader sends run and answer their
-   * replication there), and from then on refuses every item that would be
-   * sequenced here (a call still queued, a multi-partition join) with
-   * NOT_LEADER: a copy that follows never orders work itself. Leading again
-   * ({@link #lead}) ends it. Any thread.
+   * replication there), and from then on refuses every call that would be
+   * sequenced here with NOT_LEADER: a copy that follows never orders work
+   * itself. A multi-partition join still queued (it cannot be refused: its
+   * coordinator waits for it) runs behind the deposed pipeline, as on any
+   * deposed leader: its prepare step is lost, so the transaction is rolled
+   * back. Leading again ({@link #lead}) ends it. Any thread.
    */
   void stepDown() {
     leadershipLeft = true;
@@ -345,8 +349,20 @@ final class Site implements Runnable {
     if (lastReplicated == null && initiator.lastRun() != null) {
       lastReplicated = new TxnHeader(initiator.lastRun(), initiator.lastTimestampMicros(), 0, catalog.version());
     }
+    deposed = initiator;
     initiator = Initiator.forPartition(partition, ImmediateCommitPipeline.INSTANCE);
     following = true;
+  }
+
+  /** Runs {@code join} behind the pipeline this copy led through before it stepped down ({@link #stepDown}). */
+  private void runDeposed(MultiPartitionJoin join) {
+    final Initiator replica = initiator;
+    initiator = deposed;
+    try {
+      join.run(this, initiator.sequence(join, catalog.version()));
+    } finally {
+      initiator = replica;
+    }
   }
 
   /** What the commit pipeline batched from the items run so far leaves now (the site is about to wait). */
@@ -368,6 +384,7 @@ final class Site implements Runnable {
     initiator.pipeline().siteIdle();
     leadershipLeft = false;
     following = false;
+    deposed = null;
     final Initiator next = Initiator.forPartition(partition, epoch, pipeline);
     final TxnHeader last = lastReplicated;
     if (last != null) {
@@ -705,6 +722,10 @@ final class Site implements Runnable {
     try {
       if (leadershipLeft && !following) {
         follow();
+      }
+      if (following && item instanceof MultiPartitionJoin join) {
+        runDeposed(join);
+        return;
       }
       if (following && item instanceof SequencedItem) {
         item.refuse(ErrorTable.response(ErrorCode.ERROR_CODE_NOT_LEADER, "this host's copy of partition "
