@@ -45,7 +45,7 @@ final class LeaderRebalance {
   /** How long the site may take to reach the hold (it finishes the item it runs, a multi-partition one included). */
   private static final long HOLD_WAIT_MILLIS = 2_000;
   /** How long every replica may take to acknowledge what the partition ran before the hold. */
-  private static final long DRAIN_WAIT_MILLIS = 1_000;
+  private static final long DRAIN_WAIT_MILLIS = 250;
   /** How long this host waits to see the map it asked for. */
   private static final long MAP_WAIT_MILLIS = 2_000;
 
