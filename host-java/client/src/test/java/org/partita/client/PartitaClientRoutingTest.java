@@ -12,6 +12,7 @@ import com.google.protobuf.ByteString;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -216,6 +217,51 @@ class PartitaClientRoutingTest {
     client.call("Anything", 1L);
     eventually("the leaders of topology 2", () -> client.topology().partitionLeaders().equals(List.of(0, 0, 0, 1)));
     assertTrue(reads.get() >= 3, "two stale tables, then the one of topology 2: " + reads.get() + " reads");
+  }
+
+  /**
+   * Host 1 went away and came back while the client's reconnection to it
+   * waits out a long backoff; host 0 answers NOT_LEADER with a newer
+   * topology naming host 1 the leader again (leader rebalancing after a
+   * rejoin): the connection dials at once and the call waits for it, rather
+   * than going round-robin to host 0 until its resends run out.
+   */
+  @Test
+  @Timeout(15)
+  void shouldDialALeaderWaitingToReconnectAtOnceAndSendTheCallAnsweredNotLeaderThere() throws Exception {
+    for (int h = 0; h < 2; h++) {
+      hosts[h] = new FakeServer(cluster(h, ROUTES));
+      hosts[h].start(0);
+    }
+    client = new PartitaClient(testConfig().reconnectBackoff(Duration.ofSeconds(60), Duration.ofSeconds(60))
+        .build());
+    client.connect(hosts[0].address());
+    client.connect(hosts[1].address());
+    final int port = hosts[1].port();
+    hosts[1].close();
+    eventually("host 1's connection is down", () -> client.connectedServers().size() == 1);
+    hosts[1].start(port);
+    hosts[0].onInvocation = (s, inv) -> {
+      final var response = FakeServer.success(inv.getClientHandle()).setTopologyVersion(2);
+      if (inv.getProcedure().equals("@SystemCatalog")) {
+        final ResultTableBuilder table = new ResultTableBuilder().column("PARTITION_ID", ValueType.BIGINT)
+            .column("LEADER_HOST_ID", ValueType.BIGINT).column("TOPOLOGY_VERSION", ValueType.BIGINT);
+        for (int p = 0; p < LEADERS.size(); p++) {
+          table.row((long) p, (long) LEADERS.get(p), 2L);
+        }
+        response.addResults(ByteString.copyFrom(table.build().bytes()));
+      } else {
+        response.setStatus(CallStatus.CALL_STATUS_GRACEFUL_FAILURE).setErrorName("NOT_LEADER")
+            .setErrorCode(org.partita.proto.ErrorCode.ERROR_CODE_NOT_LEADER_VALUE)
+            .setMessage("partition 1 is led by host 1, not by this host (0)");
+      }
+      s.respond(response);
+    };
+
+    final ClientResponse answer = client.call("Vote", 42L);
+
+    assertTrue(answer.ok(), answer.errorCode() + " " + answer.message());
+    assertEquals(2, hosts[1].next().invocation().getRoutedPartitionPlusOne(), "the call ran on host 1");
   }
 
   /** Answers at catalog version 2; @SystemCatalog PROCEDURES with NewProc's route, or refused. */
