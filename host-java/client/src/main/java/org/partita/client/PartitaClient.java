@@ -584,7 +584,6 @@ public final class PartitaClient implements AutoCloseable {
       leaders[row[0]] = row[1];
     }
     router.followLeaders(leaders, version);
-    router.reconnectDown();
     return version;
   }
 
@@ -683,8 +682,6 @@ public final class PartitaClient implements AutoCloseable {
       }
       router.followLeaders(leaders, topology.getTopologyVersion());
       discover(topology);
-      // A newer map: a host that came back may lead again soon, so a connection waiting to reconnect tries now.
-      router.reconnectDown();
     }
 
     @Override

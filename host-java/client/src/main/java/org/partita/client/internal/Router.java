@@ -95,7 +95,7 @@ public final class Router {
   }
 
   /** Every connection waiting to reconnect dials now ({@link Connection#reconnectNow}). */
-  public void reconnectDown() {
+  private void reconnectDown() {
     for (Connection c : all) {
       if (!c.isUp()) {
         c.reconnectNow();
@@ -152,12 +152,15 @@ public final class Router {
   /**
    * Routes by {@code newerLeaders} (partition → leader host id) from now on,
    * if {@code version} is newer than the topology routed by and names the
-   * same partitions (a failover moved leaders; the bucket table stays).
+   * same partitions (a failover moved leaders; the bucket table stays); then
+   * every connection waiting to reconnect dials at once.
    */
   public synchronized void followLeaders(int[] newerLeaders, long version) {
     if (version > topologyVersion && newerLeaders.length == leaders.length) {
       leaders = newerLeaders.clone();
       topologyVersion = version;
+      // A newer map: a host that came back may lead now, so a connection waiting to reconnect tries at once.
+      reconnectDown();
     }
   }
 

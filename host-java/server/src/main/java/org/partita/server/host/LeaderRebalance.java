@@ -60,12 +60,12 @@ final class LeaderRebalance {
   private int handingOver = -1;
   private long handingOverEpoch;
 
-  /** @param delay how long the map must stay the same before leaders move; null: never */
+  /** @param delay how long the map must stay the same before leaders move (positive) */
   LeaderRebalance(ClusterMember member, Database database, Replication replication, Duration delay) {
     this.member = member;
     this.database = database;
     this.replication = replication;
-    this.delayNanos = delay == null ? -1 : delay.toNanos();
+    this.delayNanos = delay.toNanos();
   }
 
   /**
@@ -74,9 +74,6 @@ final class LeaderRebalance {
    * the follower follow a metadata state at once.
    */
   void check(PartitionMap current, Consumer<MetadataSnapshot> follow) {
-    if (delayNanos < 0) {
-      return;
-    }
     final long now = System.nanoTime();
     if (current.version() != mapVersion) {
       mapVersion = current.version();
@@ -208,7 +205,11 @@ final class LeaderRebalance {
     }
     afterMap.add(() -> {
       database.stepDown(p);
-      replication.stepDown(p, old.epoch(), next.epoch(), next.leaderHost());
+      if (!replication.stepDown(p, old.epoch(), next.epoch(), next.leaderHost())) {
+        // Not expected: the site stayed held since the check above, so nothing could run in between.
+        LOG.severe("cluster: partition " + p + ": this host's pipeline changed during its hand-off; its copy "
+            + "follows no leader and returns by rejoin");
+      }
     });
     return true;
   }
