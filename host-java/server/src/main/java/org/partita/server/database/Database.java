@@ -91,6 +91,8 @@ public final class Database implements AutoCloseable {
    * host but the coordinator's (which reaches the others' partitions through the internal port).
    */
   private volatile MpCoordinator coordinator;
+  /** A coordinator this host is starting (partition 0 came to it) until it holds the replicated tables; else null. */
+  private CoordinatorStart starting;
   /** On a cluster host that is not the coordinator's once connected: where multi-partition calls go; else null. */
   private volatile ForwardedCalls forwarded;
   /** On a connected cluster host of several: serves the coordinator's steps for the partitions it leads. */
@@ -407,27 +409,37 @@ public final class Database implements AutoCloseable {
         : "calls that need every partition are forwarded there"));
     if (to == hostId) {
       coordinateWhenLed(next);
-    } else if (coordinator != null) {
+      return;
+    }
+    final CoordinatorStart abandoned = abandonStart();
+    if (abandoned != null) {
+      LOG.warning("multi-partition coordinator: the start in epoch " + abandoned.epoch() + " of partition 0 is"
+          + " abandoned");
+      runAlone(() -> closeQuietly(abandoned.made()));
+    }
+    if (coordinator != null) {
       final MpCoordinator deposed = coordinator;
       forwarded = new ForwardedCalls(hostId, () -> map.leaderOf(0), hosts, DEFAULT_COORDINATOR_CAPACITY);
       coordinator = null;
-      final Thread closer = new Thread(() -> closeQuietly(deposed), "partita-coordinator-close");
-      closer.setDaemon(true);
-      closer.start();
+      runAlone(() -> closeQuietly(deposed));
     }
   }
 
   /**
    * This host leads partition 0 in {@code next}: it becomes the cluster's
-   * coordinator unless it is one (its merge engine loaded with the
-   * replicated tables of its copy of partition 0) and stops forwarding. With
-   * no site leading partition 0 yet (a failover that keeps several copies
-   * waits for their repair) it cannot, and says so; the map that follows
-   * the repair (the next epoch, led by this host again) calls this once
-   * more, and it does then.
+   * coordinator unless it is one or is becoming one, and stops forwarding
+   * once its merge engine holds the replicated tables of its copy of
+   * partition 0. The copy is taken on partition 0's site, which may first
+   * hold a prepared part until the in-doubt resolver decides it; so this
+   * does not wait for it: {@link #finishStart} completes the start on its
+   * own thread when the copy arrives, and until then calls that need every
+   * partition are answered NOT_LEADER (not run). With no site leading
+   * partition 0 yet (a failover that keeps several copies waits for their
+   * repair) it cannot start, and says so; the map that follows the repair
+   * (the next epoch, led by this host again) calls this once more.
    */
   private synchronized void coordinateWhenLed(PartitionMap next) {
-    if (coordinator != null) {
+    if (coordinator != null || starting != null) {
       return;
     }
     if (sitesByPartition[0] == null) {
@@ -436,31 +448,58 @@ public final class Database implements AutoCloseable {
           + " until it has one");
       return;
     }
-    final MpCoordinator made = clusterCoordinator(next.replicas(0).epoch());
+    final long epoch = next.replicas(0).epoch();
+    final CoordinatorStart start = new CoordinatorStart(clusterCoordinator(epoch), epoch);
+    starting = start;
     final CompletableFuture<List<byte[]>> chunks = new CompletableFuture<>();
+    chunks.whenCompleteAsync((replicated, failure) -> finishStart(start, replicated, failure), Database::runAlone);
     sitesByPartition[0].submit(new ReplicatedTablesCopy(replicatedTables(), chunks));
-    final List<byte[]> replicated;
-    try {
-      replicated = chunks.get(1, java.util.concurrent.TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      closeQuietly(made);
-      return;
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      LOG.severe("multi-partition coordinator: copying the replicated tables from partition 0 failed (" + e
+    LOG.info("multi-partition coordinator: starting in epoch " + epoch + " of partition 0, once its copy of the"
+        + " replicated tables is taken");
+  }
+
+  /** A coordinator made for {@code epoch} of partition 0, waiting for the replicated tables of its copy. */
+  private record CoordinatorStart(MpCoordinator made, long epoch) {}
+
+  /**
+   * The replicated tables for {@code start} arrived (or could not be
+   * copied): it becomes the coordinator, unless partition 0 moved away
+   * meanwhile ({@link #coordinatorMoved} abandoned it).
+   */
+  private synchronized void finishStart(CoordinatorStart start, List<byte[]> replicated, Throwable failure) {
+    if (starting != start) {
+      return; // abandoned, and closed, by coordinatorMoved
+    }
+    starting = null;
+    if (failure != null) {
+      LOG.severe("multi-partition coordinator: copying the replicated tables from partition 0 failed (" + failure
           + "); multi-partition calls reaching this host are refused");
-      closeQuietly(made);
+      closeQuietly(start.made());
       return;
     }
-    made.submit(new MpCoordinator.LoadReplicated(List.copyOf(replicated), response -> {
+    start.made().submit(new MpCoordinator.LoadReplicated(List.copyOf(replicated), response -> {
       if (!response.ok()) {
         LOG.severe("multi-partition coordinator: loading the replicated tables failed: " + response.message());
       }
     }));
-    coordinator = made;
+    coordinator = start.made();
     forwarded = null;
-    LOG.warning("multi-partition coordinator: this host coordinates from epoch " + next.replicas(0).epoch()
+    LOG.warning("multi-partition coordinator: this host coordinates from epoch " + start.epoch()
         + " of partition 0");
+  }
+
+  /** Forgets the coordinator this host was starting, if any, and returns it (the caller closes it). */
+  private synchronized CoordinatorStart abandonStart() {
+    final CoordinatorStart abandoned = starting;
+    starting = null;
+    return abandoned;
+  }
+
+  /** Runs {@code work} on a daemon thread of its own (rare, slow work that must not block its caller's thread). */
+  private static void runAlone(Runnable work) {
+    final Thread thread = new Thread(work, "partita-coordinator-start");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   private static void closeQuietly(MpCoordinator deposed) {
@@ -1603,6 +1642,10 @@ public final class Database implements AutoCloseable {
     }
     if (coordinator != null) {
       coordinator.close();
+    }
+    final CoordinatorStart unfinished = abandonStart();
+    if (unfinished != null) {
+      unfinished.made().close();
     }
     for (int p = 0; p < replicaSites.length; p++) {
       final PreparedHold hold = parts.undecided(p);
