@@ -483,7 +483,16 @@ void Connection::ScheduleReconnect() {
                                    : std::min(backoff_ * 2, config_.reconnect_max_backoff);
   reconnect_timer_.expires_after(backoff_);
   reconnect_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec) self->Dial();
+    // Down still: a dial made at once (ReconnectNow) may have overtaken a timer that had fired.
+    if (!ec && self->state_ == State::kDown) self->Dial();
+  });
+}
+
+void Connection::ReconnectNow() {
+  asio::post(strand_, [self = shared_from_this()] {
+    if (self->state_ != State::kDown || !self->config_.reconnect || !self->logged_in_once_) return;
+    self->reconnect_timer_.cancel();
+    self->Dial();
   });
 }
 

@@ -9,7 +9,8 @@
 // Timeouts: one periodic sweep per connection over the calls in flight.
 // A lost session fails every call queued or in flight at once with
 // kConnectionLost and, if reconnection is on, reopens after a backoff that
-// doubles from the initial to the maximum.
+// doubles from the initial to the maximum (or at once, ReconnectNow, when a
+// newer topology makes its host a leader).
 //
 // Ownership: shared (the client, the router and pending handlers hold it).
 // Thread model: Submit, AcquirePermit and the accessors are thread-safe;
@@ -81,6 +82,12 @@ class Connection final : public std::enable_shared_from_this<Connection> {
 
   // Dials and logs in. The future holds OK after the first login, or why it failed.
   std::future<Status> Open();
+  // A newer topology names this connection's host as a partition's leader
+  // (a host that came back and was handed a partition): if the connection
+  // is down and waiting out its reconnection backoff, dials now instead
+  // (a dial that fails backs off again, doubled); a no-op otherwise. Only
+  // topology events call it, so it cannot dial in a loop. Any thread.
+  void ReconnectNow();
   // Closes for good: calls queued or in flight fail with kConnectionLost.
   // Blocks until done. REQUIRES: not on an I/O thread.
   void Close();

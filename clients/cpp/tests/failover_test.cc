@@ -396,6 +396,47 @@ TEST(FailoverTest, FollowsAPushedTopologyWithoutACallFailing) {
   EXPECT_EQ(host0.Received("@SystemCatalog") + host1.Received("@SystemCatalog"), 0) << "nothing read";
 }
 
+// A host comes back and is handed its partition again (leader rebalancing,
+// docs/cluster.md) while the client's connection to it waits out a long
+// reconnection backoff: the newer topology that names it leader makes the
+// client dial it at once, and the call answered NOT_LEADER elsewhere goes
+// there. Before, the call waited for the backoff (here a minute).
+TEST(FailoverTest, DialsALeaderWaitingOutItsReconnectionBackoffAtOnce) {
+  FakeHost host0(0), host1(1);
+  std::vector<Host> hosts(2);
+  for (uint32_t id = 0; id < 2; ++id) {
+    hosts[id].set_host_id(id);
+    hosts[id].set_address("127.0.0.1");
+    hosts[id].set_client_port(id == 0 ? host0.server().port() : host1.server().port());
+  }
+  host0.server().SetTopologyHosts(hosts);
+  host1.server().SetTopologyHosts(hosts);
+  ClientConfig config = TestConfig();
+  config.reconnect = true;
+  config.reconnect_initial_backoff = 60s;  // longer than kWait: only a dial at once reaches host 1 in time
+  config.discover_hosts = true;
+  Client client(config);
+  ASSERT_TRUE(client.Connect(host0.server().address()).ok());
+  ASSERT_TRUE(client.Connect(host1.server().address()).ok());
+  host0.Move({0, 0}, 2);  // host 1 is gone: host 0 leads both
+  host1.Move({0, 0}, 2);
+  host1.server().DropConnections();
+  for (int i = 0; i < 500 && client.ConnectedServers().size() > 1; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_EQ(client.ConnectedServers().size(), 1u);
+
+  host0.Move({0, 1}, 3);  // host 1 is back and leads partition 1 again
+  host1.Move({0, 1}, 3);
+  const int64_t key = KeyOf(1);
+  auto moved = client.CallFuture("Vote", {key, 1, 2});
+  const Result<Response> r = Await(moved);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->ok()) << r->ToString();
+  EXPECT_EQ(r->results[0].GetInt64(0, 0), key);
+  EXPECT_EQ(host1.Received("Vote"), 1) << "run by the returning leader";
+  EXPECT_EQ(client.ConnectedServers().size(), 2u);
+  EXPECT_EQ(host1.server().connections_accepted(), 2) << "dialled again once";
+}
+
 // Close ends a call waiting to be sent again.
 TEST(FailoverTest, CloseEndsACallWaitingForTheNewLeaders) {
   FakeServer lone(NotLeaderHost({1, 1}), AlwaysNotLeader);
