@@ -92,6 +92,10 @@ interface Server {
   connection: Connection | undefined;
   attempt: number;
   timer: NodeJS.Timeout | undefined;
+  /** The host id its last login named; undefined before its first login. */
+  hostId: number | undefined;
+  /** A reconnection under way (dial and login); settles when it ends, whatever its outcome. */
+  reopening: Promise<void> | undefined;
 }
 
 function serverName(host: string, port: number): string {
@@ -168,7 +172,8 @@ export class Client extends EventEmitter {
     if (list.length === 0) throw new TypeError('option servers needs at least one host[:port]');
     this.servers = list.map((s) => {
       const { host, port } = parseServer(s);
-      return { name: serverName(host, port), host, port, connection: undefined, attempt: 0, timer: undefined };
+      return { name: serverName(host, port), host, port, connection: undefined, attempt: 0, timer: undefined,
+        hostId: undefined, reopening: undefined };
     });
     this.settings = {
       clientName: options.clientName ?? 'partita-node',
@@ -320,6 +325,7 @@ export class Client extends EventEmitter {
       return;
     }
     server.connection = connection;
+    server.hostId = connection.hostId;
     server.attempt = 0;
     this.router.loggedIn(connection.login);
     this.publish();
@@ -335,7 +341,7 @@ export class Client extends EventEmitter {
       const name = serverName(h.address, h.clientPort);
       if (this.servers.some((s) => s.name === name || s.connection?.hostId === hostId)) continue;
       const server: Server = { name, host: h.address, port: h.clientPort, connection: undefined, attempt: 0,
-        timer: undefined };
+        timer: undefined, hostId, reopening: undefined };
       this.servers.push(server);
       this.open(server).then(
         () => this.emit('hostDiscovered', { server: name, hostId }),
@@ -368,14 +374,44 @@ export class Client extends EventEmitter {
     this.emit('reconnecting', { server: server.name, attempt: server.attempt, delayMs });
     server.timer = setTimeout(() => {
       server.timer = undefined;
-      if (this.closed) return;
-      this.open(server).then(
-        () => this.emit('reconnected', { server: server.name }),
-        (error: ConnectionError) => {
-          this.emit('reconnectFailed', { server: server.name, attempt: server.attempt, error });
-          if (!this.closed) this.scheduleReconnect(server);
-        });
+      this.reopen(server);
     }, delayMs);
+  }
+
+  // Dials `server` again now; a failure schedules the next attempt, its backoff doubled.
+  private reopen(server: Server): void {
+    if (this.closed) return;
+    const reopening = this.open(server).then(
+      () => {
+        this.emit('reconnected', { server: server.name });
+      },
+      (error: ConnectionError) => {
+        this.emit('reconnectFailed', { server: server.name, attempt: server.attempt, error });
+        if (!this.closed) this.scheduleReconnect(server);
+      });
+    server.reopening = reopening;
+    void reopening.finally(() => {
+      if (server.reopening === reopening) server.reopening = undefined;
+    });
+  }
+
+  // A newer topology names these leaders: a leader's connection that is down
+  // and waiting out its reconnection backoff (a host that came back and was
+  // handed its partitions again, docs/cluster.md, "Leader rebalancing") is
+  // dialled now instead.
+  private dialLeaders(leaders: readonly number[]): void {
+    for (const server of this.servers) {
+      if (server.timer === undefined || server.hostId === undefined || !leaders.includes(server.hostId)) continue;
+      clearTimeout(server.timer);
+      server.timer = undefined;
+      this.reopen(server);
+    }
+  }
+
+  // The reconnection under way to `partition`'s leader, if its connection is down and being dialled.
+  private leaderReopening(partition: number): Promise<void> | undefined {
+    const leader = this.router.leaderOf(partition);
+    return this.servers.find((s) => s.hostId === leader && s.connection === undefined)?.reopening;
   }
 
   // A call answered NOT_LEADER: sent again (resend.ts) once the newest
@@ -384,7 +420,7 @@ export class Client extends EventEmitter {
     if (this.closed || !call.resendable || !resendAfter(errorCode, call.resends)) return false;
     call.resends++;
     this.notLeaderResends++;
-    void this.followTopology(topologyVersion, from).then(() => {
+    void this.followTopology(topologyVersion, from).then(() => this.leaderReopening(call.partition)).then(() => {
       if (this.closed) {
         call.reject(new PartitaError(`call to ${call.procedure} not sent again after NOT_LEADER: the client is closed`));
         return;
@@ -450,7 +486,7 @@ export class Client extends EventEmitter {
       version = Math.max(version, Number(table.get(r, versionColumn)));
     }
     if (leaders.includes(-1)) return;
-    this.router.followLeaders(leaders, version);
+    if (this.router.followLeaders(leaders, version)) this.dialLeaders(leaders);
   }
 
   // An answer ran against a newer catalog: read the new routes once per version.

@@ -137,6 +137,11 @@ export class Router {
     return this.buckets !== null ? this.buckets[bucket] : bucket % this.partitionCount;
   }
 
+  /** The leader host of `partition`; -1 when unknown (or `partition` is -1). */
+  leaderOf(partition: number): number {
+    return partition >= 0 && partition < this.leaders.length ? this.leaders[partition] : -1;
+  }
+
   /** The connection for a call to `partition` (-1: any); undefined when none is up. */
   connectionFor(partition: number): Connection | undefined {
     if (partition >= 0 && partition < this.leaders.length) {

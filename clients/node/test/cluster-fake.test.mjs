@@ -162,3 +162,23 @@ test('a call whose outcome is unknown (OUTCOME_UNKNOWN, a lost connection) is ne
   assert.equal(client.resends, 0);
   await client.close();
 });
+
+test('a newer topology naming a leader whose connection waits out its reconnection backoff dials it at once', async () => {
+  // Host 1 came back and was handed partition 1 again (docs/cluster.md, "Leader rebalancing") while the
+  // client's connection to it backs off for a minute: only a dial at once reaches it within the test's bound.
+  const [h0, h1] = await cluster();
+  serveLeaders(h0, [0, 1], 3, NOT_LEADER);
+  serveLeaders(h1, [0, 1], 3);
+  const client = await connect({ servers: [h0.address, h1.address], reconnectInitialMs: 60_000,
+    reconnectMaxMs: 60_000 });
+  const backingOff = once(client, 'reconnecting');
+  h1.dropConnections();
+  await backingOff;
+  const r = await client.call('Vote', [ON_1, 1, 2]);
+  assert.equal(r.status, 'SUCCESS');
+  assert.equal(votes(h0).length, 1, 'answered NOT_LEADER by host 0, naming topology 3');
+  assert.equal(votes(h1).length, 1, 'sent again to host 1 once dialled');
+  assert.equal(client.resends, 1);
+  assert.deepEqual(client.connectedServers.sort(), [h0.address, h1.address].sort());
+  await client.close();
+});
