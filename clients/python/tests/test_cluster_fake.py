@@ -205,3 +205,26 @@ def test_should_never_send_again_a_call_whose_outcome_is_unknown() -> None:
         await stop(h0, h1)
 
     run(scenario())
+
+
+def test_should_dial_at_once_a_leader_whose_connection_waits_out_its_reconnection_backoff() -> None:
+    """Host 1 came back and was handed partition 1 again (docs/cluster.md,
+    "Leader rebalancing") while the client's connection to it backs off for
+    a minute: only a dial at once reaches it within the test's bound."""
+    async def scenario() -> None:
+        h0, h1 = await cluster()
+        h0.leaders, h0.version, h0.others = [0, 1], 3, NOT_LEADER
+        h1.leaders, h1.version = [0, 1], 3
+        async with await partita.aio.connect(h0.server.address, h1.server.address, reconnect_initial_backoff=60.0,
+                                             reconnect_max_backoff=60.0) as client:
+            for c in h1.server.connections:
+                c.close()
+            await until(lambda: len(client.connected_servers) == 1)
+            response = await asyncio.wait_for(client.call("Vote", [ON_1, 1, 2]), 10)
+            assert response.status == "SUCCESS"
+            assert (h0.votes, h1.votes) == (1, 1)  # answered NOT_LEADER by host 0, then run by host 1
+            assert client.stats.not_leader_resends == 1
+            assert h1.server.logins == 2
+        await stop(h0, h1)
+
+    run(scenario())

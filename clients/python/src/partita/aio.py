@@ -79,13 +79,19 @@ class ClientStatistics:
 class _Server:
     """One server the client was asked to connect to, and its connection."""
 
-    __slots__ = ("address", "host", "port", "connection", "reconnecting")
+    __slots__ = ("address", "host", "port", "connection", "reconnecting", "host_id", "wake", "dialling")
 
     def __init__(self, address: str) -> None:
         self.address = address
         self.host, self.port = parse_address(address)
         self.connection: Connection | None = None
         self.reconnecting: asyncio.Task[None] | None = None
+        #: The host id its last login named; None before its first login.
+        self.host_id: int | None = None
+        #: Set to end a reconnection's backoff early (a newer topology names this host a leader).
+        self.wake = asyncio.Event()
+        #: A reconnection's dial and login under way; done when it ends, whatever its outcome.
+        self.dialling: asyncio.Future[None] | None = None
 
 
 class AsyncClient:
@@ -129,6 +135,7 @@ class AsyncClient:
             if server.connection is not None and not server.connection.closed:
                 continue
             server.connection = await self._open(server.address, server.host, server.port)
+            server.host_id = server.connection.host_id
             self._register(server.connection)
 
     def _bind_loop(self) -> None:
@@ -202,6 +209,7 @@ class AsyncClient:
             connection.close("client closed")
             return
         server.connection = connection
+        server.host_id = connection.host_id
         self._register(connection)
 
     def _register(self, connection: Connection) -> None:
@@ -226,19 +234,49 @@ class AsyncClient:
         backoff = self.config.reconnect_initial_backoff
         try:
             while not self._closed:
-                # Full jitter on the upper half, so clients do not reconnect in step.
-                await asyncio.sleep(backoff * (0.5 + random.random() / 2))
+                # Full jitter on the upper half, so clients do not reconnect in step; cut short by _dial_leaders.
+                try:
+                    await asyncio.wait_for(server.wake.wait(), backoff * (0.5 + random.random() / 2))
+                except asyncio.TimeoutError:
+                    pass
+                server.wake.clear()
                 if self._closed:
                     return
+                dialling = server.dialling or asyncio.get_running_loop().create_future()
+                server.dialling = dialling
                 try:
                     connection = await self._open(server.address, server.host, server.port)
                 except PartitaError:
                     backoff = min(backoff * 2, self.config.reconnect_max_backoff)
                     continue
+                finally:
+                    server.dialling = None
+                    dialling.set_result(None)  # its waiters run after the adoption below
                 self._adopt(server, connection)
                 return
         finally:
             server.reconnecting = None
+
+    def _dial_leaders(self, leaders: Sequence[int]) -> None:
+        """A newer topology names these leaders: a leader's connection that is
+        down and waiting out its reconnection backoff (a host that came back
+        and was handed its partitions again, docs/cluster.md, "Leader
+        rebalancing") is dialled now instead."""
+        for server in self._servers.values():
+            if server.reconnecting is not None and server.dialling is None and server.host_id in leaders:
+                server.dialling = asyncio.get_running_loop().create_future()  # awaited by calls for its partitions
+                server.wake.set()
+
+    def _leader_dialling(self, partition: int | None) -> asyncio.Future[None] | None:
+        """The reconnection under way to ``partition``'s leader, if its connection is down and being dialled."""
+        topology = self.router.topology
+        if partition is None or topology is None:
+            return None
+        leader = topology.leader(partition)
+        for server in self._servers.values():
+            if server.host_id == leader and server.reconnecting is not None:
+                return server.dialling
+        return None
 
     def _spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coroutine)
@@ -411,6 +449,9 @@ class AsyncClient:
         try:
             if followed is not None:
                 await asyncio.shield(followed)
+            dialling = self._leader_dialling(call.partition)
+            if dialling is not None:
+                await asyncio.shield(dialling)  # at most the connect timeout
         except asyncio.CancelledError:
             self._finished(call, None, ClientClosedError(
                 f"call to {call.procedure} not sent again after NOT_LEADER: the client is closed"))
@@ -441,8 +482,9 @@ class AsyncClient:
             future = self._start(SYSTEM_CATALOG, ["PARTITIONS"], None, internal=True,
                                  connection=None if connection.closed else connection)
             response = await future
-            if response.status == "SUCCESS" and response.results:
-                self.router.follow_leaders_table(response.results[0])
+            if response.status == "SUCCESS" and response.results and \
+                    self.router.follow_leaders_table(response.results[0]):
+                self._dial_leaders(self.router.topology.partition_leaders)  # type: ignore[union-attr]
         except (PartitaError, KeyError, TypeError, ValueError):
             pass  # the old leaders stay
         topology = self.router.topology
