@@ -587,8 +587,9 @@ public final class Replication implements AutoCloseable {
    * old epoch on the copy, then lets the replica take the new epoch's
    * batches. Returns false when the session did not hand over in time (its
    * copy then stays out of order, and the leader holds the partition's
-   * answers until the metadata drops this replica). Blocks: the follower's
-   * thread.
+   * answers until the metadata drops this replica). Blocks: a thread of
+   * its own, never the map follower's (another partition's hand-over may
+   * wait for that follower).
    */
   public boolean handOver(int partition, long epoch, long maxWaitMillis) {
     final RejoinSession session = rejoins.session(partition);
