@@ -73,6 +73,8 @@ final class LocalParticipant implements Participant {
    * client session's call it knows; null to run the call.
    */
   private final CompletableFuture<ClientResponse> earlier = new CompletableFuture<>();
+  /** Why the part will never run here ({@link #refuse}); null while it may. */
+  private volatile String refused;
 
   LocalParticipant(int partition) {
     this(partition, null);
@@ -101,21 +103,21 @@ final class LocalParticipant implements Participant {
   @Override
   public CompletableFuture<ByteBuffer> execute(FragmentRequest request) {
     final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
-    mailbox.add(new Fragment(request, answer));
+    post(new Fragment(request, answer));
     return answer;
   }
 
   /** As {@link #execute}, for a batch another host wrote ({@code BatchRequestWriter.toByteArray}). */
   CompletableFuture<ByteBuffer> executeBatch(byte[] request) {
     final CompletableFuture<ByteBuffer> answer = new CompletableFuture<>();
-    mailbox.add(new Batch(request, answer));
+    post(new Batch(request, answer));
     return answer;
   }
 
   @Override
   public CompletableFuture<Void> prepare() {
     final CompletableFuture<Void> answer = new CompletableFuture<>();
-    mailbox.add(new Prepare(answer));
+    post(new Prepare(answer));
     return answer;
   }
 
@@ -140,21 +142,65 @@ final class LocalParticipant implements Participant {
   @Override
   public CompletableFuture<Void> finish(boolean commit) {
     final CompletableFuture<Void> answer = new CompletableFuture<>();
-    mailbox.add(new Finish(commit, answer));
+    post(new Finish(commit, answer));
     return answer;
   }
 
   @Override
   public CompletableFuture<Void> applyCatalog(CatalogSnapshot next, byte[] engineCatalog) {
     final CompletableFuture<Void> answer = new CompletableFuture<>();
-    mailbox.add(new ApplyCatalog(next, engineCatalog, answer));
+    post(new ApplyCatalog(next, engineCatalog, answer));
     return answer;
   }
 
   @Override
   public CompletableFuture<Void> release() {
-    mailbox.add(new Release());
+    post(new Release());
     return released;
+  }
+
+  /** Leaves {@code request} for the site; a refused part answers it at once. */
+  private void post(Request request) {
+    mailbox.add(request);
+    if (refused != null) {
+      answerRefused();
+    }
+  }
+
+  /**
+   * The site stopped leading its partition before it reached the join (a
+   * leader hand-off, {@link Site#stepDown}): the part never runs here. Every
+   * step asked of it, queued or later, is answered at once: a roll back and
+   * the release complete (nothing ran), anything else fails NOT_LEADER, so
+   * the coordinator rolls the transaction back everywhere. Any thread.
+   */
+  void refuse(String why) {
+    refused = why;
+    earlier.complete(null);
+    answerRefused();
+  }
+
+  private void answerRefused() {
+    for (Request r = mailbox.poll(); r != null; r = mailbox.poll()) {
+      final org.partita.server.error.ServerException notRun = new org.partita.server.error.ServerException(
+          org.partita.proto.ErrorCode.ERROR_CODE_NOT_LEADER, "partition " + partition + " did not take part: " + refused
+          + "; the transaction was rolled back");
+      if (r instanceof Release) {
+        released.complete(null);
+      } else if (r instanceof Finish f && !f.commit()) {
+        f.answer().complete(null);
+      } else if (r instanceof Finish f) {
+        f.answer().completeExceptionally(notRun);
+      } else if (r instanceof Prepare p) {
+        p.answer().completeExceptionally(notRun);
+      } else if (r instanceof Fragment f) {
+        f.answer().completeExceptionally(notRun);
+      } else if (r instanceof Batch b) {
+        b.answer().completeExceptionally(notRun);
+      } else if (r instanceof ApplyCatalog a) {
+        a.answer().completeExceptionally(notRun);
+      }
+    }
   }
 
   /**

@@ -93,8 +93,6 @@ final class Site implements Runnable {
   private volatile boolean leadershipLeft;
   /** Site thread: this copy stepped down and runs only its new leader's items (see {@link #stepDown}). */
   private boolean following;
-  /** Site thread: while following, the initiator this copy led through (its pipeline deposed), or null. */
-  private Initiator deposed;
   private final QueryLimits limits;
   private volatile RuntimeException openFailure;
   // Set once the engine is open; read by any thread (@CancelQuery).
@@ -332,10 +330,14 @@ final class Site implements Runnable {
    * replica's (the items its new leader sends run and answer their
    * replication there), and from then on refuses every call that would be
    * sequenced here with NOT_LEADER: a copy that follows never orders work
-   * itself. A multi-partition join still queued (it cannot be refused: its
-   * coordinator waits for it) runs behind the deposed pipeline, as on any
-   * deposed leader: its prepare step is lost, so the transaction is rolled
-   * back. Leading again ({@link #lead}) ends it. Any thread.
+   * itself. A multi-partition join still queued does not run either: its
+   * participant refuses every step ({@link LocalParticipant#refuse}), so its
+   * coordinator rolls the transaction back, and the site goes on. Run behind
+   * the deposed pipeline instead, such a join waited on this copy's thread
+   * for steps a remote coordinator no longer sends here (its transport does
+   * not send to a host that stopped leading the partition), and this copy
+   * ran nothing more of its new leader's (tests/fault/RESULTS.md). Leading
+   * again ({@link #lead}) ends it. Any thread.
    */
   void stepDown() {
     leadershipLeft = true;
@@ -349,20 +351,8 @@ final class Site implements Runnable {
     if (lastReplicated == null && initiator.lastRun() != null) {
       lastReplicated = new TxnHeader(initiator.lastRun(), initiator.lastTimestampMicros(), 0, catalog.version());
     }
-    deposed = initiator;
     initiator = Initiator.forPartition(partition, ImmediateCommitPipeline.INSTANCE);
     following = true;
-  }
-
-  /** Runs {@code join} behind the pipeline this copy led through before it stepped down ({@link #stepDown}). */
-  private void runDeposed(MultiPartitionJoin join) {
-    final Initiator replica = initiator;
-    initiator = deposed;
-    try {
-      join.run(this, initiator.sequence(join, catalog.version()));
-    } finally {
-      initiator = replica;
-    }
   }
 
   /** What the commit pipeline batched from the items run so far leaves now (the site is about to wait). */
@@ -384,7 +374,6 @@ final class Site implements Runnable {
     initiator.pipeline().siteIdle();
     leadershipLeft = false;
     following = false;
-    deposed = null;
     final Initiator next = Initiator.forPartition(partition, epoch, pipeline);
     final TxnHeader last = lastReplicated;
     if (last != null) {
@@ -724,7 +713,8 @@ final class Site implements Runnable {
         follow();
       }
       if (following && item instanceof MultiPartitionJoin join) {
-        runDeposed(join);
+        join.participant().refuse("this host's copy of partition " + partition + " handed its leadership over"
+            + " before it reached the join");
         return;
       }
       if (following && item instanceof SequencedItem) {

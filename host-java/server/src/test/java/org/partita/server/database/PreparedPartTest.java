@@ -380,6 +380,48 @@ class PreparedPartTest {
   }
 
   /**
+   * Leader hand-off (docs/cluster.md, "Leader rebalancing") with a join
+   * queued behind the old leader's hold: the coordinator's steps to the old
+   * leader end once the map names the new one (they are not sent), so the
+   * join must not wait for them on the old leader's site, now partition 1's
+   * replica copy. Before, it ran there behind the deposed pipeline and
+   * waited for steps for good: the copy ran nothing of its new leader's,
+   * and the next transfer's prepare step was never acknowledged (a fault
+   * run's stall, tests/fault/RESULTS.md).
+   */
+  @Test
+  void shouldRefuseAJoinQueuedOnALeaderThatHandedItsPartitionOverAndLetTheCopyFollow() throws Exception {
+    final CompletableFuture<Void> release = new CompletableFuture<>();
+    db[1].holdLedSite(1, release, 60_000).get(60, TimeUnit.SECONDS);
+    final CompletableFuture<ClientResponse> queued = db[0].call("MoveMoney", account(0), account(1), 40L);
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (queueDepth(1, 1) < 1) {
+      assertTrue(System.nanoTime() < deadline, "the transfer's join reaches partition 1's queue behind the hold");
+      Thread.sleep(5);
+    }
+    final int[] buckets = new int[PartitionMap.BUCKETS];
+    for (int b = 0; b < buckets.length; b++) {
+      buckets[b] = b % 2;
+    }
+    final PartitionMap handedOver = PartitionMap.of(2, buckets, List.of(
+        new PartitionMap.Replicas(0, 0, List.of(0, 1), 1), new PartitionMap.Replicas(1, 0, List.of(0, 1), 2)));
+    db[0].lead(1, 2, new CopyingPipeline(db, 1, dead::contains, failures));
+    db[0].followMap(handedOver);
+    db[1].followMap(handedOver);
+    db[1].stepDown(1);
+    map = handedOver;
+    release.complete(null);
+    final ClientResponse notRun = queued.get(60, TimeUnit.SECONDS);
+    assertFalse(notRun.ok(), "its partition 1 never joined: " + notRun);
+    ok(db[0].call("MoveMoney", account(0), account(1), 5L));
+    assertEquals(OPENING - 5, balance(0, account(0)), "only the transfer after the hand-off ran");
+    assertEquals(OPENING + 5, balance(0, account(1)));
+    assertCopiesEqual(0);
+    assertCopiesEqual(1);
+    assertEquals(List.of(), failures);
+  }
+
+  /**
    * A copy this host left (the metadata moved its partition to an epoch
    * without this host) is not one of the partition's copies any more: its
    * checksum is not listed beside theirs, though its site may still hold
