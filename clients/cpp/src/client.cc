@@ -120,11 +120,7 @@ Status Client::Impl::Connect(std::string_view host_port) {
   std::lock_guard<std::mutex> lock(connect_mu_);
   if (closed_) return Status(Status::Code::kClosed, "the client is closed");
   if (const auto it = connections_.find(key); it != connections_.end()) {
-    if (it->second->up()) return Status::Ok();
-    if (config_.reconnect) {
-      it->second->ReconnectNow();  // a host named again (its topology's leader): not left to its backoff
-      return Status::Ok();
-    }
+    if (it->second->up() || config_.reconnect) return Status::Ok();
     it->second->Close();
     router_.Remove(it->second.get());
     connections_.erase(it);

@@ -170,6 +170,15 @@ bool Router::FollowLeaders(std::vector<uint32_t> leaders, uint64_t version) {
   auto next = std::make_shared<Snapshot>(*current);
   next->leaders = std::move(leaders);
   next->topology_version = version;
+  // A leader whose connection waits out its reconnection backoff (a host that came back and was handed
+  // partitions again) is dialled now.
+  for (const auto& c : all_) {
+    const int32_t host = c->host_id();
+    if (!c->up() && host >= 0 &&
+        std::find(next->leaders.begin(), next->leaders.end(), static_cast<uint32_t>(host)) != next->leaders.end()) {
+      c->ReconnectNow();
+    }
+  }
   PublishLocked(std::move(next));
   return true;
 }

@@ -80,7 +80,9 @@ class Router final {
   // Routes by `leaders` (index: partition; value: leader host id) of
   // topology `version` from now on. Returns true iff they were taken: the
   // version is newer than the one routed by and names as many partitions
-  // (a failover moves leaders; the bucket table stays).
+  // (a failover moves leaders; the bucket table stays). A leader whose
+  // connection is down waiting out its reconnection backoff is dialled at
+  // once (Connection::ReconnectNow).
   bool FollowLeaders(std::vector<uint32_t> leaders, uint64_t version);
   // The client address ("host:port") a login's topology gave for
   // `host_id`, or empty when no login named it.

@@ -414,7 +414,6 @@ TEST(FailoverTest, DialsALeaderWaitingOutItsReconnectionBackoffAtOnce) {
   ClientConfig config = TestConfig();
   config.reconnect = true;
   config.reconnect_initial_backoff = 60s;  // longer than kWait: only a dial at once reaches host 1 in time
-  config.discover_hosts = true;
   Client client(config);
   ASSERT_TRUE(client.Connect(host0.server().address()).ok());
   ASSERT_TRUE(client.Connect(host1.server().address()).ok());
