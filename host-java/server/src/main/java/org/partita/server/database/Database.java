@@ -415,13 +415,13 @@ public final class Database implements AutoCloseable {
     if (abandoned != null) {
       LOG.warning("multi-partition coordinator: the start in epoch " + abandoned.epoch() + " of partition 0 is"
           + " abandoned");
-      runAlone(() -> closeQuietly(abandoned.made()));
+      closeAlone(abandoned.made());
     }
     if (coordinator != null) {
       final MpCoordinator deposed = coordinator;
       forwarded = new ForwardedCalls(hostId, () -> map.leaderOf(0), hosts, DEFAULT_COORDINATOR_CAPACITY);
       coordinator = null;
-      runAlone(() -> closeQuietly(deposed));
+      closeAlone(deposed);
     }
   }
 
@@ -452,7 +452,8 @@ public final class Database implements AutoCloseable {
     final CoordinatorStart start = new CoordinatorStart(clusterCoordinator(epoch), epoch);
     starting = start;
     final CompletableFuture<List<byte[]>> chunks = new CompletableFuture<>();
-    chunks.whenCompleteAsync((replicated, failure) -> finishStart(start, replicated, failure), Database::runAlone);
+    chunks.whenCompleteAsync((replicated, failure) -> finishStart(start, replicated, failure),
+        work -> runAlone(work, "partita-coordinator-start"));
     sitesByPartition[0].submit(new ReplicatedTablesCopy(replicatedTables(), chunks));
     LOG.info("multi-partition coordinator: starting in epoch " + epoch + " of partition 0, once its copy of the"
         + " replicated tables is taken");
@@ -474,7 +475,7 @@ public final class Database implements AutoCloseable {
     if (failure != null) {
       LOG.severe("multi-partition coordinator: copying the replicated tables from partition 0 failed (" + failure
           + "); multi-partition calls reaching this host are refused");
-      closeQuietly(start.made());
+      closeAlone(start.made()); // not under this monitor: closing waits for the coordinator's thread
       return;
     }
     start.made().submit(new MpCoordinator.LoadReplicated(List.copyOf(replicated), response -> {
@@ -496,10 +497,15 @@ public final class Database implements AutoCloseable {
   }
 
   /** Runs {@code work} on a daemon thread of its own (rare, slow work that must not block its caller's thread). */
-  private static void runAlone(Runnable work) {
-    final Thread thread = new Thread(work, "partita-coordinator-start");
+  private static void runAlone(Runnable work, String name) {
+    final Thread thread = new Thread(work, name);
     thread.setDaemon(true);
     thread.start();
+  }
+
+  /** Closes a coordinator this host no longer runs or starts, on a thread of its own. */
+  private static void closeAlone(MpCoordinator unused) {
+    runAlone(() -> closeQuietly(unused), "partita-coordinator-close");
   }
 
   private static void closeQuietly(MpCoordinator deposed) {

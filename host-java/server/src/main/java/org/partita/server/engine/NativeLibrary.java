@@ -80,7 +80,7 @@ public final class NativeLibrary {
     }
   }
 
-  /** The bundled library's file, extracted unless this build's copy is there already, byte for byte. */
+  /** The bundled library's file, extracted unless this build's copy is there already. */
   static Path extract() {
     final String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     final String arch = System.getProperty("os.arch", "");
@@ -102,7 +102,8 @@ public final class NativeLibrary {
       final CRC32C crc = new CRC32C();
       final long size = Files.copy(new CheckedInputStream(in, crc), part, StandardCopyOption.REPLACE_EXISTING);
       final Path file = dir.resolve(String.format(Locale.ROOT, "libpartita_jni-%08x-%d.so", crc.getValue(), size));
-      if (!Files.isRegularFile(file) || Files.mismatch(part, file) != -1) {
+      // The directory is this user's alone and the copy arrives whole (an atomic move): its name and size say it.
+      if (!Files.isRegularFile(file) || Files.size(file) != size) {
         // Atomic: a process loading it meanwhile sees the whole file or none.
         Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       }
