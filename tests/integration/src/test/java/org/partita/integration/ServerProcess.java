@@ -26,14 +26,17 @@ final class ServerProcess implements AutoCloseable {
   private final Process process;
   /** The process's stdout and stderr go to this file, not a pipe: a pipe's reader can lose the last lines. */
   private final Path log;
+  /** Whether {@link #close} deletes {@link #log}: a temporary file this class made, not one the caller named. */
+  private final boolean temporaryLog;
   private volatile String finalOutput;
   private volatile String clientHost = "127.0.0.1";
   private volatile int clientPort = -1;
   private volatile int httpPort = -1;
 
-  private ServerProcess(Process process, Path log) {
+  private ServerProcess(Process process, Path log, boolean temporaryLog) {
     this.process = process;
     this.log = log;
+    this.temporaryLog = temporaryLog;
   }
 
   /** Starts the Voter schema on {@code sites} sites. */
@@ -97,13 +100,15 @@ final class ServerProcess implements AutoCloseable {
     final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(log.toFile());
     builder.environment().putAll(environment);
-    return new ServerProcess(builder.start(), log);
+    return new ServerProcess(builder.start(), log, true);
   }
 
   /**
    * Starts {@code partita start ARGS} exactly as given (no default port or
    * bind: a cluster host binds its own address), writing its output to
-   * {@code log}, without waiting; {@link #awaitReadyLine} waits.
+   * {@code log}, without waiting; {@link #awaitReadyLine} waits. The file
+   * stays after {@link #close}: in a test's {@code @TempDir} kept on
+   * failure, it is what the failure is diagnosed from.
    */
   static ServerProcess launch(List<String> args, Path log) throws IOException {
     return launch(args, log, java.util.Map.of());
@@ -117,7 +122,7 @@ final class ServerProcess implements AutoCloseable {
     command.addAll(args);
     final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().putAll(environment);
-    return new ServerProcess(builder.start(), log);
+    return new ServerProcess(builder.start(), log, false);
   }
 
   /** Waits for the ready line of a {@link #launch}ed process; false if it ended or the time ran out. */
@@ -211,7 +216,10 @@ final class ServerProcess implements AutoCloseable {
     return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
   }
 
-  /** Stops the process if it still runs, keeps its output in memory and deletes the output file. */
+  /**
+   * Stops the process if it still runs and keeps its output in memory; deletes the output file if it is a temporary
+   * one ({@link #spawn}).
+   */
   @Override
   public void close() throws InterruptedException {
     if (process.isAlive()) {
@@ -223,6 +231,9 @@ final class ServerProcess implements AutoCloseable {
     }
     if (finalOutput == null) {
       finalOutput = output();
+      if (!temporaryLog) {
+        return;
+      }
       try {
         Files.deleteIfExists(log);
       } catch (IOException e) {
