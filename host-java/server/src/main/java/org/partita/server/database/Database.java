@@ -516,6 +516,12 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /** The multi-partition parts open on this host for other hosts' coordinators (0 with none); for tests. */
+  int openFragmentParts() throws InterruptedException, java.util.concurrent.ExecutionException {
+    final FragmentServer server = fragments;
+    return server == null ? 0 : server.openParts();
+  }
+
   /**
    * Runs one step the coordinator's host sent for a partition this host
    * leads; {@code answer} gets its outcome exactly once, on any thread.

@@ -193,7 +193,10 @@ final class FragmentServer implements AutoCloseable {
     final MultiPartitionTxn txn = new MultiPartitionTxn(TxnHeader.fromProto(request.getTransaction()), invocation,
         null);
     site.submit(new MultiPartitionJoin(txn, participant));
-    open.put(key, new Part(participant, request.getCoordinatorHostId()));
+    final Part part = new Part(participant, request.getCoordinatorHostId());
+    open.put(key, part);
+    // A refused part gets no RELEASE here (its coordinator sends its steps to the partition's new leader).
+    participant.whenRefused(() -> forget(key, part));
     return FragmentAnswer.newBuilder().setRequestId(request.getRequestId())
         .setDone(FragmentDone.getDefaultInstance()).build();
   }
@@ -246,6 +249,20 @@ final class FragmentServer implements AutoCloseable {
       }
       part.participant.release();
     }
+  }
+
+  /** Drops {@code part}, refused by its site, from the open parts, on this server's thread. */
+  private void forget(Key key, Part part) {
+    try {
+      thread.execute(() -> open.remove(key, part));
+    } catch (RejectedExecutionException e) {
+      // Closing: nothing is served any more.
+    }
+  }
+
+  /** The parts open here now (joined and not yet released or refused); waits for the steps queued before. */
+  int openParts() throws InterruptedException, java.util.concurrent.ExecutionException {
+    return thread.submit(open::size).get();
   }
 
   /** Applies the new coordinator's decision to a part left prepared, on this server's thread. */

@@ -75,6 +75,8 @@ final class LocalParticipant implements Participant {
   private final CompletableFuture<ClientResponse> earlier = new CompletableFuture<>();
   /** Why the part will never run here ({@link #refuse}); null while it may. */
   private volatile String refused;
+  /** Completes when the part is refused ({@link #refuse}); never completes otherwise. */
+  private final CompletableFuture<Void> refusal = new CompletableFuture<>();
 
   LocalParticipant(int partition) {
     this(partition, null);
@@ -178,6 +180,16 @@ final class LocalParticipant implements Participant {
     refused = why;
     earlier.complete(null);
     answerRefused();
+    refusal.complete(null);
+  }
+
+  /**
+   * Runs {@code then} once the part is refused ({@link #refuse}), on the
+   * refusing thread (at once if it was refused already); never for a part
+   * that runs. It must not block.
+   */
+  void whenRefused(Runnable then) {
+    refusal.thenRun(then);
   }
 
   private void answerRefused() {
