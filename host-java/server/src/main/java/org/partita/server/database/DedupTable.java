@@ -58,6 +58,8 @@ final class DedupTable {
   /** How long (transaction time) a silent session's entry is kept by default: 10 minutes. */
   static final long DEFAULT_SESSION_EXPIRY_MICROS = 10L * 60 * 1_000_000;
   private static final int MIN_SESSION_SLOTS = 64;
+  /** Longs per entry of the record index: session, sequence, ring slot + 1. */
+  private static final int ENTRY = 3;
   /** The first int of {@link #encode}'s form: its version. */
   private static final int FORMAT = 1;
   /**
@@ -83,11 +85,12 @@ final class DedupTable {
   private final ClientResponse[] ringOutcome;
   private int next;
   private int size;
-  // (session, sequence) -> ring slot + 1 (0: empty): open addressing, linear probing.
-  private final long[] indexSession;
-  private final long[] indexSequence;
-  private final int[] indexSlot;
+  // (session, sequence) -> ring slot + 1 (0: empty): open addressing, linear probing. Entry i is
+  // index[3i..3i+2] = {session, sequence, ring slot + 1}: a probe reads one cache line, not one per field.
+  private final long[] index;
   private final int indexMask;
+  /** Ring slot -> its record's entry in {@link #index} (kept as entries move), so evicting needs no probe. */
+  private final int[] entryOfSlot;
   // session -> forgotten-through and last touch (a write, or a record of it leaving the ring); 0: an empty slot.
   private long[] sessions;
   private long[] forgottenThrough;
@@ -111,10 +114,9 @@ final class DedupTable {
     ringSequence = new long[capacity];
     ringOutcome = new ClientResponse[capacity];
     final int slots = Integer.highestOneBit(capacity * 2 - 1) * 2;
-    indexSession = new long[slots];
-    indexSequence = new long[slots];
-    indexSlot = new int[slots];
+    index = new long[slots * ENTRY];
     indexMask = slots - 1;
+    entryOfSlot = new int[capacity];
     newSessions(MIN_SESSION_SLOTS);
   }
 
@@ -144,7 +146,7 @@ final class DedupTable {
    */
   ClientResponse outcome(long session, long sequence) {
     final int i = find(session, sequence);
-    return i < 0 ? null : ringOutcome[indexSlot[i] - 1];
+    return i < 0 ? null : ringOutcome[slotAt(i)];
   }
 
   /**
@@ -188,7 +190,7 @@ final class DedupTable {
   private void evict(int slot, long nowMicros) {
     final long session = ringSession[slot];
     final long sequence = ringSequence[slot];
-    remove(find(session, sequence));
+    remove(entryOfSlot[slot]);
     ringOutcome[slot] = null;
     final int s = sessionSlot(session);
     if (sequence > forgottenThrough[s]) {
@@ -426,40 +428,46 @@ final class DedupTable {
     return (int) h;
   }
 
+  /** The entry of {@code (session, sequence)} in the record index, or -1. */
   private int find(long session, long sequence) {
-    for (int i = mix(session, sequence) & indexMask; indexSlot[i] != 0; i = (i + 1) & indexMask) {
-      if (indexSession[i] == session && indexSequence[i] == sequence) {
+    for (int i = mix(session, sequence) & indexMask; index[i * ENTRY + 2] != 0; i = (i + 1) & indexMask) {
+      if (index[i * ENTRY] == session && index[i * ENTRY + 1] == sequence) {
         return i;
       }
     }
     return -1;
   }
 
+  /** The ring slot entry {@code i} of the record index points to. */
+  private int slotAt(int i) {
+    return (int) index[i * ENTRY + 2] - 1;
+  }
+
   private void insert(long session, long sequence, int slot) {
     int i = mix(session, sequence) & indexMask;
-    while (indexSlot[i] != 0) {
+    while (index[i * ENTRY + 2] != 0) {
       i = (i + 1) & indexMask;
     }
-    indexSession[i] = session;
-    indexSequence[i] = sequence;
-    indexSlot[i] = slot + 1;
+    index[i * ENTRY] = session;
+    index[i * ENTRY + 1] = sequence;
+    index[i * ENTRY + 2] = slot + 1;
+    entryOfSlot[slot] = i;
   }
 
   /** Removes index entry {@code i}, shifting later entries of its cluster back (no tombstones). */
   private void remove(int i) {
     int hole = i;
-    for (int j = (hole + 1) & indexMask; indexSlot[j] != 0; j = (j + 1) & indexMask) {
-      final int home = mix(indexSession[j], indexSequence[j]) & indexMask;
+    for (int j = (hole + 1) & indexMask; index[j * ENTRY + 2] != 0; j = (j + 1) & indexMask) {
+      final int home = mix(index[j * ENTRY], index[j * ENTRY + 1]) & indexMask;
       // Move j into the hole unless its home lies cyclically in (hole, j].
       final boolean stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
       if (!stays) {
-        indexSession[hole] = indexSession[j];
-        indexSequence[hole] = indexSequence[j];
-        indexSlot[hole] = indexSlot[j];
+        System.arraycopy(index, j * ENTRY, index, hole * ENTRY, ENTRY);
+        entryOfSlot[slotAt(hole)] = hole;
         hole = j;
       }
     }
-    indexSlot[hole] = 0;
+    index[hole * ENTRY + 2] = 0;
   }
 
   // ---- the session index ----
