@@ -63,11 +63,11 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
       done.failed("cannot run " + header.id() + " on this copy: " + e.getMessage());
       return;
     }
-    site.replaying(true);
+    site.replayingLeadersItem(true);
     try {
       call.run(site, header);
     } finally {
-      site.replaying(false);
+      site.replayingLeadersItem(false);
     }
     site.replicated(header);
     logged(site, header, answer[0] != null && answer[0].ok() ? site.context().writeHash() : 0);

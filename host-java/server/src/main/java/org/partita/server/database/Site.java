@@ -110,6 +110,8 @@ final class Site implements Runnable {
   private CatalogSnapshot catalog;
   /** Site-confined: a replayed item is running. */
   private boolean replaying;
+  /** Site-confined: the replayed item running is a replica's run of its leader's item ({@link #replayingLeadersItem}). */
+  private boolean leadersItem;
   /** Site-confined: on a replica's copy, the header of the last item of the leader's order run here (null before any). */
   private TxnHeader lastReplicated;
   private PartitionEngine engine;
@@ -275,6 +277,21 @@ final class Site implements Runnable {
   /** REQUIRES: on the site thread. */
   void replaying(boolean now) {
     replaying = now;
+  }
+
+  /**
+   * As {@link #replaying(boolean)}, for a replica's run of an item of its
+   * leader's order: an item the leader ran and that wrote there (the leader
+   * sends nothing else to be run). REQUIRES: on the site thread.
+   */
+  void replayingLeadersItem(boolean now) {
+    replaying = now;
+    leadersItem = now;
+  }
+
+  /** True while a replica runs an item of its leader's order. REQUIRES: on the site thread. */
+  boolean runningLeadersItem() {
+    return leadersItem;
   }
 
   /**
