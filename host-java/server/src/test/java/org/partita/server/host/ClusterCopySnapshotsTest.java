@@ -62,6 +62,7 @@ class ClusterCopySnapshotsTest {
 
   @AfterEach
   void close() throws Exception {
+    snapshots.close();
     if (database != null) {
       database.close();
     }
@@ -155,16 +156,27 @@ class ClusterCopySnapshotsTest {
     }
     // Parts 3, 4 and 5 only this host completed: the two newest stay, and so do the two marked ones.
     final List<String> expected = List.of("snapshot-5", "snapshot-4", "snapshot-2", "snapshot-1");
+    // Removal deletes a part's manifest first (it stops being complete), then its files: wait for both, or the
+    // test's directory would be cleaned up while the removal still runs.
     final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!names().equals(expected) && System.nanoTime() < deadline) {
+    while (!(names().equals(expected) && directories().equals(java.util.Set.copyOf(expected)))
+        && System.nanoTime() < deadline) {
       Thread.sleep(20);
     }
     assertEquals(expected, names());
+    assertEquals(java.util.Set.copyOf(expected), directories(), "the parts left out are removed whole");
     assertEquals(SnapshotStore.directory(dataDir).resolve("snapshot-1"), ClusterLogTruncation.truncationPoint(
         SnapshotStore.completeSnapshots(SnapshotStore.directory(dataDir)), ClusterLogTruncation::onEveryHost));
     final ExecutionException none = assertThrows(ExecutionException.class,
         () -> snapshots.doneOnEveryHost("snapshot-9").get(30, TimeUnit.SECONDS));
     assertTrue(none.getCause().getMessage().contains("no part of snapshot snapshot-9"), none.getMessage());
+  }
+
+  /** The names of every directory under the host's snapshot directory, complete or not. */
+  private java.util.Set<String> directories() throws Exception {
+    try (java.util.stream.Stream<Path> entries = Files.list(SnapshotStore.directory(dataDir))) {
+      return entries.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+    }
   }
 
   private List<String> names() throws Exception {
