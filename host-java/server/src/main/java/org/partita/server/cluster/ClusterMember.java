@@ -72,6 +72,8 @@ public final class ClusterMember implements AutoCloseable {
   private boolean rejoin;
   /** The whole cluster restarts on its hosts' data directories (docs/cluster.md, "Durability on a cluster"). */
   private boolean recover;
+  /** The heartbeat timeout a rejoining voter detects failures with while it waits to register; null: none. */
+  private Duration rejoinDetection;
 
   private ClusterMember(ClusterConfig config, Duration timeout, ClusterTls tls) {
     this.config = config;
@@ -134,10 +136,24 @@ public final class ClusterMember implements AutoCloseable {
    */
   public static ClusterMember join(ClusterConfig config, Path dataDir, int schemaFingerprint, Duration timeout,
       ClusterTlsFiles tlsFiles, boolean rejoin, boolean recover) throws ClusterException, InterruptedException {
+    return join(config, dataDir, schemaFingerprint, timeout, tlsFiles, rejoin, recover, null);
+  }
+
+  /**
+   * {@link #join(ClusterConfig, Path, int, Duration, ClusterTlsFiles, boolean, boolean)}; with
+   * {@code heartbeatTimeout} (K ≥ 1; null: none) a rejoining voter starts failure detection
+   * ({@link #detectFailures}) as soon as it waits for its previous incarnation to be declared dead: its voter may
+   * lead the metadata group by then (the killed process led it, and its log is the longest), and no other voter
+   * declares anything while it does.
+   */
+  public static ClusterMember join(ClusterConfig config, Path dataDir, int schemaFingerprint, Duration timeout,
+      ClusterTlsFiles tlsFiles, boolean rejoin, boolean recover, Duration heartbeatTimeout)
+      throws ClusterException, InterruptedException {
     final ClusterTls tls = tlsFiles == null ? null : ClusterTls.open(tlsFiles, config.self().getAddress());
     final ClusterMember member = new ClusterMember(config, timeout, tls);
     member.rejoin = rejoin;
     member.recover = recover;
+    member.rejoinDetection = rejoin ? heartbeatTimeout : null;
     try {
       member.startServices(dataDir);
       member.register(schemaFingerprint);
@@ -250,6 +266,9 @@ public final class ClusterMember implements AutoCloseable {
         LOG.info("cluster: host " + config.hostId() + "'s previous incarnation is still listed as up; waiting (at"
             + " most " + timeout.toSeconds() + " s) until the cluster declares it dead, then rejoining");
         said = true;
+        if (rejoinDetection != null) {
+          detectFailures(rejoinDetection);
+        }
       }
       view.await(state -> state.getHostsCount() > 0 && !previousIncarnationMayBeUp(state), POLL_MILLIS);
     }
@@ -489,8 +508,9 @@ public final class ClusterMember implements AutoCloseable {
       return;
     }
     final MetadataServer self = voter;
-    detection = new FailureDetection(new FailureDetector(config.hostId(), heartbeats, heartbeatTimeout.toNanos(),
-        System::nanoTime), self::isLeader, self::leaderHost, self::appliedState, client::send);
+    detection = new FailureDetection(new FailureDetector(config.hostId(), incarnation, heartbeats,
+        heartbeatTimeout.toNanos(), System::nanoTime), self::isLeader, self::leaderHost, self::appliedState,
+        client::send);
     detection.start();
   }
 

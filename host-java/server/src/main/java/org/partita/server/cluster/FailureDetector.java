@@ -17,7 +17,12 @@ import org.partita.proto.cluster.MetadataSnapshot;
  * starts with its election), and from when this detector first saw that
  * incarnation registered (a host back by rejoin registers a new
  * incarnation, whose first heartbeat may reach this voter after the
- * registration). The detector's own host is never due.
+ * registration). The detector's own incarnation is never due; an earlier
+ * incarnation of its host id still listed up is, like any other host's: a
+ * rejoining voter can lead the metadata group while it waits for its
+ * previous incarnation to be declared dead (it was the leader, or the
+ * survivors had not elected one yet), and no other voter declares anything
+ * then.
  *
  * <p>One exception to the election floor: the host that led the metadata
  * group before this voter (when this voter saw one) is counted from its
@@ -34,6 +39,7 @@ import org.partita.proto.cluster.MetadataSnapshot;
  */
 final class FailureDetector {
   private final int selfHost;
+  private final long selfIncarnation;
   private final HeartbeatTable heartbeats;
   private final long timeoutNanos;
   private final LongSupplier clock;
@@ -49,8 +55,10 @@ final class FailureDetector {
   /**
    * @param clock monotonic nanoseconds, the clock the heartbeat table was filled with
    */
-  FailureDetector(int selfHost, HeartbeatTable heartbeats, long timeoutNanos, LongSupplier clock) {
+  FailureDetector(int selfHost, long selfIncarnation, HeartbeatTable heartbeats, long timeoutNanos,
+      LongSupplier clock) {
     this.selfHost = selfHost;
+    this.selfIncarnation = selfIncarnation;
     this.heartbeats = heartbeats;
     this.timeoutNanos = timeoutNanos;
     this.clock = clock;
@@ -82,7 +90,8 @@ final class FailureDetector {
     primed = true;
     final List<MarkDead> out = new ArrayList<>();
     for (HostRecord host : state.getHostsList()) {
-      if (host.getState() != HostState.HOST_STATE_UP || host.getHostId() == selfHost) {
+      if (host.getState() != HostState.HOST_STATE_UP
+          || host.getHostId() == selfHost && host.getIncarnation() == selfIncarnation) {
         continue;
       }
       final long heardAt = heartbeats.heardAt(host.getHostId(), host.getIncarnation());

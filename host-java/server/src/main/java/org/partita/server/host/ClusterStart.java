@@ -65,7 +65,7 @@ final class ClusterStart {
     final ClusterMember member;
     try {
       member = ClusterMember.join(config, options.dataDir(), DurableStart.fingerprint(catalog), cluster.joinTimeout(),
-          clusterTls, cluster.rejoin(), cluster.recover());
+          clusterTls, cluster.rejoin(), cluster.recover(), config.kFactor() == 0 ? null : cluster.heartbeatTimeout());
     } catch (ClusterException e) {
       throw new StartupException(e.getMessage(), e);
     }

@@ -32,7 +32,7 @@ class FailureDetectionTest {
   private boolean failCommits;
   private final HeartbeatTable heartbeats = new HeartbeatTable();
   private final FailureDetection detection = new FailureDetection(
-      new FailureDetector(0, heartbeats, TIMEOUT, () -> now), () -> leading, () -> leaderSeen, () -> state,
+      new FailureDetector(0, 10, heartbeats, TIMEOUT, () -> now), () -> leading, () -> leaderSeen, () -> state,
       this::commit);
 
   private static HostRecord up(int id, long incarnation) {

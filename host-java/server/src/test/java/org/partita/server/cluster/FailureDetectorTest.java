@@ -13,7 +13,8 @@ import org.partita.proto.cluster.MetadataSnapshot;
 /**
  * Which hosts the metadata leader declares dead, on a clock the test moves:
  * silence past the timeout from the last heartbeat of the current
- * incarnation, counted from the election at the earliest; never itself,
+ * incarnation, counted from the election at the earliest; never itself
+ * (an earlier incarnation of its host id is another host),
  * never a host already dead, nothing while not leading.
  */
 class FailureDetectorTest {
@@ -21,7 +22,7 @@ class FailureDetectorTest {
 
   private long now = TimeUnit.SECONDS.toNanos(100);
   private final HeartbeatTable heartbeats = new HeartbeatTable();
-  private final FailureDetector detector = new FailureDetector(0, heartbeats, TIMEOUT, () -> now);
+  private final FailureDetector detector = new FailureDetector(0, 10, heartbeats, TIMEOUT, () -> now);
 
   private static MetadataSnapshot hosts(HostRecord... records) {
     return MetadataSnapshot.newBuilder().addAllHosts(List.of(records)).build();
@@ -55,6 +56,25 @@ class FailureDetectorTest {
     now += TIMEOUT;
     assertEquals(List.of(1, 2), ids(detector.due(state)));
     assertEquals(11, detector.due(state).get(0).getIncarnation());
+  }
+
+  /**
+   * A rejoining voter (this detector, host 0's incarnation 10) can lead the
+   * metadata group while the group still lists its host's previous
+   * incarnation up: nothing else declares that one dead then, so it does,
+   * once the timeout passed; its own incarnation is never due.
+   */
+  @Test
+  void shouldDeclareAPreviousIncarnationOfItsOwnHostDeadButNeverItself() {
+    detector.becameLeader(-1);
+    final MetadataSnapshot before = hosts(up(0, 4), up(1, 11));
+    heartbeats.record(1, 11, now + TIMEOUT);
+    now += TIMEOUT + 1;
+    assertEquals(List.of(0), ids(detector.due(before)), "host 0's incarnation 4 was not heard since the election");
+    assertEquals(4, detector.due(before).get(0).getIncarnation());
+    now += 10 * TIMEOUT;
+    heartbeats.record(1, 11, now);
+    assertEquals(List.of(), detector.due(hosts(up(0, 10), up(1, 11))), "this detector's own incarnation");
   }
 
   @Test
