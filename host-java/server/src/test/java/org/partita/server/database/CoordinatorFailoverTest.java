@@ -195,6 +195,19 @@ class CoordinatorFailoverTest {
     return answer;
   }
 
+  /** {@link #ok} of {@code call}, made again while it is answered NOT_LEADER (a coordinator starting), 60 s at most. */
+  private static ClientResponse okOnceCoordinating(java.util.function.Supplier<CompletableFuture<ClientResponse>> call)
+      throws Exception {
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    ClientResponse answer = call.get().get(60, TimeUnit.SECONDS);
+    while (answer.errorCode() == ErrorCode.ERROR_CODE_NOT_LEADER && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+      answer = call.get().get(60, TimeUnit.SECONDS);
+    }
+    assertTrue(answer.ok(), answer.toString());
+    return answer;
+  }
+
   private long balance(int host, long id) throws Exception {
     final ResultTable table = ok(db[host].call("Balance", id)).results().get(0);
     assertTrue(table.advanceRow());
@@ -237,8 +250,10 @@ class CoordinatorFailoverTest {
     assertEquals(ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN, unknown.errorCode(), unknown.toString());
     // Host 2 rolled its orphaned part back and released it: partition 2 serves, its balance untouched.
     assertEquals(OPENING, balance(2, account(2)));
-    // Host 1 coordinates now: calls reaching host 2 are forwarded there, calls reaching host 1 run there.
-    ok(db[2].call("MoveMoney", account(1), account(2), 4L));
+    // Host 1 coordinates now: calls reaching host 2 are forwarded there, calls reaching host 1 run there. Until
+    // its coordinator started (once partition 0's copy of the replicated tables is taken) they are answered
+    // NOT_LEADER, not run, and a client sends them again.
+    okOnceCoordinating(() -> db[2].call("MoveMoney", account(1), account(2), 4L));
     ok(db[1].call("MoveMoney", account(2), account(1), 1L));
     assertEquals(OPENING - 3, balance(1, account(1)));
     assertEquals(OPENING + 3, balance(2, account(2)));
