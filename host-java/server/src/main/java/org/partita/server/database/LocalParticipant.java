@@ -73,10 +73,8 @@ final class LocalParticipant implements Participant {
    * client session's call it knows; null to run the call.
    */
   private final CompletableFuture<ClientResponse> earlier = new CompletableFuture<>();
-  /** Why the part will never run here ({@link #refuse}); null while it may. */
-  private volatile String refused;
-  /** Completes when the part is refused ({@link #refuse}); never completes otherwise. */
-  private final CompletableFuture<Void> refusal = new CompletableFuture<>();
+  /** Completes with why the part will never run here ({@link #refuse}); incomplete while it may. */
+  private final CompletableFuture<String> refusal = new CompletableFuture<>();
 
   LocalParticipant(int partition) {
     this(partition, null);
@@ -164,7 +162,7 @@ final class LocalParticipant implements Participant {
   /** Leaves {@code request} for the site; a refused part answers it at once. */
   private void post(Request request) {
     mailbox.add(request);
-    if (refused != null) {
+    if (refusal.isDone()) {
       answerRefused();
     }
   }
@@ -177,10 +175,9 @@ final class LocalParticipant implements Participant {
    * the coordinator rolls the transaction back everywhere. Any thread.
    */
   void refuse(String why) {
-    refused = why;
+    refusal.complete(why);
     earlier.complete(null);
     answerRefused();
-    refusal.complete(null);
   }
 
   /**
@@ -195,7 +192,7 @@ final class LocalParticipant implements Participant {
   private void answerRefused() {
     for (Request r = mailbox.poll(); r != null; r = mailbox.poll()) {
       final org.partita.server.error.ServerException notRun = new org.partita.server.error.ServerException(
-          org.partita.proto.ErrorCode.ERROR_CODE_NOT_LEADER, "partition " + partition + " did not take part: " + refused
+          org.partita.proto.ErrorCode.ERROR_CODE_NOT_LEADER, "partition " + partition + " did not take part: " + refusal.getNow(null)
           + "; the transaction was rolled back");
       if (r instanceof Release) {
         released.complete(null);

@@ -50,10 +50,6 @@ final class SinglePartitionContext implements ProcedureContext {
   // Whether the next batch is the transaction's first and the call queued behind it has an integer partitioning
   // value (Site#keyAhead): that batch carries it as the engine's prefetch key.
   private boolean prefetchPending;
-  // Whether each batch's statements are checked to fall on this partition (checkPartitions). A replica's run of its
-  // leader's item is not: the leader's run of it passed the check (a call failing it writes nothing, and the leader
-  // sends a replica only calls that wrote), and a replica whose run did otherwise shows in its write hash.
-  private boolean partitionsChecked;
   private int appStatus;
   private String appStatusMessage = "";
   // The write hash of the transaction as it stands: the engine's after the last batch that succeeded, 0 after a
@@ -167,7 +163,6 @@ final class SinglePartitionContext implements ProcedureContext {
     lastBatchDone = false;
     open = false;
     prefetchPending = site.findKeyAhead();
-    partitionsChecked = !site.runningLeadersItem();
   }
 
   private List<ResultTable> runSql(CompiledProcedure procedure, Object[] arguments) {
@@ -265,7 +260,10 @@ final class SinglePartitionContext implements ProcedureContext {
       throw interruption.note(e);
     }
     try {
-      if (partitionsChecked) {
+      // A replica's run of its leader's item is not checked: the leader's run of it passed the check (a call failing
+      // it writes nothing, and the leader sends a replica only calls that wrote), and a replica whose run did
+      // otherwise shows in its write hash.
+      if (!site.runningLeadersItem()) {
         checkPartitions();
       }
       final BatchRequestWriter writer = engine.request().begin(lastBatch, timestamp, limitMillis);
