@@ -68,6 +68,10 @@ final class ClusterRejoin implements AutoCloseable {
   private final JoiningHandOvers handOvers = new JoiningHandOvers();
   // Rejoin thread only: per partition this host leads, its stream's bookkeeping.
   private final Map<Integer, Streaming> streaming = new HashMap<>();
+  // Rejoin thread only: the metadata the current plan was worked out from, the plan (null: none) and its map.
+  private MetadataSnapshot plannedFrom;
+  private RejoinPlan plan;
+  private PartitionMap plannedMap;
 
   /** A stream this host began, and what it did. */
   private static final class Streaming {
@@ -207,9 +211,14 @@ final class ClusterRejoin implements AutoCloseable {
   private void check() {
     try {
       final MetadataSnapshot state = member.metadata();
-      final RejoinPlan plan = RejoinPlan.next(state, kFactor, sitesPerHost);
+      if (state != plannedFrom) {
+        // The plan is a function of the metadata alone: worked out again only when it changed.
+        plan = RejoinPlan.next(state, kFactor, sitesPerHost);
+        plannedMap = plan == null ? null : ClusterMember.mapOf(state);
+        plannedFrom = state;
+      }
       if (plan != null) {
-        final PartitionMap map = ClusterMember.mapOf(state);
+        final PartitionMap map = plannedMap;
         for (int p : plan.partitions()) {
           if (map.leaderOf(p) == member.hostId()) {
             keepStreaming(p, plan, map.replicas(p).epoch());
