@@ -74,6 +74,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   private final ConnectionLimits limits;
   private final ConnectionRegistry registry;
   private final long connectedAtMillis = System.currentTimeMillis();
+  // Event loop: when the current read burst began (0: none). Every call of one burst counts as received then
+  // (one clock read per burst, not per call; a call's server time is never understated).
+  private long burstReceivedNanos;
   private Channel channel;
   private boolean loggedIn;
   private volatile String clientName = "";
@@ -209,6 +212,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   }
 
   @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    burstReceivedNanos = 0;
+    ctx.fireChannelReadComplete();
+  }
+
+  @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     final ByteBuf frame = (ByteBuf) msg;
     if (draining || refusing) {
@@ -339,7 +348,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void invocation(Invocation invocation) {
-    final long received = System.nanoTime();
+    if (burstReceivedNanos == 0) {
+      burstReceivedNanos = System.nanoTime();
+    }
+    final long received = burstReceivedNanos;
     callsReceived.incrementAndGet();
     backlog.add(new Call(invocation, received));
     backlogSize.incrementAndGet();
@@ -421,12 +433,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     final OutboundFrames frames = open ? new OutboundFrames(channel.alloc()) : null;
     final long catalogVersion = identity.catalogVersion();
     final long topologyVersion = identity.topologyVersion();
+    final long sentNanos = System.nanoTime();
     int written = 0;
     boolean intact = true;
     for (Call a = answers.relaxedPoll(); a != null; a = answers.relaxedPoll()) {
       written++;
       if (open && intact) {
-        intact = writeAnswer(frames, a, catalogVersion, topologyVersion);
+        intact = writeAnswer(frames, a, sentNanos, catalogVersion, topologyVersion);
       }
     }
     inFlight.addAndGet(-written);
@@ -449,14 +462,16 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Appends one answer; an answer that cannot be encoded is answered with
-   * INTERNAL instead. Returns false iff a frame was left half written (a
+   * Appends one answer, sent at {@code sentNanos} (one clock read per
+   * flush); an answer that cannot be encoded is answered with INTERNAL
+   * instead. Returns false iff a frame was left half written (a
    * bug: the connection must close).
    */
-  private boolean writeAnswer(OutboundFrames frames, Call a, long catalogVersion, long topologyVersion) {
+  private boolean writeAnswer(OutboundFrames frames, Call a, long sentNanos, long catalogVersion,
+      long topologyVersion) {
     final int before = frames.size();
     try {
-      ResponseWriter.write(frames, a.handle(), a.response, System.nanoTime() - a.receivedNanos, catalogVersion,
+      ResponseWriter.write(frames, a.handle(), a.response, sentNanos - a.receivedNanos, catalogVersion,
           topologyVersion);
       return true;
     } catch (RuntimeException e) {
