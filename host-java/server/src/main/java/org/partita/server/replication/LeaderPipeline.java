@@ -187,6 +187,15 @@ public final class LeaderPipeline implements CommitPipeline, OutboundSource {
     }
   }
 
+  /**
+   * Whether this pipeline still replicates to {@code host}: a replica of its
+   * epoch that the metadata has not dropped, while this host still leads.
+   */
+  public synchronized boolean replicatesTo(int host) {
+    final int r = indexOf(host);
+    return r >= 0 && !dropped[r] && deposed == null;
+  }
+
   /** The last sequence {@code host} acknowledged with this leader's hash (0: none, or not a replica here). */
   public synchronized long acknowledged(int host) {
     final int r = indexOf(host);

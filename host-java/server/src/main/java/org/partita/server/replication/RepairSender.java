@@ -9,7 +9,12 @@ import org.partita.proto.cluster.RepairItems;
  * {@link RepairItems} frame on the link to it, sent again on every new
  * connection until the survivor acknowledged something of the new epoch
  * (which it does only once repaired; a survivor ignores a repair it already
- * has).
+ * has), or until the repair is moot: the metadata dropped the survivor from
+ * the epoch (it died before it was repaired), or this host no longer leads.
+ * A moot repair sent to the survivor's next incarnation, which holds no copy
+ * of the partition, made it close the connection, and with it the rejoin
+ * stream that brings it a copy: each reconnection sent the repair again, so
+ * the host never got its copy back.
  *
  * <p>Thread model: {@link #drain} and {@link #reconnected} on the internal
  * port's event loop; state guarded by this object's monitor.
@@ -32,7 +37,7 @@ final class RepairSender implements OutboundSource {
 
   @Override
   public synchronized InternalFrame drain(int host) {
-    if (host != survivor || sent || pipeline.acknowledged(survivor) > 0) {
+    if (host != survivor || sent || pipeline.acknowledged(survivor) > 0 || !pipeline.replicatesTo(survivor)) {
       return null;
     }
     sent = true;

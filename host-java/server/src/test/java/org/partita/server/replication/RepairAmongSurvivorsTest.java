@@ -226,4 +226,37 @@ class RepairAmongSurvivorsTest {
     assertEquals(0, next.acknowledged(2));
     assertFalse(old.holding());
   }
+
+  /**
+   * Regression (a K = 2 fault run, seed 22): a survivor died before its
+   * repair was acknowledged and the metadata dropped it; the leader went on
+   * sending the repair on every connection to that host, whose next
+   * incarnation holds no copy and closed the connection each time, ending
+   * the rejoin stream on it: the host never got its copy back.
+   */
+  @Test
+  void shouldStopSendingARepairOnceItsSurvivorIsDroppedOrThisHostNoLongerLeads() {
+    final RepairItems items = RepairItems.newBuilder().setPartition(PARTITION).setEpoch(2).setLeaderHostId(0)
+        .setOldEpoch(1).setThrough(3).build();
+    final LeaderPipeline epoch2 = new LeaderPipeline(PARTITION, 2, 0, List.of(1, 2), woken::add);
+    final RepairSender toHost2 = new RepairSender(2, items, epoch2);
+    assertEquals(items, toHost2.drain(2).getRepairItems());
+    assertNull(toHost2.drain(2), "sent once per connection");
+    assertNull(toHost2.drain(1), "only to its survivor");
+    toHost2.reconnected(2);
+    assertEquals(items, toHost2.drain(2).getRepairItems(), "sent again on a new connection");
+
+    // Host 2 died before it acknowledged anything of epoch 2: epoch 3 keeps host 1 alone.
+    final LeaderPipeline epoch3 = new LeaderPipeline(PARTITION, 3, 0, List.of(1), woken::add);
+    epoch3.follow(epoch2);
+    epoch2.drop(2);
+    toHost2.reconnected(2);
+    assertNull(toHost2.drain(2), "a dropped survivor's repair is moot: its next incarnation holds no copy");
+
+    final RepairSender toHost1 = new RepairSender(1, items, epoch2);
+    assertNotNull(toHost1.drain(1));
+    epoch3.depose("the metadata moved the partition to host 1");
+    toHost1.reconnected(1);
+    assertNull(toHost1.drain(1), "a host that no longer leads repairs no one");
+  }
 }
