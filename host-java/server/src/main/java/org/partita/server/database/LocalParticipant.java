@@ -192,8 +192,8 @@ final class LocalParticipant implements Participant {
   private void answerRefused() {
     for (Request r = mailbox.poll(); r != null; r = mailbox.poll()) {
       final org.partita.server.error.ServerException notRun = new org.partita.server.error.ServerException(
-          org.partita.proto.ErrorCode.ERROR_CODE_NOT_LEADER, "partition " + partition + " did not take part: " + refusal.getNow(null)
-          + "; the transaction was rolled back");
+          org.partita.proto.ErrorCode.ERROR_CODE_NOT_LEADER, "partition " + partition + " did not take part: "
+          + refusal.getNow(null) + "; the transaction was rolled back");
       if (r instanceof Release) {
         released.complete(null);
       } else if (r instanceof Finish f && !f.commit()) {

@@ -68,10 +68,9 @@ final class ClusterRejoin implements AutoCloseable {
   private final JoiningHandOvers handOvers = new JoiningHandOvers();
   // Rejoin thread only: per partition this host leads, its stream's bookkeeping.
   private final Map<Integer, Streaming> streaming = new HashMap<>();
-  // Rejoin thread only: the metadata the current plan was worked out from, the plan (null: none) and its map.
+  // Rejoin thread only: the metadata the current plan was worked out from, and the plan (null: none).
   private MetadataSnapshot plannedFrom;
   private RejoinPlan plan;
-  private PartitionMap plannedMap;
 
   /** A stream this host began, and what it did. */
   private static final class Streaming {
@@ -214,11 +213,10 @@ final class ClusterRejoin implements AutoCloseable {
       if (state != plannedFrom) {
         // The plan is a function of the metadata alone: worked out again only when it changed.
         plan = RejoinPlan.next(state, kFactor, sitesPerHost);
-        plannedMap = plan == null ? null : ClusterMember.mapOf(state);
         plannedFrom = state;
       }
       if (plan != null) {
-        final PartitionMap map = plannedMap;
+        final PartitionMap map = ClusterMember.mapOf(state);
         for (int p : plan.partitions()) {
           if (map.leaderOf(p) == member.hostId()) {
             keepStreaming(p, plan, map.replicas(p).epoch());
