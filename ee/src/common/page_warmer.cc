@@ -5,15 +5,40 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 
 namespace partita {
 namespace {
 
+#if !defined(__x86_64__)
 #ifdef MADV_POPULATE_WRITE
 constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
 #else
 constexpr int kPopulateWrite = 23;  // Linux's value, for older C library headers
 #endif
+#endif
+
+// Faults in the pages of [begin, end) as writes would, leaving their
+// contents as they are. Returns false when this build or kernel cannot.
+//
+// On x86-64 each page takes an atomic OR of zero into its first word: a
+// write fault handled under the lock of that mapping alone, so a thread of
+// the process that maps or unmaps memory meanwhile does not wait on it
+// (madvise MADV_POPULATE_WRITE holds the process's whole memory-map lock,
+// which made one huge page's fault an insert's stall). The atomic
+// read-modify-write cannot lose a concurrent store of the owner. Elsewhere,
+// madvise (Linux 5.14+).
+bool FaultInForWrite(uintptr_t begin, uintptr_t end, uintptr_t page) {
+#if defined(__x86_64__)
+  for (uintptr_t p = begin; p < end; p += page) {
+    asm volatile("lock orq $0, %0" : "+m"(*reinterpret_cast<uint64_t*>(p)) : : "memory");
+  }
+  return true;
+#else
+  (void)page;
+  return !(madvise(reinterpret_cast<void*>(begin), end - begin, kPopulateWrite) != 0 && errno == EINVAL);
+#endif
+}
 
 uintptr_t PageSize() {
   static const auto size = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
@@ -75,7 +100,7 @@ void PageWarmer::Run() {
     const uintptr_t n = std::min<uintptr_t>(kStepBytes, r.end - r.next);
     in_flight_ = r.ticket;
     lock.unlock();
-    const bool refused = madvise(reinterpret_cast<void*>(r.next), n, kPopulateWrite) != 0 && errno == EINVAL;
+    const bool refused = !FaultInForWrite(r.next, r.next + n, PageSize());
     lock.lock();
     in_flight_ = 0;
     warmed_bytes_ += refused ? 0 : n;

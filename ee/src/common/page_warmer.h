@@ -5,12 +5,12 @@
 // page fault and the host's, hundreds of microseconds to milliseconds in
 // one insert; warmed ahead, the insert finds the page mapped.
 //
-// Warming writes nothing the owner can see: it asks the kernel to fault the
-// pages in as if written (madvise MADV_POPULATE_WRITE, Linux 5.14+), which
-// leaves their contents (zeros, or what the owner already wrote) as they
-// are. So the owner may write the range while it is being warmed. Where the
-// kernel lacks it, Warm() does nothing and pages fault in on first write,
-// as without a warmer.
+// Warming writes nothing the owner can see: it faults each page in with a
+// write that leaves its contents (zeros, or what the owner already wrote) as
+// they are (x86-64: an atomic OR of zero; elsewhere madvise
+// MADV_POPULATE_WRITE, Linux 5.14+). So the owner may write the range while
+// it is being warmed. Where neither is available, Warm() does nothing and
+// pages fault in on first write, as without a warmer.
 //
 // Ownership: one per process (Instance), never destroyed: its thread waits
 // for work until the process exits. An owner of a warmed range calls
@@ -32,11 +32,12 @@ class PageWarmer {
  public:
   // Identifies a request; 0 = none (Cancel(0) is a no-op).
   using Ticket = uint64_t;
-  // Bytes faulted in per step: how long Cancel may wait at most, and how long
-  // one madvise holds the process's memory-map lock. One page: on a VM where a
-  // first touch costs ~0.2 ms, a 64 KiB step held the lock 3-5 ms, and an
-  // inserting thread's mmap of its next block spun on it for that long
-  // (bench/engine/RESULTS.md, "Insert stalls").
+  // Bytes faulted in per step: how long Cancel may wait at most (one page,
+  // or one huge page where the range has them). With madvise, also how long
+  // one step holds the process's memory-map lock: on a VM where a first touch
+  // costs ~0.2 ms, a 64 KiB step held it 3-5 ms, and an inserting thread's
+  // mmap of its next block spun on it that long (bench/engine/RESULTS.md,
+  // "Insert stalls").
   static constexpr size_t kStepBytes = size_t{4} << 10;
 
   static PageWarmer& Instance();
