@@ -11,13 +11,10 @@
 // A mapped array can be warmed (Warm): the process's PageWarmer faults its
 // pages in on a background thread, so later writes find them mapped.
 //
-// An array of kHugeBytes or more is mapped on a 2 MiB boundary and asks for
-// transparent huge pages (madvise MADV_HUGEPAGE; where the kernel's setting
-// allows it): a random probe of a large hash table then finds its address in
-// the TLB instead of walking four levels of page tables, the wait that
-// dominated the engine's lookups (bench/cluster/RESULTS.md, "Huge pages for
-// the hash tables"). A huge page faults in whole, so such arrays should be
-// warmed ahead of their first write.
+// An array of kHugeBytes or more is on huge pages (common/huge_pages.h): a
+// random probe of a large hash table then finds its address in the TLB. A
+// huge page faults in whole, so such arrays should be warmed ahead of their
+// first write.
 //
 // Thread model: like a plain array; owned by one thread.
 #ifndef PARTITA_INDEX_ZEROED_ARRAY_H_
@@ -33,6 +30,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "common/huge_pages.h"
 #include "common/page_warmer.h"
 
 namespace partita {
@@ -44,14 +42,20 @@ class ZeroedArray {
  public:
   // Arrays of at least this many bytes are mapped, not allocated.
   static constexpr size_t kMapBytes = size_t{1} << 20;
-  // Mapped arrays of at least this many bytes use huge pages of this size.
-  static constexpr size_t kHugeBytes = size_t{2} << 20;
+  // Mapped arrays of at least this many bytes are on huge pages.
+  static constexpr size_t kHugeBytes = huge_pages::kBytes;
 
   ZeroedArray() = default;
   explicit ZeroedArray(size_t n) : size_(n) {
     const size_t bytes = n * sizeof(T);
     if (bytes >= kMapBytes) {
-      data_ = static_cast<T*>(bytes >= kHugeBytes ? MapHuge(bytes) : Map(bytes));
+      if (bytes >= kHugeBytes) {
+        data_ = static_cast<T*>(huge_pages::Map(bytes));
+      } else {
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        data_ = static_cast<T*>(p);
+      }
     } else if (n > 0) {
       data_ = static_cast<T*>(std::calloc(n, sizeof(T)));
       if (data_ == nullptr) throw std::bad_alloc();
@@ -111,38 +115,14 @@ class ZeroedArray {
     if (warm_ticket_ != 0) PageWarmer::Instance().Cancel(std::exchange(warm_ticket_, 0));
   }
 
-  static void* Map(size_t bytes) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    return p;
-  }
-
-  // Maps MappedBytes(bytes) on a kHugeBytes boundary (over-maps by one huge
-  // page, then unmaps the slack on either side) and asks for huge pages.
-  static void* MapHuge(size_t bytes) {
-    const size_t length = MappedBytes(bytes);
-    const auto raw = reinterpret_cast<uintptr_t>(Map(length + kHugeBytes));
-    const uintptr_t aligned = (raw + kHugeBytes - 1) & ~(kHugeBytes - 1);
-    if (aligned > raw) munmap(reinterpret_cast<void*>(raw), aligned - raw);
-    const uintptr_t slack_end = raw + length + kHugeBytes;
-    if (slack_end > aligned + length) munmap(reinterpret_cast<void*>(aligned + length), slack_end - aligned - length);
-#ifdef MADV_HUGEPAGE
-    // A refusal (huge pages off) leaves ordinary pages: nothing to handle.
-    madvise(reinterpret_cast<void*>(aligned), length, MADV_HUGEPAGE);
-#endif
-    return reinterpret_cast<void*>(aligned);
-  }
-
-  // The bytes mapped for an array of `bytes`: whole huge pages from kHugeBytes on.
-  static size_t MappedBytes(size_t bytes) {
-    return bytes >= kHugeBytes ? (bytes + kHugeBytes - 1) & ~(kHugeBytes - 1) : bytes;
-  }
-
   void Release() {
     StopWarming();
     if (data_ == nullptr) return;
-    if (size_ * sizeof(T) >= kMapBytes) {
-      munmap(data_, MappedBytes(size_ * sizeof(T)));
+    const size_t bytes = size_ * sizeof(T);
+    if (bytes >= kHugeBytes) {
+      huge_pages::Unmap(data_, bytes);
+    } else if (bytes >= kMapBytes) {
+      munmap(data_, bytes);
     } else {
       std::free(data_);
     }
