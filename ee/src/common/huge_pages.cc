@@ -6,6 +6,12 @@
 #include <new>
 
 namespace partita::huge_pages {
+namespace {
+
+// The bytes mapped for a request of `bytes`: whole huge pages.
+size_t MappedBytes(size_t bytes) { return (bytes + kBytes - 1) & ~(kBytes - 1); }
+
+}  // namespace
 
 void* Map(size_t bytes) {
   // Over-map by one huge page, then unmap the slack on either side of the

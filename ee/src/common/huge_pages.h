@@ -22,10 +22,8 @@ namespace partita::huge_pages {
 // The size of a huge page, and the alignment and granule of every mapping.
 inline constexpr size_t kBytes = size_t{2} << 20;
 
-// The bytes mapped for a request of `bytes`: whole huge pages.
-inline size_t MappedBytes(size_t bytes) { return (bytes + kBytes - 1) & ~(kBytes - 1); }
-
-// Maps MappedBytes(bytes) on a kBytes boundary, read-write, zeros. Throws
+// Maps `bytes` rounded up to whole huge pages on a kBytes boundary,
+// read-write, zeros. Throws
 // std::bad_alloc when the kernel refuses. REQUIRES: bytes > 0.
 void* Map(size_t bytes);
 

@@ -48,14 +48,12 @@ class ZeroedArray {
   ZeroedArray() = default;
   explicit ZeroedArray(size_t n) : size_(n) {
     const size_t bytes = n * sizeof(T);
-    if (bytes >= kMapBytes) {
-      if (bytes >= kHugeBytes) {
-        data_ = static_cast<T*>(huge_pages::Map(bytes));
-      } else {
-        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) throw std::bad_alloc();
-        data_ = static_cast<T*>(p);
-      }
+    if (bytes >= kHugeBytes) {
+      data_ = static_cast<T*>(huge_pages::Map(bytes));
+    } else if (bytes >= kMapBytes) {
+      void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      data_ = static_cast<T*>(p);
     } else if (n > 0) {
       data_ = static_cast<T*>(std::calloc(n, sizeof(T)));
       if (data_ == nullptr) throw std::bad_alloc();
