@@ -49,24 +49,13 @@ public record RejoinPlan(int hostId, long incarnation, List<Integer> partitions)
       return null;
     }
     final PartitionMap map = MetadataState.fromTopology(state.getMap(), state.getMap().getTopologyVersion());
-    final Map<Integer, HostRecord> up = new TreeMap<>();
-    for (HostRecord h : state.getHostsList()) {
-      if (h.getState() == HostState.HOST_STATE_UP) {
-        up.put(h.getHostId(), h);
-      }
-    }
+    final Map<Integer, HostRecord> up = upHosts(state);
     final List<Integer> shortOfCopies = underReplicated(map, kFactor, up);
-    long total = 0;
-    for (int host : up.keySet()) {
-      total += copiesOn(map, host);
-    }
     HostRecord chosen = null;
     int chosenCopies = Integer.MAX_VALUE;
-    for (HostRecord h : up.values()) {
+    for (HostRecord h : joining(map, up, shortOfCopies, sitesPerHost)) {
       final int copies = copiesOn(map, h.getHostId());
-      final boolean belowAverage = (long) copies * up.size() < total;
-      if (h.getServing() && belowAverage && copies < sitesPerHost && copies < chosenCopies
-          && lacksAny(map, shortOfCopies, h.getHostId())) {
+      if (copies < chosenCopies) {
         chosen = h;
         chosenCopies = copies;
       }
@@ -86,6 +75,57 @@ public record RejoinPlan(int hostId, long incarnation, List<Integer> partitions)
     home.addAll(other);
     final int room = sitesPerHost - chosenCopies;
     return new RejoinPlan(host, chosen.getIncarnation(), home.subList(0, Math.min(room, home.size())));
+  }
+
+  /**
+   * The joining hosts, by id: every host the plan may give copies to now or
+   * once the hosts before it have theirs (the one {@link #next} names among
+   * them). A host returning after it was declared dead is one of them from
+   * when it serves until it holds its copies.
+   */
+  public static List<Integer> joiningHosts(MetadataSnapshot state, int kFactor, int sitesPerHost) {
+    if (!state.hasMap()) {
+      return List.of();
+    }
+    final PartitionMap map = MetadataState.fromTopology(state.getMap(), state.getMap().getTopologyVersion());
+    final Map<Integer, HostRecord> up = upHosts(state);
+    final List<Integer> out = new ArrayList<>();
+    for (HostRecord h : joining(map, up, underReplicated(map, kFactor, up), sitesPerHost)) {
+      out.add(h.getHostId());
+    }
+    return out;
+  }
+
+  /**
+   * The hosts UP and serving that hold fewer copies than the average of the
+   * UP hosts and than {@code sitesPerHost}, and no copy of some partition
+   * of {@code shortOfCopies}; by id.
+   */
+  private static List<HostRecord> joining(PartitionMap map, Map<Integer, HostRecord> up, List<Integer> shortOfCopies,
+      int sitesPerHost) {
+    long total = 0;
+    for (int host : up.keySet()) {
+      total += copiesOn(map, host);
+    }
+    final List<HostRecord> out = new ArrayList<>();
+    for (HostRecord h : up.values()) {
+      final int copies = copiesOn(map, h.getHostId());
+      final boolean belowAverage = (long) copies * up.size() < total;
+      if (h.getServing() && belowAverage && copies < sitesPerHost && lacksAny(map, shortOfCopies, h.getHostId())) {
+        out.add(h);
+      }
+    }
+    return out;
+  }
+
+  private static Map<Integer, HostRecord> upHosts(MetadataSnapshot state) {
+    final Map<Integer, HostRecord> up = new TreeMap<>();
+    for (HostRecord h : state.getHostsList()) {
+      if (h.getState() == HostState.HOST_STATE_UP) {
+        up.put(h.getHostId(), h);
+      }
+    }
+    return up;
   }
 
   /**

@@ -124,7 +124,8 @@ final class ClusterStart {
       ClusterLog.close(log);
     });
     // The cluster page's view: the metadata this host follows and the changes it saw since now.
-    final ClusterHistory history = new ClusterHistory(config.hostId(), System::currentTimeMillis);
+    final ClusterHistory history = new ClusterHistory(config.hostId(), config.kFactor(), config.sitesPerHost(),
+        System::currentTimeMillis);
     member.followMetadata(history::observe);
     history.observe(member.metadata());
     final PartitaServer server = PartitaServer.bindClusterHost(options, database, member,

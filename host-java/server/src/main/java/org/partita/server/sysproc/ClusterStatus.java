@@ -30,6 +30,11 @@ public record ClusterStatus(int selfHostId, long metadataIndex, PartitionMap map
     STARTING,
     /** Registered and serving. */
     SERVING,
+    /**
+     * Registered and serving, waiting for or receiving the copies the rejoin plan gives it (a host returning with
+     * {@code --rejoin}).
+     */
+    REJOINING,
     /** Declared dead by the metadata leader; it never serves again in this incarnation. */
     DEAD,
     /** Listed in the configuration but not registered yet. */
@@ -53,8 +58,10 @@ public record ClusterStatus(int selfHostId, long metadataIndex, PartitionMap map
    * @param seenAtMillis when this host saw it, ms since the epoch
    * @param metadataIndex the Raft index of the metadata that carried it
    * @param topologyVersion the map's version after it
-   * @param kind what changed: {@code HOST_DEAD}, {@code HOST_UP}, {@code NEW_LEADER}, {@code REPLICAS}
-   * @param hostId the host concerned (the dead or new host, the new leader; -1 for none)
+   * @param kind what changed: {@code HOST_DEAD}, {@code HOST_UP}, {@code NEW_LEADER}, {@code COPY_ADDED} (a copy
+   *     given to a rejoining host), {@code REPLICAS} (other changes of the copies), {@code HOST_REJOINED}
+   * @param hostId the host concerned (the dead, new or rejoined host, the new leader, the host given the copy; -1
+   *     for none)
    * @param partition the partition concerned, or -1 for a host change
    * @param description the change in words
    */

@@ -58,15 +58,19 @@ class RejoinPlanTest {
     apply(MetadataStateTest.markDead(1, 11));
     apply(MetadataStateTest.rejoin(1, 21));
     assertNull(RejoinPlan.next(state.snapshot(), 1, 2), "registered but not serving yet");
+    assertEquals(List.of(), RejoinPlan.joiningHosts(state.snapshot(), 1, 2), "registered but not serving yet");
     apply(serving(1, 21));
+    assertEquals(List.of(1), RejoinPlan.joiningHosts(state.snapshot(), 1, 2));
     assertEquals(new RejoinPlan(1, 21, List.of(0, 2)), RejoinPlan.next(state.snapshot(), 1, 2));
     apply(MetadataStateTest.addReplica(0, 2, 1, 21));
     final RejoinPlan rest = RejoinPlan.next(state.snapshot(), 1, 2);
     assertEquals(new RejoinPlan(1, 21, List.of(2)), rest);
     assertTrue(rest.gives(2));
     assertFalse(rest.gives(0));
+    assertEquals(List.of(1), RejoinPlan.joiningHosts(state.snapshot(), 1, 2), "one copy of two back");
     apply(MetadataStateTest.addReplica(2, 2, 1, 21));
     assertNull(RejoinPlan.next(state.snapshot(), 1, 2), "every partition has K+1 copies again");
+    assertEquals(List.of(), RejoinPlan.joiningHosts(state.snapshot(), 1, 2), "host 1 has rejoined");
     assertNull(RejoinPlan.next(state.snapshot(), 0, 2), "with K = 0 nothing is ever short");
   }
 
@@ -85,6 +89,7 @@ class RejoinPlanTest {
         state.apply(MetadataStateTest.rejoin(2, 22).toByteArray(), ++index).getRefusal());
     assertEquals(new RejoinPlan(1, 21, List.of(1)), RejoinPlan.next(state.snapshot(), 1, 2),
         "host 1 holds one copy against host 0's two");
+    assertEquals(List.of(1), RejoinPlan.joiningHosts(state.snapshot(), 1, 2));
   }
 
   /** Five hosts, K = 2, three sites each, formed with the placement's map (partitions 0-4). */
@@ -126,10 +131,12 @@ class RejoinPlanTest {
     apply(MetadataStateTest.markDead(0, 10));
     apply(MetadataStateTest.markDead(1, 11));
     rejoined(0, 20);
+    rejoined(1, 21);
+    assertEquals(List.of(0, 1), RejoinPlan.joiningHosts(state.snapshot(), 2, 3), "both wait; the plan serves one");
     final RejoinPlan first = RejoinPlan.next(state.snapshot(), 2, 3);
     assertEquals(new RejoinPlan(0, 20, List.of(0, 1, 3)), first, "partitions 0-3 are short; host 0's are 0, 1, 3");
     added(first);
-    rejoined(1, 21);
+    assertEquals(List.of(1), RejoinPlan.joiningHosts(state.snapshot(), 2, 3), "host 0 holds its three copies");
     final RejoinPlan second = RejoinPlan.next(state.snapshot(), 2, 3);
     assertEquals(new RejoinPlan(1, 21, List.of(0, 2, 3)), second);
     added(second);

@@ -14,7 +14,7 @@ import org.partita.server.topology.PartitionMap;
 
 class ClusterHistoryTest {
   private final AtomicLong wallClock = new AtomicLong(1_795_341_600_000L);
-  private final ClusterHistory history = new ClusterHistory(0, wallClock::get);
+  private final ClusterHistory history = new ClusterHistory(0, 1, 2, wallClock::get);
 
   private static HostRecord host(int id, long incarnation, HostState state, boolean serving) {
     return HostRecord.newBuilder().setHostId(id).setIncarnation(incarnation).setState(state).setServing(serving)
@@ -59,6 +59,54 @@ class ClusterHistoryTest {
         ClusterStatus.HostState.SERVING), status.hosts().stream().map(ClusterStatus.Host::state).toList());
     assertEquals(2, status.map().leaderOf(1));
     assertEquals(12, status.metadataIndex());
+  }
+
+  @Test
+  void shouldShowARejoiningHostUntilItHoldsItsCopiesAndRecordEachCopyAndTheEnd() {
+    history.observe(state(12, AFTER_HOST_1, host(0, 5, HostState.HOST_STATE_UP, true),
+        host(1, 6, HostState.HOST_STATE_DEAD, true), host(2, 7, HostState.HOST_STATE_UP, true)));
+    wallClock.addAndGet(1_000);
+    history.observe(state(13, AFTER_HOST_1, host(0, 5, HostState.HOST_STATE_UP, true),
+        host(1, 60, HostState.HOST_STATE_UP, false), host(2, 7, HostState.HOST_STATE_UP, true)));
+    assertEquals(ClusterStatus.HostState.STARTING, history.status().hosts().get(1).state(), "not serving yet");
+    history.observe(state(14, AFTER_HOST_1, host(0, 5, HostState.HOST_STATE_UP, true),
+        host(1, 60, HostState.HOST_STATE_UP, true), host(2, 7, HostState.HOST_STATE_UP, true)));
+    assertEquals(List.of(ClusterStatus.HostState.SERVING, ClusterStatus.HostState.REJOINING,
+        ClusterStatus.HostState.SERVING), history.status().hosts().stream().map(ClusterStatus.Host::state).toList());
+    wallClock.addAndGet(2_000);
+    final Topology oneBack = map(3, new PartitionMap.Replicas(0, 0, List.of(0), 2),
+        new PartitionMap.Replicas(1, 2, List.of(2, 1), 3), new PartitionMap.Replicas(2, 2, List.of(2, 0), 1));
+    history.observe(state(15, oneBack, host(0, 5, HostState.HOST_STATE_UP, true),
+        host(1, 60, HostState.HOST_STATE_UP, true), host(2, 7, HostState.HOST_STATE_UP, true)));
+    assertEquals(ClusterStatus.HostState.REJOINING, history.status().hosts().get(1).state(), "one copy of two back");
+    wallClock.addAndGet(1_500);
+    final Topology bothBack = map(4, new PartitionMap.Replicas(0, 0, List.of(0, 1), 3),
+        new PartitionMap.Replicas(1, 2, List.of(2, 1), 3), new PartitionMap.Replicas(2, 2, List.of(2, 0), 1));
+    history.observe(state(16, bothBack, host(0, 5, HostState.HOST_STATE_UP, true),
+        host(1, 60, HostState.HOST_STATE_UP, true), host(2, 7, HostState.HOST_STATE_UP, true)));
+    final ClusterStatus status = history.status();
+    assertEquals(List.of(ClusterStatus.HostState.SERVING, ClusterStatus.HostState.SERVING,
+        ClusterStatus.HostState.SERVING), status.hosts().stream().map(ClusterStatus.Host::state).toList());
+    assertEquals(List.of(
+        new ClusterStatus.Change(1_795_341_601_000L, 13, 2, "HOST_UP", 1, -1, "host 1 registered again (incarnation 60)"),
+        new ClusterStatus.Change(1_795_341_603_000L, 15, 3, "COPY_ADDED", 1, 1,
+            "partition 1: host 1 rejoined as a copy, copies on 2 -> 2,1 (leader host 2), epoch 3"),
+        new ClusterStatus.Change(1_795_341_604_500L, 16, 4, "HOST_REJOINED", 1, -1,
+            "host 1 rejoined: it holds copies of partitions 0, 1, 3.5 s after it registered again"),
+        new ClusterStatus.Change(1_795_341_604_500L, 16, 4, "COPY_ADDED", 1, 0,
+            "partition 0: host 1 rejoined as a copy, copies on 0 -> 0,1 (leader host 0), epoch 3")),
+        status.changes());
+  }
+
+  @Test
+  void shouldNotCallAHostDeclaredDeadWhileRejoiningRejoined() {
+    history.observe(state(12, AFTER_HOST_1, host(0, 5, HostState.HOST_STATE_UP, true),
+        host(1, 60, HostState.HOST_STATE_UP, true), host(2, 7, HostState.HOST_STATE_UP, true)));
+    assertEquals(ClusterStatus.HostState.REJOINING, history.status().hosts().get(1).state());
+    history.observe(state(13, AFTER_HOST_1, host(0, 5, HostState.HOST_STATE_UP, true),
+        host(1, 60, HostState.HOST_STATE_DEAD, true), host(2, 7, HostState.HOST_STATE_UP, true)));
+    assertEquals(List.of("HOST_DEAD"), history.status().changes().stream().map(ClusterStatus.Change::kind).toList());
+    assertEquals(ClusterStatus.HostState.DEAD, history.status().hosts().get(1).state());
   }
 
   @Test

@@ -80,8 +80,11 @@ function show(cluster) {
   const f = cluster.figures;
   document.body.dataset.selfHost = String(f.HOST_ID);
   $("seen-from").textContent = `as host ${f.HOST_ID} sees it`;
-  const serving = cluster.hosts.filter((h) => h.STATE === "SERVING").length;
-  setValue($("hosts-serving"), serving, `${serving} / ${cluster.hosts.length}`);
+  // A rejoining host serves too: it takes connections and answers while it gets its copies back.
+  const rejoining = cluster.hosts.filter((h) => h.STATE === "REJOINING").length;
+  const serving = cluster.hosts.filter((h) => h.STATE === "SERVING").length + rejoining;
+  setValue($("hosts-serving"), serving,
+    `${serving} / ${cluster.hosts.length}${rejoining > 0 ? ` (${rejoining} rejoining)` : ""}`);
   setValue($("map-version"), f.TOPOLOGY_VERSION, String(f.TOPOLOGY_VERSION));
   $("embed-title").textContent = `host ${f.HOST_ID} (${location.host}): live`;
   setValue($("tps"), Math.round(f.THROUGHPUT_PER_SECOND), Math.round(f.THROUGHPUT_PER_SECOND).toLocaleString("en-US"));
