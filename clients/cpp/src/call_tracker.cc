@@ -17,6 +17,12 @@ void CallTracker::Started() {
   outstanding_.fetch_add(1, std::memory_order_acq_rel);
 }
 
+bool CallTracker::TakeRoom(PendingCall& call, std::chrono::milliseconds wait) {
+  if (!bounded_) return true;
+  call.holds_client_room = room_.try_acquire() || (wait.count() > 0 && room_.try_acquire_for(wait));
+  return call.holds_client_room;
+}
+
 void CallTracker::Count(const Result<Response>& result) {
   if (!result.ok()) {
     switch (result.status().code()) {
@@ -36,6 +42,10 @@ void CallTracker::Count(const Result<Response>& result) {
 }
 
 void CallTracker::Finish(PendingCall& call, Result<Response> result) {
+  if (call.holds_client_room) {
+    call.holds_client_room = false;
+    room_.release();
+  }
   Count(result);
   if (result.ok()) {
     const auto elapsed = PendingCall::Clock::now() - call.started;

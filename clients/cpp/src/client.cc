@@ -1,6 +1,8 @@
 #include "partita/client/client.h"
 
 #include "asio.h"
+#include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -62,7 +64,9 @@ class Client::Impl final {
 
   Status Connect(std::string_view host_port);
   void CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback,
-                 bool rate_limited = true);
+                 bool user_call = true);
+  // (user_call: a call of the user's, paced by the rate limit and bound by max_in_flight; the client's own
+  // calls, such as reading a new topology, are neither.)
   // Sends `call` (counted as started) on the connection the router chooses,
   // waiting up to `wait` for room, or finishes it with why it could not be
   // sent. Returns false, leaving `call` untouched, only when
@@ -96,7 +100,7 @@ class Client::Impl final {
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::vector<std::thread> threads_;
-  CallTracker tracker_;
+  CallTracker tracker_{config_.max_in_flight};
   // The answers' reusable storage, shared by every connection (answer.h).
   const std::shared_ptr<AnswerPool> answers_ = AnswerPool::Create();
   Router router_;
@@ -219,20 +223,31 @@ void Client::Impl::CatalogVersionSeen(uint64_t version) {
             refreshing_version_.compare_exchange_strong(expected, router_.catalog_version());
           }
         },
-        /*rate_limited=*/false);
+        /*user_call=*/false);
   });
 }
 
 void Client::Impl::CallAsync(std::string_view procedure, std::vector<Param> params, Callback callback,
-                             bool rate_limited) {
+                             bool user_call) {
   PendingCall call{next_handle_.fetch_add(1, std::memory_order_relaxed), std::string(procedure),
                    std::move(callback), PendingCall::Clock::now(), {}, std::move(params)};
   tracker_.Started();
   auto fail = [&](Status::Code code, std::string message) { tracker_.Finish(call, Status(code, std::move(message))); };
   if (closed_) return fail(Status::Code::kClosed, "the client is closed; the call to " + call.procedure + " was not sent");
   if (procedure.empty()) return fail(Status::Code::kInvalidArgument, "the procedure name is empty");
-  if (limiter_ && rate_limited) limiter_->Acquire();
-  Send(call, t_on_io_thread ? std::chrono::milliseconds(0) : config_.backpressure_timeout, false);
+  if (limiter_ && user_call) limiter_->Acquire();
+  // The wait for room, in the client's bound and then on the connection, together at most the backpressure timeout.
+  const std::chrono::milliseconds wait = t_on_io_thread ? std::chrono::milliseconds(0) : config_.backpressure_timeout;
+  const auto waiting_since = std::chrono::steady_clock::now();
+  if (user_call && !tracker_.TakeRoom(call, wait)) {
+    return fail(Status::Code::kBackpressure, "no room for the call to " + call.procedure + ": " +
+                                                 std::to_string(config_.max_in_flight) +
+                                                 " calls in flight on the client and none finished within " +
+                                                 std::to_string(wait.count()) + " ms");
+  }
+  const auto waited =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - waiting_since);
+  Send(call, std::max(wait - waited, std::chrono::milliseconds(0)), false);
 }
 
 bool Client::Impl::Send(PendingCall& call, std::chrono::milliseconds wait, bool keep_if_full) {

@@ -35,6 +35,8 @@ struct PendingCall {
   // why, for the answer it gets if no sending settles it in time.
   std::string unknown_reason{};
   uint32_t unknown_resends = 0;  // times sent again since its outcome became unknown
+  // Holds room in the client's bound on calls in flight (ClientConfig::max_in_flight), which its end gives back.
+  bool holds_client_room = false;
 };
 
 // The answer of a call whose outcome stayed unknown until its deadline: an

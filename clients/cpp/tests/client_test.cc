@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
 #include <thread>
 
 #include "fake_server.h"
@@ -212,6 +213,62 @@ TEST(ClientTest, ReconnectsAfterTheServerDropsTheConnection) {
   }
   EXPECT_TRUE(answered);
   EXPECT_EQ(server.connections_accepted(), 2);
+}
+
+// Two servers, room for 64 calls on each connection but 3 on the client: the fourth call waits, then fails.
+TEST(ClientTest, BoundsTheCallsInFlightOverAllConnections) {
+  FakeServer a({}, Hold);
+  FakeServer b({}, Hold);
+  ClientConfig config = TestConfig();
+  config.max_in_flight = 3;
+  config.backpressure_timeout = 100ms;
+  Client client(config);
+  ASSERT_TRUE(client.Connect(a.address()).ok());
+  ASSERT_TRUE(client.Connect(b.address()).ok());
+  std::vector<std::future<Result<Response>>> held;
+  for (int i = 1; i <= 3; ++i) held.push_back(client.CallFuture("P", {i}));
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (a.held() + b.held() < 3 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(a.held() + b.held(), 3u);
+  EXPECT_GT(a.held(), 0u) << "the calls should go round-robin over both connections";
+  EXPECT_GT(b.held(), 0u);
+  const auto start = std::chrono::steady_clock::now();
+  const Result<Response> fourth = client.Call("P", {4});
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 100ms);
+  ASSERT_FALSE(fourth.ok());
+  EXPECT_EQ(fourth.status().code(), Status::Code::kBackpressure);
+  EXPECT_NE(fourth.status().message().find("3 calls in flight on the client"), std::string::npos)
+      << fourth.status().message();
+  const auto answer = [](const Invocation& c) { return FakeServer::Success(c, c.parameters(0).integer()); };
+  a.AnswerHeld(answer, false);
+  b.AnswerHeld(answer, false);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(FirstLong(Await(held[i])), i + 1);
+  // Every call that ended gave its room back: three more fit, and a failed one took none.
+  std::vector<std::future<Result<Response>>> again;
+  for (int i = 5; i <= 7; ++i) again.push_back(client.CallFuture("P", {i}));
+  const auto later = std::chrono::steady_clock::now() + kWait;
+  while (a.held() + b.held() < 3 && std::chrono::steady_clock::now() < later) std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(a.held() + b.held(), 3u);
+  a.AnswerHeld(answer, false);
+  b.AnswerHeld(answer, false);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(FirstLong(Await(again[i])), i + 5);
+  EXPECT_EQ(client.Statistics().backpressure, 1u);
+}
+
+// A callback's next call finds the room its own call gave back (the room is given back before the callback runs).
+TEST(ClientTest, ACallbackCanMakeTheNextCallWithinTheBound) {
+  FakeServer server({}, Echo);
+  ClientConfig config = TestConfig();
+  config.max_in_flight = 1;
+  Client client(config);
+  ASSERT_TRUE(client.Connect(server.address()).ok());
+  std::promise<Result<Response>> second;
+  client.CallAsync("P", {1}, [&](Result<Response> first) {
+    EXPECT_EQ(FirstLong(first), 1);
+    client.CallAsync("P", {2}, [&](Result<Response> r) { second.set_value(std::move(r)); });
+  });
+  auto done = second.get_future();
+  EXPECT_EQ(FirstLong(Await(done)), 2);
 }
 
 TEST(ClientTest, FailsWithBackpressureBeyondMaxInFlight) {

@@ -167,6 +167,11 @@ std::vector<uint64_t> FakeServer::client_sessions() const {
   return client_sessions_;
 }
 
+size_t FakeServer::held() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return held_.size();
+}
+
 bool FakeServer::WaitForHeld(size_t n, std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mu_);
   return changed_.wait_for(lock, timeout, [&] { return held_.size() >= n; });

@@ -53,6 +53,8 @@ class FakeServer final {
   std::vector<std::string> client_names() const;
   // The client_session of every login, in order.
   std::vector<uint64_t> client_sessions() const;
+  // The calls held now (received, not answered yet).
+  size_t held() const;
   // Waits until `n` calls are held; false after `timeout`.
   bool WaitForHeld(size_t n, std::chrono::milliseconds timeout);
   // Answers every held call with `answer`, in arrival order or reversed.

@@ -22,7 +22,8 @@
 // kTimeout, OUTCOME_UNKNOWN) is never sent again.
 //
 // Flow control: at most max_in_flight_per_connection calls are in flight on
-// one connection; beyond that CallAsync blocks its caller up to the
+// one connection (and, when max_in_flight is set, at most max_in_flight on
+// the whole client); beyond that CallAsync blocks its caller up to the
 // backpressure timeout, then fails the call with kBackpressure. Calls made
 // on an I/O thread (from a callback) never block: they fail at once.
 //

@@ -54,6 +54,13 @@ struct ClientConfig {
   Millis query_timeout{0};
   // Calls in flight on one connection before new calls wait for room.
   uint32_t max_in_flight_per_connection = 4096;
+  // Calls in flight on the whole client, over all its connections, before
+  // new calls wait for room, as they wait for room on a connection; 0 (the
+  // default): no bound but the one per connection. A client of a cluster
+  // connects to every host, so the calls it has in flight grow with the
+  // hosts unless this bounds them (clients/cpp/README.md, "Flow control").
+  // The calls the client makes itself (reading a new topology) do not count.
+  uint32_t max_in_flight = 0;
   // How long a call waits for room before failing with kBackpressure (0: fail
   // at once). A call made on an I/O thread (from a callback) never waits.
   Millis backpressure_timeout{10'000};
