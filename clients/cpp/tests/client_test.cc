@@ -215,6 +215,16 @@ TEST(ClientTest, ReconnectsAfterTheServerDropsTheConnection) {
   EXPECT_EQ(server.connections_accepted(), 2);
 }
 
+// Waits until `a` and `b` hold `n` calls between them; false after kWait.
+bool WaitForHeldOnBoth(const FakeServer& a, const FakeServer& b, size_t n) {
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (a.held() + b.held() < n) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(1ms);
+  }
+  return a.held() + b.held() == n;
+}
+
 // Two servers, room for 64 calls on each connection but 3 on the client: the fourth call waits, then fails.
 TEST(ClientTest, BoundsTheCallsInFlightOverAllConnections) {
   FakeServer a({}, Hold);
@@ -227,9 +237,7 @@ TEST(ClientTest, BoundsTheCallsInFlightOverAllConnections) {
   ASSERT_TRUE(client.Connect(b.address()).ok());
   std::vector<std::future<Result<Response>>> held;
   for (int i = 1; i <= 3; ++i) held.push_back(client.CallFuture("P", {i}));
-  const auto deadline = std::chrono::steady_clock::now() + kWait;
-  while (a.held() + b.held() < 3 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
-  ASSERT_EQ(a.held() + b.held(), 3u);
+  ASSERT_TRUE(WaitForHeldOnBoth(a, b, 3));
   EXPECT_GT(a.held(), 0u) << "the calls should go round-robin over both connections";
   EXPECT_GT(b.held(), 0u);
   const auto start = std::chrono::steady_clock::now();
@@ -246,9 +254,7 @@ TEST(ClientTest, BoundsTheCallsInFlightOverAllConnections) {
   // Every call that ended gave its room back: three more fit, and a failed one took none.
   std::vector<std::future<Result<Response>>> again;
   for (int i = 5; i <= 7; ++i) again.push_back(client.CallFuture("P", {i}));
-  const auto later = std::chrono::steady_clock::now() + kWait;
-  while (a.held() + b.held() < 3 && std::chrono::steady_clock::now() < later) std::this_thread::sleep_for(1ms);
-  ASSERT_EQ(a.held() + b.held(), 3u);
+  ASSERT_TRUE(WaitForHeldOnBoth(a, b, 3));
   a.AnswerHeld(answer, false);
   b.AnswerHeld(answer, false);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(FirstLong(Await(again[i])), i + 5);
