@@ -26,6 +26,7 @@ public final class ClientConfig {
   private final Duration callTimeout;
   private final Duration queryTimeout;
   private final int maxInFlightPerConnection;
+  private final int maxInFlight;
   private final Duration backpressureTimeout;
   private final long rateLimitPerSecond;
   private final boolean reconnect;
@@ -48,6 +49,7 @@ public final class ClientConfig {
     this.callTimeout = b.callTimeout;
     this.queryTimeout = b.queryTimeout;
     this.maxInFlightPerConnection = b.maxInFlightPerConnection;
+    this.maxInFlight = b.maxInFlight;
     this.backpressureTimeout = b.backpressureTimeout;
     this.rateLimitPerSecond = b.rateLimitPerSecond;
     this.reconnect = b.reconnect;
@@ -98,6 +100,18 @@ public final class ClientConfig {
   /** Calls in flight on one connection before new calls wait for room. Default 4,096. */
   public int maxInFlightPerConnection() {
     return maxInFlightPerConnection;
+  }
+
+  /**
+   * Calls in flight on the whole client, over all its connections, before
+   * new calls wait for room, as they wait for room on a connection. Default
+   * 0: no bound but the one per connection. A client of a cluster connects
+   * to every host, so the calls it has in flight grow with the hosts unless
+   * this bounds them (docs/java-client.md, "Backpressure"). The client's
+   * own calls (reading a new topology) and calls sent again do not count.
+   */
+  public int maxInFlight() {
+    return maxInFlight;
   }
 
   /** How long a call waits for room before failing with BackpressureException. Default 10 s. */
@@ -167,7 +181,8 @@ public final class ClientConfig {
   @Override
   public String toString() {
     return "ClientConfig{clientName=" + clientName + ", connectTimeout=" + connectTimeout + ", callTimeout="
-        + callTimeout + ", queryTimeout=" + queryTimeout + ", maxInFlightPerConnection=" + maxInFlightPerConnection + ", backpressureTimeout="
+        + callTimeout + ", queryTimeout=" + queryTimeout + ", maxInFlightPerConnection=" + maxInFlightPerConnection
+        + ", maxInFlight=" + maxInFlight + ", backpressureTimeout="
         + backpressureTimeout + ", rateLimitPerSecond=" + rateLimitPerSecond + ", reconnect=" + reconnect
         + ", discoverHosts=" + discoverHosts + ", epoll=" + epoll + ", ioThreads=" + ioThreads
         + ", maxResponseFrameBytes=" + maxResponseFrameBytes + ", user=" + user + ", tls=" + tls + "}";
@@ -180,6 +195,7 @@ public final class ClientConfig {
     private Duration callTimeout = Duration.ofMinutes(2);
     private Duration queryTimeout = Duration.ZERO;
     private int maxInFlightPerConnection = 4096;
+    private int maxInFlight;
     private Duration backpressureTimeout = Duration.ofSeconds(10);
     private long rateLimitPerSecond;
     private boolean reconnect = true;
@@ -244,6 +260,15 @@ public final class ClientConfig {
         throw new IllegalArgumentException("maxInFlightPerConnection must be at least 1, got " + max);
       }
       this.maxInFlightPerConnection = max;
+      return this;
+    }
+
+    /** Zero means: no bound over all connections. */
+    public Builder maxInFlight(int max) {
+      if (max < 0) {
+        throw new IllegalArgumentException("maxInFlight must be 0 (no bound) or more, got " + max);
+      }
+      this.maxInFlight = max;
       return this;
     }
 

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -89,6 +90,8 @@ public final class PartitaClient implements AutoCloseable {
   private final long defaultTimeoutNanos;
   private final int defaultServerTimeoutMillis;
   private final long backpressureNanos;
+  /** The bound on calls in flight over all connections (ClientConfig.maxInFlight), or null for none. */
+  private final Semaphore clientRoom;
   private final Events events = new Events();
   /** This client's session (LoginRequest.client_session): random, never 0, the same on every connection. */
   private final long session = newSession();
@@ -113,6 +116,7 @@ public final class PartitaClient implements AutoCloseable {
     this.defaultTimeoutNanos = saturatedNanos(config.callTimeout());
     this.defaultServerTimeoutMillis = (int) config.queryTimeout().toMillis();
     this.backpressureNanos = saturatedNanos(config.backpressureTimeout());
+    this.clientRoom = config.maxInFlight() > 0 ? new Semaphore(config.maxInFlight()) : null;
   }
 
   public ClientConfig config() {
@@ -347,6 +351,10 @@ public final class PartitaClient implements AutoCloseable {
     if (rateLimiter != null && !internal) {
       rateLimiter.acquire();
     }
+    final long waitedNanos = internal ? 0 : takeClientRoom(call);
+    if (waitedNanos < 0) {
+      return;
+    }
     final Connection connection = router.choose(call);
     if (connection == null) {
       notSent(call, new NoConnectionsException(noConnectionMessage(call.procedure())));
@@ -358,15 +366,43 @@ public final class PartitaClient implements AutoCloseable {
           + " bytes; the server at " + connection.address() + " accepts at most " + connection.maxFrameBytes()));
       return;
     }
-    if (!acquireRoom(connection, call, internal)) {
+    if (!acquireRoom(connection, call, internal ? 0 : Math.max(0, backpressureNanos - waitedNanos))) {
       return;
     }
     connection.submit(call);
   }
 
-  private boolean acquireRoom(Connection connection, PendingCall call, boolean internal) {
+  /**
+   * Takes room for a call of the user's in the client's bound on calls in
+   * flight, waiting up to the backpressure timeout (not on an I/O thread): how long it waited, or
+   * -1 when it failed the call (no room in time, or interrupted).
+   */
+  private long takeClientRoom(PendingCall call) {
+    if (clientRoom == null) {
+      return 0;
+    }
+    final long began = System.nanoTime();
     try {
-      if (connection.acquirePermit(internal ? 0 : backpressureNanos)) {
+      // Never waiting on an I/O thread (a call made from a callback): those are the threads that make room.
+      if (clientRoom.tryAcquire() || (backpressureNanos > 0 && !transport.inIoThread()
+          && clientRoom.tryAcquire(backpressureNanos, TimeUnit.NANOSECONDS))) {
+        call.holdsRoomIn(clientRoom);
+        return System.nanoTime() - began;
+      }
+      notSent(call, new BackpressureException("no room for the call to " + call.procedure() + ": "
+          + config.maxInFlight() + " calls in flight on the client and none finished within "
+          + config.backpressureTimeout().toMillis() + " ms"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      notSent(call, new PartitaClientException("interrupted while waiting for room for the call to " + call.procedure(),
+          e));
+    }
+    return -1;
+  }
+
+  private boolean acquireRoom(Connection connection, PendingCall call, long waitNanos) {
+    try {
+      if (connection.acquirePermit(waitNanos)) {
         return true;
       }
       notSent(call, new BackpressureException("no room for the call to " + call.procedure() + ": "

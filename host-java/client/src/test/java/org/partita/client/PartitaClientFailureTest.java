@@ -2,6 +2,7 @@ package org.partita.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.partita.client.ClientTestSupport.closeQuietly;
@@ -145,6 +146,32 @@ class PartitaClientFailureTest {
     final BackpressureException e = assertInstanceOf(BackpressureException.class, failure);
     assertTrue(e.getMessage().contains("10 calls in flight"), e.getMessage());
     pending.forEach(f -> assertTrue(!f.isDone()));
+    assertEquals(1, client.statistics().snapshot().total().rejectedByClient());
+  }
+
+  @Test
+  @Timeout(10)
+  void shouldBoundTheCallsInFlightOfTheWholeClientAndGiveRoomBackBeforeTheCallback() throws Exception {
+    start(testConfig().maxInFlight(2).backpressureTimeout(Duration.ofMillis(100)).build());
+    server.onInvocation = (s, inv) -> { };
+    final CompletableFuture<ClientResponse> first = client.callAsync("P", 1L);
+    final CompletableFuture<ClientResponse> second = client.callAsync("P", 2L);
+    final FakeServer.Received firstReceived = server.next();
+    final FakeServer.Received secondReceived = server.next();
+
+    final Throwable failure = failureOf(client.callAsync("P", 3L));
+
+    final BackpressureException e = assertInstanceOf(BackpressureException.class, failure);
+    assertTrue(e.getMessage().contains("2 calls in flight on the client"), e.getMessage());
+    // The first answer's callback makes a call: the room its call gave back is there for it, on the I/O thread.
+    final CompletableFuture<Throwable> fromCallback = new CompletableFuture<>();
+    first.whenComplete((r, f) -> client.callAsync((r2, f2) -> fromCallback.complete(f2), "P", 4L));
+    firstReceived.session().respond(FakeServer.success(firstReceived.invocation().getClientHandle()));
+    final FakeServer.Received fourth = server.next();
+    fourth.session().respond(FakeServer.success(fourth.invocation().getClientHandle()));
+    assertNull(fromCallback.get(5, TimeUnit.SECONDS));
+    secondReceived.session().respond(FakeServer.success(secondReceived.invocation().getClientHandle()));
+    assertEquals(ClientResponse.Status.SUCCESS, second.get(5, TimeUnit.SECONDS).status());
     assertEquals(1, client.statistics().snapshot().total().rejectedByClient());
   }
 

@@ -2,6 +2,7 @@ package org.partita.client.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.partita.client.ClientResponse;
@@ -39,6 +40,8 @@ public final class PendingCall {
   // Set when the server answered: what the callback is told.
   private long roundTripNanos;
   private Connection connection;
+  /** The client's bound on calls in flight this call holds room in until it completes, or null. */
+  private Semaphore clientRoom;
   /** How many times the call was sent again after a NOT_LEADER answer. */
   int resends;
   /**
@@ -202,10 +205,21 @@ public final class PendingCall {
     return Duration.ofNanos(timeoutNanos);
   }
 
+  /** The call holds room in {@code room} (the client's bound on calls in flight), given back when it completes. */
+  public void holdsRoomIn(Semaphore room) {
+    clientRoom = room;
+  }
+
   private void finish(ClientResponse response, Throwable failure) {
     final Connection owner = connection;
     if (owner != null) {
       owner.releasePermit();
+    }
+    // Before the callback runs, so that it can make the next call.
+    final Semaphore room = clientRoom;
+    clientRoom = null;
+    if (room != null) {
+      room.release();
     }
     try {
       deliver(response, failure);
