@@ -108,9 +108,11 @@ final class ClusterHistory {
             "partition " + p + ": leader host " + was.leaderHost() + " -> host " + is.leaderHost()
             + (is.replicaHosts().contains(was.leaderHost()) ? " (handed over by rebalancing)" : "") + ", copies on "
             + hosts(is) + ", epoch " + is.epoch()));
-      } else if (is.replicaHosts().containsAll(was.replicaHosts())) {
-        final List<Integer> added = is.replicaHosts().stream().filter(h -> !was.replicaHosts().contains(h)).toList();
-        add(new ClusterStatus.Change(now, index, after.version(), "COPY_ADDED", added.isEmpty() ? -1 : added.get(0), p,
+        continue;
+      }
+      final List<Integer> added = is.replicaHosts().stream().filter(h -> !was.replicaHosts().contains(h)).toList();
+      if (!added.isEmpty() && is.replicaHosts().containsAll(was.replicaHosts())) {
+        add(new ClusterStatus.Change(now, index, after.version(), "COPY_ADDED", added.get(0), p,
             "partition " + p + ": " + added.stream().map(h -> "host " + h).collect(Collectors.joining(", "))
             + " rejoined as a copy, copies on " + hosts(was) + " -> " + hosts(is) + " (leader host "
             + is.leaderHost() + "), epoch " + is.epoch()));

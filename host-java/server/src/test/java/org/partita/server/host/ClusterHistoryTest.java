@@ -99,6 +99,18 @@ class ClusterHistoryTest {
   }
 
   @Test
+  void shouldCallANewEpochWithTheSameCopiesNoCopyAdded() {
+    history.observe(state(10, FORMED, host(0, 5, HostState.HOST_STATE_UP, true),
+        host(1, 6, HostState.HOST_STATE_UP, true), host(2, 7, HostState.HOST_STATE_UP, true)));
+    final Topology sameCopiesNewEpoch = map(2, new PartitionMap.Replicas(0, 0, List.of(0, 1), 2),
+        new PartitionMap.Replicas(1, 1, List.of(1, 2), 1), new PartitionMap.Replicas(2, 2, List.of(2, 0), 1));
+    history.observe(state(11, sameCopiesNewEpoch, host(0, 5, HostState.HOST_STATE_UP, true),
+        host(1, 6, HostState.HOST_STATE_UP, true), host(2, 7, HostState.HOST_STATE_UP, true)));
+    assertEquals(List.of(new ClusterStatus.Change(1_795_341_600_000L, 11, 2, "REPLICAS", 0, 0,
+        "partition 0: copies on 0,1 -> 0,1 (leader host 0), epoch 2")), history.status().changes());
+  }
+
+  @Test
   void shouldNotCallAHostDeclaredDeadWhileRejoiningRejoined() {
     history.observe(state(12, AFTER_HOST_1, host(0, 5, HostState.HOST_STATE_UP, true),
         host(1, 60, HostState.HOST_STATE_UP, true), host(2, 7, HostState.HOST_STATE_UP, true)));
