@@ -128,6 +128,7 @@ final class ClusterHistory {
   private void rejoinsDone(List<Integer> joiningBefore, Map<Integer, HostRecord> old, MetadataSnapshot state, long now,
       long version) {
     final Map<Integer, HostRecord> hosts = byId(state);
+    final PartitionMap map = ClusterMember.mapOf(state);
     for (int id : joiningBefore) {
       final HostRecord was = old.get(id);
       final HostRecord is = hosts.get(id);
@@ -136,13 +137,7 @@ final class ClusterHistory {
         continue;
       }
       final Long since = registeredAgainAt.remove(id);
-      final PartitionMap map = ClusterMember.mapOf(state);
-      final List<Integer> held = new ArrayList<>();
-      for (int p = 0; p < map.partitionCount(); p++) {
-        if (map.replicas(p).replicaHosts().contains(id)) {
-          held.add(p);
-        }
-      }
+      final List<Integer> held = map.partitionsHeldBy(id);
       add(new ClusterStatus.Change(now, state.getAppliedIndex(), version, "HOST_REJOINED", id, -1,
           "host " + id + " rejoined: it holds copies of partition" + (held.size() == 1 ? " " : "s ")
           + held.stream().map(String::valueOf).collect(Collectors.joining(", "))

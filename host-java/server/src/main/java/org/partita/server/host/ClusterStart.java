@@ -263,12 +263,7 @@ final class ClusterStart {
   }
 
   private static boolean holdsCopy(PartitionMap map, int hostId) {
-    for (int p = 0; p < map.partitionCount(); p++) {
-      if (map.replicas(p).replicaHosts().contains(hostId)) {
-        return true;
-      }
-    }
-    return false;
+    return !map.partitionsHeldBy(hostId).isEmpty();
   }
 
   private static void closeQuietly(Database database) {

@@ -110,6 +110,17 @@ public final class PartitionMap {
     return partitions.get(partition);
   }
 
+  /** The partitions {@code hostId} holds a copy of, leader or replica, in partition order. */
+  public List<Integer> partitionsHeldBy(int hostId) {
+    final List<Integer> held = new ArrayList<>();
+    for (int p = 0; p < partitions.size(); p++) {
+      if (partitions.get(p).replicaHosts().contains(hostId)) {
+        held.add(p);
+      }
+    }
+    return held;
+  }
+
   /** The host id of {@code partition}'s leader. */
   public int leaderOf(int partition) {
     return partitions.get(partition).leaderHost();

@@ -44,6 +44,8 @@ class PartitionMapTest {
     assertEquals(List.of(0, 1), topology.getPartitionLeadersList());
     assertEquals(List.of(1, 0), topology.getPartitions(1).getReplicaHostIdsList());
     assertEquals(2, topology.getPartitions(1).getEpoch());
+    assertEquals(List.of(0, 1), map.partitionsHeldBy(1), "leader or replica");
+    assertEquals(List.of(), map.partitionsHeldBy(2));
   }
 
   @Test
