@@ -30,6 +30,7 @@ struct PendingCall {
   Clock::time_point deadline;  // when the call times out: started + the call timeout
   std::vector<Param> params;
   uint32_t not_leader_resends = 0;  // times sent again after a NOT_LEADER answer
+  uint32_t behind_waits = 0;        // times sent again after a host behind the client's topology refused it
   // Set once the call's outcome became unknown (a lost connection, an
   // OUTCOME_UNKNOWN answer) and it is being sent again with its handle:
   // why, for the answer it gets if no sending settles it in time.

@@ -19,6 +19,13 @@
 //    its leader, at most
 //    `not_leader_wait` and never past its call timeout (then its caller
 //    gets the NOT_LEADER answer).
+//  - A routed call answered NOT_LEADER by a host whose topology is older
+//    than the one the router routes by (that host has not followed the map
+//    yet; hosts follow it some milliseconds apart, and the client may hear
+//    of it first from another host) goes to its leader again at the next
+//    tick, up to kMaxBehindWaits times and never past its call timeout
+//    (then its caller gets the NOT_LEADER answer); these do not count
+//    against kMaxResends.
 //  - On a cluster, a single-partition call whose outcome is unknown (its
 //    connection lost while it was in flight, or answered OUTCOME_UNKNOWN)
 //    is sent again with the same session and handle (OutcomeUnknown); its
@@ -54,6 +61,8 @@ namespace partita::client {
 class TopologyFollower final {
  public:
   static constexpr uint32_t kMaxResends = 2;
+  // Waits (one tick each) for a host behind the client's topology, at most, per call: about 2.5 s.
+  static constexpr uint32_t kMaxBehindWaits = 125;
   static constexpr std::chrono::milliseconds kTick{20};
   static constexpr std::chrono::milliseconds kUnknownFirstWait{50};
   static constexpr std::chrono::milliseconds kUnknownMaxWait{1000};

@@ -222,6 +222,44 @@ std::optional<InvocationResponse> AlwaysNotLeader(const Invocation& c) {
   return FakeServer::Failure(c, CALL_STATUS_REJECTED, kNotLeader, "NOT_LEADER", 0);
 }
 
+// Host 0 leads both partitions by topology 3, which its logins report, but
+// its sites have not followed that map yet (hosts follow a new map some
+// milliseconds apart): it answers Vote NOT_LEADER naming topology 2 three
+// times. The call waits for it and runs there, rather than spending its two
+// resends at once and failing with NOT_LEADER.
+TEST(FailoverTest, SendsACallAgainToALeaderBehindTheClientsTopologyUntilItFollows) {
+  std::atomic<int> refusals{0};
+  FakeServer behind(NotLeaderHost({0, 0}), [&refusals](const Invocation& c) -> std::optional<InvocationResponse> {
+    if (c.procedure() == "Vote" && refusals.fetch_add(1) < 3) {
+      return FakeServer::Failure(c, CALL_STATUS_REJECTED, kNotLeader, "NOT_LEADER", 2);
+    }
+    InvocationResponse r = FakeServer::Success(c, 7);
+    r.set_topology_version(3);
+    return r;
+  });
+  behind.SetLeaders({0, 0}, 3);
+  Client client(TestConfig());
+  ASSERT_TRUE(client.Connect(behind.address()).ok());
+  const Result<Response> r = client.Call("Vote", {KeyOf(1), 1, 2});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(r->ok()) << r->ToString();
+  EXPECT_EQ(refusals.load(), 4) << "three refusals, then the call ran";
+
+  // One that never follows: the waits end at the call's timeout with the NOT_LEADER answer (not run).
+  FakeServer never(NotLeaderHost({0, 0}), [](const Invocation& c) {
+    return FakeServer::Failure(c, CALL_STATUS_REJECTED, kNotLeader, "NOT_LEADER", 2);
+  });
+  never.SetLeaders({0, 0}, 3);
+  ClientConfig config = TestConfig();
+  config.call_timeout = 300ms;
+  Client timed(config);
+  ASSERT_TRUE(timed.Connect(never.address()).ok());
+  const Result<Response> w = timed.Call("Vote", {KeyOf(1), 1, 2});
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  EXPECT_EQ(w->error_code, kNotLeader);
+  EXPECT_GT(never.received().size(), 3u) << "sent again past the two NOT_LEADER resends";
+}
+
 // A host that keeps answering NOT_LEADER: the call is sent again twice,
 // then its caller gets the NOT_LEADER answer. With a short wait, a call
 // whose leader stays unknown is sent again when the wait ends.

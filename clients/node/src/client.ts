@@ -27,7 +27,7 @@ import {
 } from './errors.js';
 import { partita } from './gen/proto.js';
 import { PendingCall } from './pending-call.js';
-import { resendAfter } from './resend.js';
+import { MAX_BEHIND_WAITS, behindWaitMs, isNotLeader, resendAfter } from './resend.js';
 import type { Response } from './response.js';
 import type { ResultTable } from './result-table.js';
 import { Router, type TopologyView } from './router.js';
@@ -417,19 +417,32 @@ export class Client extends EventEmitter {
   // A call answered NOT_LEADER: sent again (resend.ts) once the newest
   // topology asked for was read, routed anew; else its caller sees the answer.
   private onNotLeader(call: PendingCall, errorCode: number, topologyVersion: number, from: Connection): boolean {
-    if (this.closed || !call.resendable || !resendAfter(errorCode, call.resends)) return false;
+    if (this.closed || !call.resendable) return false;
+    if (isNotLeader(errorCode) && call.partition >= 0 && topologyVersion < this.router.topologyVersion
+        && call.behindWaits < MAX_BEHIND_WAITS) {
+      // The host has not followed the topology this client routes by yet: it will, so the call goes to the leader
+      // again after a short wait, not counted against the resends.
+      const wait = behindWaitMs(call.behindWaits++);
+      setTimeout(() => this.sendAgain(call), wait);
+      return true;
+    }
+    if (!resendAfter(errorCode, call.resends)) return false;
     call.resends++;
     this.notLeaderResends++;
-    void this.followTopology(topologyVersion, from).then(() => this.leaderReopening(call.partition)).then(() => {
-      if (this.closed) {
-        call.reject(new PartitaError(`call to ${call.procedure} not sent again after NOT_LEADER: the client is closed`));
-        return;
-      }
-      const connection = this.router.connectionFor(call.partition);
-      if (connection === undefined) call.reject(new NoConnectionsError(call.procedure));
-      else connection.submit(call);
-    });
+    void this.followTopology(topologyVersion, from).then(() => this.leaderReopening(call.partition))
+      .then(() => this.sendAgain(call));
     return true;
+  }
+
+  // Sends a call answered NOT_LEADER again, to its partition's leader as the client routes now.
+  private sendAgain(call: PendingCall): void {
+    if (this.closed) {
+      call.reject(new PartitaError(`call to ${call.procedure} not sent again after NOT_LEADER: the client is closed`));
+      return;
+    }
+    const connection = this.router.connectionFor(call.partition);
+    if (connection === undefined) call.reject(new NoConnectionsError(call.procedure));
+    else connection.submit(call);
   }
 
   // An answer on `from` came from a host knowing a newer topology (a

@@ -12,6 +12,8 @@ export class PendingCall {
   queuedAt = 0;
   /** Times the call was sent again after a NOT_LEADER answer (resend.ts). */
   resends = 0;
+  /** Times it was sent again after a host behind the client's topology answered NOT_LEADER (resend.ts). */
+  behindWaits = 0;
   /** False for the client's own calls (topology and route reads): never sent again. */
   resendable = true;
   private settled = false;

@@ -4,6 +4,11 @@
 // NOT_LEADER says the call was not run (the host asked does not lead its
 // partition): the client reads the newest topology and sends it again, at
 // most MAX_NOT_LEADER_RESENDS times; after that the caller sees NOT_LEADER.
+// A routed call answered NOT_LEADER by a host whose topology is older than
+// the client's (that host has not followed the map yet; hosts follow a new
+// map some milliseconds apart, and the client may hear of it first from
+// another host) goes to its leader again after behindWaitMs, at most
+// MAX_BEHIND_WAITS times, not counted against those resends.
 // Nothing else is sent again: a call whose outcome is unknown (its
 // connection dropped, it timed out, OUTCOME_UNKNOWN) may have run, and the
 // server does not de-duplicate a call sent twice yet.
@@ -19,4 +24,17 @@ const NOT_LEADER = errorCodeOf('NOT_LEADER');
 /** True when a call answered with `errorCode`, already sent again `resends` times, is to be sent again. */
 export function resendAfter(errorCode: number, resends: number): boolean {
   return errorCode === NOT_LEADER && NOT_LEADER !== 0 && resends < MAX_NOT_LEADER_RESENDS;
+}
+
+/** True for a NOT_LEADER answer's error code. */
+export function isNotLeader(errorCode: number): boolean {
+  return errorCode === NOT_LEADER && NOT_LEADER !== 0;
+}
+
+/** Waits for a host behind the client's topology, at most, per call (about 2.8 s in all). */
+export const MAX_BEHIND_WAITS = 60;
+
+/** Milliseconds to wait before sending a call again to a host behind the client's topology, after `waits` such waits. */
+export function behindWaitMs(waits: number): number {
+  return Math.min(50, 2 ** Math.min(waits, 20));
 }

@@ -128,9 +128,34 @@ test('a call answered NOT_LEADER is sent again to the leader of the newest topol
   await client.close();
 });
 
+test('a call answered NOT_LEADER by a leader behind the client\'s topology waits for it and runs there', async () => {
+  // Host 1 leads partition 1 by topology 1, which its login reported, but answers NOT_LEADER naming topology 0
+  // three times (hosts follow a new map some milliseconds apart).
+  const [h0, h1] = await cluster();
+  h0.onInvocation = (e) => h0.answer(e, { topologyVersion: 1 });
+  let refusals = 0;
+  h1.onInvocation = (e) => {
+    if (e.invocation.procedure === 'Vote' && refusals < 3) {
+      refusals++;
+      h1.answer(e, { ...NOT_LEADER, topologyVersion: 0 });
+    } else {
+      h1.answer(e, { topologyVersion: 1 });
+    }
+  };
+  const client = await connect({ servers: [h0.address, h1.address], discoverHosts: false });
+  const r = await client.call('Vote', [ON_1, 1, 2]);
+  assert.equal(r.status, 'SUCCESS');
+  assert.equal(votes(h1).length, 4, 'three refusals, then it ran on host 1');
+  assert.equal(votes(h0).length, 0);
+  assert.equal(client.resends, 0, 'not counted against the NOT_LEADER resends');
+  await client.close();
+});
+
 test('NOT_LEADER is sent again at most twice; then the caller sees it', async () => {
   const [h0, h1] = await cluster();
-  serveLeaders(h0, [1, 1], 2, NOT_LEADER);  // each host says the other leads; the client's own reads are never resent
+  // Each host says the other leads, at the same version (neither is behind the topology the client follows); the
+  // client's own reads are never resent.
+  serveLeaders(h0, [1, 1], 3, NOT_LEADER);
   serveLeaders(h1, [0, 0], 3, NOT_LEADER);
   const client = await connect({ servers: [h0.address, h1.address], discoverHosts: false });
   await assert.rejects(client.call('Vote', [ON_1, 1, 2]),

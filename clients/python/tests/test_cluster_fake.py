@@ -172,13 +172,43 @@ def test_should_send_a_not_leader_call_again_to_the_newest_leader() -> None:
 def test_should_send_not_leader_again_at_most_twice_then_raise_it() -> None:
     async def scenario() -> None:
         h0, h1 = await cluster()
-        h0.leaders, h0.version, h0.others = [1, 1], 2, NOT_LEADER  # each says the other leads
+        # Each says the other leads, at the same version (neither is behind the topology the client follows).
+        h0.leaders, h0.version, h0.others = [1, 1], 3, NOT_LEADER
         h1.leaders, h1.version, h1.others = [0, 0], 3, NOT_LEADER
         async with await partita.aio.connect(h0.server.address, h1.server.address, discover_hosts=False) as client:
             with pytest.raises(partita.ServerUnavailableError, match="NOT_LEADER"):
                 await client.call("Vote", [ON_1, 1, 2])
             assert h0.votes + h1.votes == 1 + MAX_NOT_LEADER_RESENDS
             assert client.stats.not_leader_resends == MAX_NOT_LEADER_RESENDS
+        await stop(h0, h1)
+
+    run(scenario())
+
+
+def test_should_send_a_call_again_to_a_leader_behind_the_clients_topology_until_it_follows() -> None:
+    """Host 1 leads partition 1 by topology 1, which its login reported, but
+    answers NOT_LEADER naming topology 0 three times (hosts follow a new map
+    some milliseconds apart): the call waits for it and runs there, rather
+    than spending its resends at once and raising NOT_LEADER."""
+    async def scenario() -> None:
+        h0, h1 = await cluster()
+        refusals = 0
+        answer_normally = h1.server.handler
+
+        async def behind(connection: FakeConnection, invocation: Any) -> None:
+            nonlocal refusals
+            if invocation.procedure == "Vote" and refusals < 3:
+                refusals += 1
+                connection.answer(invocation, **{**NOT_LEADER, "topology_version": 0})
+            else:
+                await answer_normally(connection, invocation)
+
+        h1.server.handler = behind
+        async with await partita.aio.connect(h0.server.address, h1.server.address, discover_hosts=False) as client:
+            response = await client.call("Vote", [ON_1, 1, 2])
+            assert response.status == "SUCCESS"
+            assert (h0.votes, h1.votes) == (0, 4)  # three refusals, then it ran on host 1
+            assert client.stats.not_leader_resends == 0
         await stop(h0, h1)
 
     run(scenario())

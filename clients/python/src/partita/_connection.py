@@ -42,7 +42,7 @@ class PendingCall:
     """A call sent (or queued) on a connection, waiting for its answer."""
 
     __slots__ = ("handle", "procedure", "future", "timeout", "deadline", "timer", "internal", "payload", "partition",
-                 "own_timeout", "resends")
+                 "own_timeout", "resends", "behind_waits")
 
     def __init__(self, handle: int, procedure: str, future: asyncio.Future[Response], timeout: float,
                  deadline: float, internal: bool, payload: bytes, partition: int | None,
@@ -61,6 +61,8 @@ class PendingCall:
         self.own_timeout = own_timeout
         #: Times it was sent again after a NOT_LEADER answer.
         self.resends = 0
+        #: Times it was sent again after a host behind the client's topology answered NOT_LEADER.
+        self.behind_waits = 0
 
 
 class Connection(asyncio.Protocol):

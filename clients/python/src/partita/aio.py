@@ -43,7 +43,7 @@ from .errors import (
     PartitaError,
     procedure_error,
 )
-from .resend import resend_after
+from .resend import MAX_BEHIND_WAITS, behind_wait, resend_after
 from .response import Response
 from .result_table import ResultTable
 from .routing import Router, Topology
@@ -438,12 +438,31 @@ class AsyncClient:
     def _not_leader(self, call: PendingCall, response: Response, connection: Connection) -> bool:
         """``call`` was answered with a failure: True when it is taken back to
         be sent again (resend.py) once the newest topology was read."""
-        if self._closed or call.internal or not resend_after(response.error_name, call.resends):
+        if self._closed or call.internal:
+            return False
+        topology = self.router.topology
+        if (response.error_name == "NOT_LEADER" and call.partition is not None and topology is not None
+                and response.topology_version < topology.topology_version and call.behind_waits < MAX_BEHIND_WAITS):
+            # The host has not followed the topology this client routes by yet: it will, so the call goes to the
+            # leader again after a short wait, not counted against the resends.
+            self._spawn(self._resend_once_host_follows(call, behind_wait(call.behind_waits)))
+            call.behind_waits += 1
+            return True
+        if not resend_after(response.error_name, call.resends):
             return False
         call.resends += 1
         self.stats.not_leader_resends += 1
         self._spawn(self._resend(call, self._follow_topology(response.topology_version, connection)))
         return True
+
+    async def _resend_once_host_follows(self, call: PendingCall, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+        except asyncio.CancelledError:
+            self._finished(call, None, ClientClosedError(
+                f"call to {call.procedure} not sent again after NOT_LEADER: the client is closed"))
+            raise
+        await self._resend(call, None)
 
     async def _resend(self, call: PendingCall, followed: asyncio.Future[None] | None) -> None:
         try:

@@ -4,7 +4,12 @@ the one place that decides it (docs/cluster.md, "Routing").
 ``NOT_LEADER`` says the call was not run (the host asked does not lead its
 partition): the client reads the newest topology and sends the call again,
 at most :data:`MAX_NOT_LEADER_RESENDS` times; after that the caller sees
-``NOT_LEADER``. Nothing else is sent again: a call whose outcome is unknown
+``NOT_LEADER``. A routed call answered ``NOT_LEADER`` by a host whose
+topology is older than the client's (that host has not followed the map
+yet; hosts follow a new map some milliseconds apart, and the client may
+hear of it first from another host) goes to its leader again after a short
+wait (:func:`behind_wait`), at most :data:`MAX_BEHIND_WAITS` times, not
+counted against those resends. Nothing else is sent again: a call whose outcome is unknown
 (its connection dropped, it timed out, ``OUTCOME_UNKNOWN``) may have run,
 and the server does not de-duplicate a call sent twice yet.
 
@@ -21,3 +26,13 @@ def resend_after(error_name: str, resends: int) -> bool:
     """True when a call answered with ``error_name``, already sent again
     ``resends`` times, is to be sent again."""
     return error_name == "NOT_LEADER" and resends < MAX_NOT_LEADER_RESENDS
+
+
+#: Waits for a host behind the client's topology, at most, per call (about 2.8 s in all).
+MAX_BEHIND_WAITS = 60
+
+
+def behind_wait(waits: int) -> float:
+    """Seconds to wait before sending a call again to a host behind the
+    client's topology, after ``waits`` such waits: 1 ms, doubling up to 50 ms."""
+    return min(0.050, 0.001 * (1 << min(waits, 20)))

@@ -29,7 +29,7 @@ import org.partita.client.internal.Routes;
 import org.partita.client.internal.ServerAddress;
 import org.partita.client.internal.StatsRegistry;
 import org.partita.client.internal.Transport;
-import org.partita.client.internal.UnknownOutcomes;
+import org.partita.client.internal.DelayedResends;
 import org.partita.client.proto.Host;
 import org.partita.client.proto.LoginResponse;
 import org.partita.client.proto.Topology;
@@ -97,7 +97,7 @@ public final class PartitaClient implements AutoCloseable {
   private final long session = newSession();
   /** Hosts the last login listed: calls whose outcome is unknown are sent again only on a cluster. */
   private volatile int clusterHosts = 1;
-  private final UnknownOutcomes unknownOutcomes = new UnknownOutcomes(this::askLeaders, call -> start(call, true));
+  private final DelayedResends delayedResends = new DelayedResends(this::askLeaders, call -> start(call, true));
   private volatile boolean closed;
 
   /** A client with the default configuration. */
@@ -311,7 +311,7 @@ public final class PartitaClient implements AutoCloseable {
     }
     transport.close();
     connections.values().forEach(Connection::close);
-    unknownOutcomes.close();
+    delayedResends.close();
   }
 
   private static long newSession() {
@@ -425,7 +425,7 @@ public final class PartitaClient implements AutoCloseable {
   private void notSent(PendingCall call, PartitaClientException why) {
     if (call.unknownReason() == null) {
       call.fail(why, CallStats.Outcome.REJECTED_BY_CLIENT);
-    } else if (closed || !unknownOutcomes.resend(call, call.unknownReason())) {
+    } else if (closed || !delayedResends.resend(call, call.unknownReason())) {
       call.unknown(System.nanoTime());
     }
   }
@@ -722,17 +722,23 @@ public final class PartitaClient implements AutoCloseable {
 
     @Override
     public boolean outcomeUnknown(PendingCall call, String reason) {
-      return !closed && clusterHosts > 1 && unknownOutcomes.resend(call, reason);
+      return !closed && clusterHosts > 1 && delayedResends.resend(call, reason);
     }
 
     @Override
-    public boolean notLeader(PendingCall call, long topologyVersion) {
+    public boolean notLeader(PendingCall call, long topologyVersion, ClientResponse answer) {
       if (call.unknownReason() != null) {
         // Not run there: keep looking for the leader until the call's time is up, then report it unknown.
-        if (closed || !unknownOutcomes.resend(call, call.unknownReason())) {
+        if (closed || !delayedResends.resend(call, call.unknownReason())) {
           call.unknown(System.nanoTime());
         }
         return true;
+      }
+      if (call.routedPartitionPlusOne() > 0 && topologyVersion < router.topologyVersion()) {
+        // The host has not followed the topology this client routes by yet (hosts follow a new map some
+        // milliseconds apart): it will, so the call goes to the leader again after a short wait, not counted
+        // against the resends below.
+        return !closed && delayedResends.resendAfterHostCatchesUp(call, answer);
       }
       // A call routed to a partition is sent to its leader by the newer topology; one the client could not route
       // (ad hoc) tries each host in turn.

@@ -2,6 +2,7 @@ package org.partita.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.partita.client.ClientTestSupport.closeQuietly;
 import static org.partita.client.ClientTestSupport.eventually;
@@ -262,6 +263,67 @@ class PartitaClientRoutingTest {
 
     assertTrue(answer.ok(), answer.errorCode() + " " + answer.message());
     assertEquals(2, hosts[1].next().invocation().getRoutedPartitionPlusOne(), "the call ran on host 1");
+  }
+
+  /**
+   * Host 1 leads partition 1 by topology 3, which the client follows, but
+   * has not followed it itself yet (hosts follow a new map some milliseconds
+   * apart: the client heard of it from another host): it answers NOT_LEADER
+   * with topology 2 three times. The call waits for it and runs there, rather
+   * than spending its resends at once and failing with NOT_LEADER.
+   */
+  @Test
+  @Timeout(15)
+  void shouldSendACallAgainToALeaderBehindTheClientsTopologyUntilItFollows() throws Exception {
+    for (int h = 0; h < 2; h++) {
+      final LoginResponse login = cluster(h, ROUTES);
+      hosts[h] = new FakeServer(login.toBuilder().setTopology(login.getTopology().toBuilder().setTopologyVersion(3))
+          .build());
+      hosts[h].start(0);
+    }
+    final AtomicInteger refusals = new AtomicInteger();
+    hosts[1].onInvocation = (s, inv) -> {
+      final var response = FakeServer.success(inv.getClientHandle()).setTopologyVersion(3);
+      if (refusals.getAndIncrement() < 3) {
+        response.setTopologyVersion(2).setStatus(CallStatus.CALL_STATUS_GRACEFUL_FAILURE).setErrorName("NOT_LEADER")
+            .setErrorCode(org.partita.proto.ErrorCode.ERROR_CODE_NOT_LEADER_VALUE)
+            .setMessage("partition 1 is led by host 0, not by this host (1); topology version 2");
+      }
+      s.respond(response);
+    };
+    client = new PartitaClient(testConfig().build());
+    client.connect(hosts[0].address());
+    client.connect(hosts[1].address());
+
+    final ClientResponse answer = client.call("Vote", 42L);
+
+    assertTrue(answer.ok(), answer.errorCode() + " " + answer.message());
+    assertEquals(4, refusals.get(), "three refusals, then the call ran on host 1");
+    assertNull(hosts[0].received.poll(), "never sent to host 0, which does not lead partition 1 by topology 3");
+  }
+
+  /**
+   * A leader that never follows the client's topology: the call's waits end
+   * within its timeout with the NOT_LEADER answer (it was not run), not a
+   * timeout.
+   */
+  @Test
+  @Timeout(15)
+  void shouldDeliverNotLeaderWhenTheHostBehindNeverFollowsWithinTheCallsTime() throws Exception {
+    final LoginResponse login = cluster(1, ROUTES);
+    hosts[1] = new FakeServer(login.toBuilder().setTopology(login.getTopology().toBuilder().setTopologyVersion(3))
+        .build());
+    hosts[1].onInvocation = (s, inv) -> s.respond(FakeServer.success(inv.getClientHandle()).setTopologyVersion(2)
+        .setStatus(CallStatus.CALL_STATUS_GRACEFUL_FAILURE).setErrorName("NOT_LEADER")
+        .setErrorCode(org.partita.proto.ErrorCode.ERROR_CODE_NOT_LEADER_VALUE).setMessage("not led here"));
+    hosts[1].start(0);
+    client = new PartitaClient(testConfig().callTimeout(Duration.ofMillis(300)).build());
+    client.connect(hosts[1].address());
+
+    final ClientResponse answer = assertThrows(ProcedureCallException.class, () -> client.call("Vote", 42L))
+        .response();
+
+    assertEquals(org.partita.proto.ErrorCode.ERROR_CODE_NOT_LEADER, answer.errorCode(), answer.message());
   }
 
   /** Answers at catalog version 2; @SystemCatalog PROCEDURES with NewProc's route, or refused. */

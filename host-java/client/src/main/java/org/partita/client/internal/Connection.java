@@ -569,7 +569,7 @@ public final class Connection {
     }
     listener.catalogVersionSeen(catalogVersion);
     listener.topologyVersionSeen(topologyVersion);
-    if (errorCode == ErrorCode.ERROR_CODE_NOT_LEADER_VALUE && listener.notLeader(call, topologyVersion)) {
+    if (errorCode == ErrorCode.ERROR_CODE_NOT_LEADER_VALUE && listener.notLeader(call, topologyVersion, response)) {
       return;
     }
     if (errorCode == ErrorCode.ERROR_CODE_OUTCOME_UNKNOWN_VALUE

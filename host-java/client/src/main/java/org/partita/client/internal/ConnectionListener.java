@@ -1,5 +1,6 @@
 package org.partita.client.internal;
 
+import org.partita.client.ClientResponse;
 import org.partita.client.proto.LoginResponse;
 import org.partita.client.proto.Topology;
 
@@ -22,12 +23,12 @@ public interface ConnectionListener {
   }
 
   /**
-   * {@code call} was answered NOT_LEADER by a host knowing topology
-   * {@code topologyVersion}; returns true when the client sends it again at
-   * the partition's leader (the call was not run, so sending it again is
-   * safe), false to deliver the answer.
+   * {@code call} was answered {@code answer}, NOT_LEADER, by a host knowing
+   * topology {@code topologyVersion}; returns true when the client sends it
+   * again at the partition's leader (the call was not run, so sending it
+   * again is safe), false to deliver the answer.
    */
-  default boolean notLeader(PendingCall call, long topologyVersion) {
+  default boolean notLeader(PendingCall call, long topologyVersion, ClientResponse answer) {
     return false;
   }
 

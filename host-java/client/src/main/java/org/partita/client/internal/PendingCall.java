@@ -53,6 +53,8 @@ public final class PendingCall {
   // Set once the call's outcome became unknown and it is being sent again (why, for the final report).
   private volatile String unknownReason;
   private volatile int unknownResends;
+  /** How many times the call waited for a host behind the client's topology (DelayedResends). */
+  private volatile int behindWaits;
 
   /** REQUIRES: exactly one of {@code future} and {@code callback} is non-null; {@code stats} may be null (internal calls). */
   public PendingCall(long handle, String procedure, Object[] parameters, long timeoutNanos, int serverTimeoutMillis,
@@ -121,6 +123,21 @@ public final class PendingCall {
     unknownReason = reason;
     unknownResends++;
     letGo();
+  }
+
+  /**
+   * A host behind the client's topology answered NOT_LEADER (the call was
+   * not run): it lets go of its connection without completing, to be sent
+   * again once that host follows; not counted as a NOT_LEADER resend.
+   */
+  public void waitForHostBehind() {
+    behindWaits++;
+    letGo();
+  }
+
+  /** How many times the call waited for a host behind the client's topology. */
+  public int behindWaits() {
+    return behindWaits;
   }
 
   /** How many times the call's outcome became unknown (each followed by a resend, or its report). */
