@@ -157,13 +157,17 @@ final class ServerProcess implements AutoCloseable {
     return false;
   }
 
-  /** The java command line of the partita launcher (what scripts/partita runs). */
+  /**
+   * The java command line of the partita launcher (what scripts/partita runs), with C1 alone: three to five
+   * host JVMs and the test's own share two cores, and C2's compiles slowed the cluster tests (FailoverTest
+   * 223-225 s with C2, 195-198 s with C1 alone; ClusterTest 32-40 s against 27-28 s; back to back, A B B A).
+   */
   static List<String> partitaCommand() throws IOException {
     final Path target = ROOT.resolve("host-java/server/target");
     final String classpath = target.resolve("classes") + java.io.File.pathSeparator
         + Files.readString(target.resolve("classpath.txt"), StandardCharsets.UTF_8).trim();
     final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return List.of(java, "-Xmx1g", "-cp", classpath, "org.partita.server.cli.PartitaCli");
+    return List.of(java, "-Xmx1g", "-XX:TieredStopAtLevel=1", "-cp", classpath, "org.partita.server.cli.PartitaCli");
   }
 
   int clientPort() {
