@@ -101,24 +101,20 @@ bool TopologyFollower::NotLeader(PendingCall& call, uint64_t version, Response& 
     if (version > router_->topology_version()) VersionSeen(version);
     return OutcomeUnknown(call, call.unknown_reason);
   }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return false;
+  }
   const uint64_t routed_by = router_->topology_version();
   if (version < routed_by && call.behind_waits < kMaxBehindWaits &&
       router_->PartitionOf(call.procedure, call.params) >= 0) {
     // The host has not followed the topology this client routes by yet (hosts follow a new map some milliseconds
     // apart): it will, so the call goes to the leader again at the next tick, not counted against kMaxResends.
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (closed_) return false;
-    }
     ++call.behind_waits;
     Park(call, answer, 0);
     return true;
   }
   if (call.not_leader_resends >= kMaxResends) return false;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return false;
-  }
   ++call.not_leader_resends;
   if (version > routed_by) {
     VersionSeen(version);

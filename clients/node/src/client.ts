@@ -27,7 +27,7 @@ import {
 } from './errors.js';
 import { partita } from './gen/proto.js';
 import { PendingCall } from './pending-call.js';
-import { MAX_BEHIND_WAITS, behindWaitMs, isNotLeader, resendAfter } from './resend.js';
+import { behindHostWaitMs, resendAfter } from './resend.js';
 import type { Response } from './response.js';
 import type { ResultTable } from './result-table.js';
 import { Router, type TopologyView } from './router.js';
@@ -418,11 +418,12 @@ export class Client extends EventEmitter {
   // topology asked for was read, routed anew; else its caller sees the answer.
   private onNotLeader(call: PendingCall, errorCode: number, topologyVersion: number, from: Connection): boolean {
     if (this.closed || !call.resendable) return false;
-    if (isNotLeader(errorCode) && call.partition >= 0 && topologyVersion < this.router.topologyVersion
-        && call.behindWaits < MAX_BEHIND_WAITS) {
+    const wait = behindHostWaitMs(errorCode, call.partition, topologyVersion, this.router.topologyVersion,
+      call.behindWaits);
+    if (wait !== undefined) {
       // The host has not followed the topology this client routes by yet: it will, so the call goes to the leader
       // again after a short wait, not counted against the resends.
-      const wait = behindWaitMs(call.behindWaits++);
+      call.behindWaits++;
       setTimeout(() => this.sendAgain(call), wait);
       return true;
     }

@@ -43,7 +43,7 @@ from .errors import (
     PartitaError,
     procedure_error,
 )
-from .resend import MAX_BEHIND_WAITS, behind_wait, resend_after
+from .resend import behind_host_wait, resend_after
 from .response import Response
 from .result_table import ResultTable
 from .routing import Router, Topology
@@ -441,12 +441,13 @@ class AsyncClient:
         if self._closed or call.internal:
             return False
         topology = self.router.topology
-        if (response.error_name == "NOT_LEADER" and call.partition is not None and topology is not None
-                and response.topology_version < topology.topology_version and call.behind_waits < MAX_BEHIND_WAITS):
+        wait = behind_host_wait(response.error_name, call.partition, response.topology_version,
+                                None if topology is None else topology.topology_version, call.behind_waits)
+        if wait is not None:
             # The host has not followed the topology this client routes by yet: it will, so the call goes to the
             # leader again after a short wait, not counted against the resends.
-            self._spawn(self._resend_once_host_follows(call, behind_wait(call.behind_waits)))
             call.behind_waits += 1
+            self._spawn(self._resend_once_host_follows(call, wait))
             return True
         if not resend_after(response.error_name, call.resends):
             return False

@@ -8,7 +8,7 @@ at most :data:`MAX_NOT_LEADER_RESENDS` times; after that the caller sees
 topology is older than the client's (that host has not followed the map
 yet; hosts follow a new map some milliseconds apart, and the client may
 hear of it first from another host) goes to its leader again after a short
-wait (:func:`behind_wait`), at most :data:`MAX_BEHIND_WAITS` times, not
+wait (:func:`behind_host_wait`), at most :data:`MAX_BEHIND_WAITS` times, not
 counted against those resends. Nothing else is sent again: a call whose outcome is unknown
 (its connection dropped, it timed out, ``OUTCOME_UNKNOWN``) may have run,
 and the server does not de-duplicate a call sent twice yet.
@@ -32,7 +32,15 @@ def resend_after(error_name: str, resends: int) -> bool:
 MAX_BEHIND_WAITS = 60
 
 
-def behind_wait(waits: int) -> float:
-    """Seconds to wait before sending a call again to a host behind the
-    client's topology, after ``waits`` such waits: 1 ms, doubling up to 50 ms."""
+def behind_host_wait(error_name: str, partition: int | None, answer_version: int, client_version: int | None,
+                     waits: int) -> float | None:
+    """For a call routed to ``partition`` (None: not routed) answered with
+    ``error_name`` by a host knowing topology ``answer_version`` while the
+    client routes by ``client_version`` (None: no topology yet), after
+    ``waits`` such waits: the seconds to wait before sending it to its
+    leader again (1 ms, doubling up to 50 ms), or None when it is not one to
+    wait for."""
+    if (error_name != "NOT_LEADER" or partition is None or client_version is None
+            or answer_version >= client_version or waits >= MAX_BEHIND_WAITS):
+        return None
     return min(0.050, 0.001 * (1 << min(waits, 20)))
