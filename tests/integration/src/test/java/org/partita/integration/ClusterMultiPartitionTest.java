@@ -74,6 +74,12 @@ class ClusterMultiPartitionTest {
    * logs and data under {@code dir}) into {@code hosts}; returns their client addresses once every one is ready.
    */
   static List<String> startBankCluster(Path dir, List<ServerProcess> hosts) throws Exception {
+    return startBankCluster(dir, hosts, java.util.Map.of());
+  }
+
+  /** As above, each host started with {@code environment} added to its own. */
+  static List<String> startBankCluster(Path dir, List<ServerProcess> hosts, Map<String, String> environment)
+      throws Exception {
     final Path schema = Path.of(ClusterMultiPartitionTest.class.getResource("/bank.sql").toURI());
     final Path transfer = Path.of(ClusterMultiPartitionTest.class.getResource("/bank-transfer.sql").toURI());
     final Path classes = Path.of(org.partita.integration.procs.Transfer.class.getProtectionDomain().getCodeSource()
@@ -83,7 +89,7 @@ class ClusterMultiPartitionTest {
       hosts.add(ServerProcess.launch(List.of("--schema", schema + "," + transfer, "--classes", classes.toString(),
           "--cluster", cluster, "--host-id", Integer.toString(i), "--bind", "127.0.0." + (i + 1), "--port", "0",
           "--http-port", "0", "--data-dir", dir.resolve("host" + i).toString(), "--sites-per-host", "2",
-          "--kfactor", "1", "--join-timeout", "120s"), dir.resolve("host" + i + ".log")));
+          "--kfactor", "1", "--join-timeout", "120s"), dir.resolve("host" + i + ".log"), environment));
     }
     final List<String> addresses = new ArrayList<>();
     for (ServerProcess host : hosts) {
@@ -155,11 +161,13 @@ class ClusterMultiPartitionTest {
     final ClientResponse ddl = each.get(1).callAsync("@AdHoc", "CREATE TABLE t (a INTEGER)").join();
     assertEquals(ErrorCode.ERROR_CODE_BAD_REQUEST, ddl.errorCode(), ddl.toString());
     assertTrue(ddl.message().contains("schema changes do not run across hosts yet"), ddl.message());
+    assertEquals(0, ok(each.get(0).callAsync("@AdHoc", "SELECT COUNT(*) FROM accounts WHERE id < 0").join())
+        .firstLong(), "the cluster still serves after refusing DDL");
     assertCopiesEqual(each);
   }
 
   /** Each partition: one row from its leader's host, one from its replica's, with the same checksum. */
-  private static void assertCopiesEqual(List<PartitaClient> each) {
+  static void assertCopiesEqual(List<PartitaClient> each) {
     final Map<Integer, List<Long>> checksums = new TreeMap<>();
     for (PartitaClient host : each) {
       final ClientResponse answer = ok(host.callAsync("@Statistics", "CHECKSUM").join());

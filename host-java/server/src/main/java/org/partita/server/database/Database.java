@@ -119,8 +119,11 @@ public final class Database implements AutoCloseable {
    * the copy's own business.
    */
   private CommitPipeline replicaLog = ImmediateCommitPipeline.INSTANCE;
-  // Published by the coordinator after every partition took it; read by any caller.
+  // Published by the coordinator after every partition took it (on a cluster host: the newest catalog any of its
+  // copies committed, adoptCatalog); read by any caller.
   private volatile CatalogSnapshot catalog;
+  /** The catalog versions this host's copies use (a cluster host's schema changes). */
+  private final CatalogVersions catalogs;
 
   private Database(CompiledCatalog catalog, PartitionMap map, int hostId) {
     this(CatalogHistory.initial(catalog), map, hostId);
@@ -128,6 +131,7 @@ public final class Database implements AutoCloseable {
 
   private Database(CatalogHistory start, PartitionMap map, int hostId) {
     this.catalog = new CatalogSnapshot(start.catalog(), start.version());
+    this.catalogs = new CatalogVersions(start);
     this.map = map;
     this.hostId = hostId;
     this.sitesByPartition = new Site[map.partitionCount()];
@@ -368,7 +372,8 @@ public final class Database implements AutoCloseable {
     hosts = new LeaderFollowingTransport(transport, map);
     directHosts = transport;
     resolver = new InDoubtResolver(hostId, transport, () -> map, parts, () -> coordinator);
-    fragments = new FragmentServer(hostId, p -> sitesByPartition[p], parts, resolver, () -> copySnapshots);
+    fragments = new FragmentServer(hostId, p -> sitesByPartition[p], parts, resolver, () -> copySnapshots,
+        catalogs, this::adoptCatalog);
     final int coordinatorHost = map.leaderOf(0);
     if (coordinatorHost == hostId) {
       coordinator = clusterCoordinator(map.replicas(0).epoch());
@@ -385,9 +390,11 @@ public final class Database implements AutoCloseable {
    * sites and the others on their leaders in the map it follows then.
    */
   private MpCoordinator clusterCoordinator(long epoch) {
-    return new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(sites), map, catalog, adHocPlans,
-        next -> catalog = next, hostLimits, epoch, new MpCoordinator.AcrossHosts(hostId, hosts,
-            BatchRequestWriter.detached(), () -> map, p -> sitesByPartition[p], parts));
+    final CatalogSnapshot now = catalog;
+    return new MpCoordinator(DEFAULT_COORDINATOR_CAPACITY, List.copyOf(sites), map, now,
+        catalogs.history(now.version()), adHocPlans, this::adoptCatalog, hostLimits, epoch,
+        new MpCoordinator.AcrossHosts(hostId, hosts, BatchRequestWriter.detached(), () -> map,
+            p -> sitesByPartition[p], parts, () -> catalog, catalogs::history));
   }
 
   /**
@@ -995,6 +1002,24 @@ public final class Database implements AutoCloseable {
     return catalog;
   }
 
+  /** The catalog versions this host's copies use. */
+  CatalogVersions catalogs() {
+    return catalogs;
+  }
+
+  /**
+   * A copy of this cluster host committed the schema change that made
+   * {@code next} (docs/cluster.md, "Schema changes across hosts"): the host
+   * plans, admits and routes at it from now on, unless it is already at
+   * that version or a later one. Any thread.
+   */
+  synchronized void adoptCatalog(CatalogSnapshot next) {
+    if (next.version() > catalog.version()) {
+      catalog = next;
+      LOG.info("catalog version " + next.version() + " committed: host " + hostId + " plans and admits calls at it");
+    }
+  }
+
   AdHocPlans adHocPlans() {
     return adHocPlans;
   }
@@ -1329,16 +1354,18 @@ public final class Database implements AutoCloseable {
     return coordinator.offer(request);
   }
 
-  /** Forwards a call to the coordinator's host; DDL, which does not run across hosts yet, is refused. */
+  /** Forwards a call, a statement or DDL to the coordinator's host, as the client's invocation. */
   private boolean forward(ForwardedCalls to, MpCoordinator.Request request, boolean mayWait) {
     final Invocation invocation;
     if (request instanceof MpCoordinator.Call c) {
       invocation = c.invocation();
     } else if (request instanceof MpCoordinator.Statement s) {
       invocation = s.invocation();
+    } else if (request instanceof MpCoordinator.Ddl d) {
+      invocation = d.invocation();
     } else {
-      request.done().accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "schema changes do not run"
-          + " across hosts yet (docs/cluster.md, \"Multi-partition transactions\"); the call was not run"));
+      request.done().accept(ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "a "
+          + request.getClass().getSimpleName() + " is not forwarded to the coordinator's host; nothing was run"));
       return true;
     }
     if (to.forward(invocation, request.done())) {

@@ -43,15 +43,20 @@ final class FragmentServer implements AutoCloseable {
   /** One partition's part in one transaction. */
   private record Key(long epoch, long sequence, int partition) {}
 
-  /** An open part: its participant, the coordinator's host, whether that host told it to commit. */
+  /**
+   * An open part: its participant, the coordinator's host, the schema change it joined (null: a call or
+   * statement), whether that host told it to commit.
+   */
   private static final class Part {
     final LocalParticipant participant;
     final int coordinatorHost;
+    final org.partita.proto.txn.SchemaChange schemaChange;
     boolean commitAsked;
 
-    Part(LocalParticipant participant, int coordinatorHost) {
+    Part(LocalParticipant participant, int coordinatorHost, org.partita.proto.txn.SchemaChange schemaChange) {
       this.participant = participant;
       this.coordinatorHost = coordinatorHost;
+      this.schemaChange = schemaChange;
     }
   }
 
@@ -59,6 +64,9 @@ final class FragmentServer implements AutoCloseable {
   private final IntFunction<Site> leaderSites;
   private final MultiPartitionParts parts;
   private final java.util.function.Supplier<CopySnapshots> snapshots;
+  /** The host's catalog versions (schema changes), and who hears of one committed here; null: none. */
+  private final CatalogVersions catalogs;
+  private final Consumer<CatalogSnapshot> catalogCommitted;
   /** Finishes the parts left prepared by a coordinator that is gone; null: none (they roll back). */
   private final InDoubtResolver resolver;
   private final ExecutorService thread =
@@ -70,17 +78,23 @@ final class FragmentServer implements AutoCloseable {
 
   /** @param leaderSites partition -> its site when this host leads it, else null */
   FragmentServer(int hostId, IntFunction<Site> leaderSites) {
-    this(hostId, leaderSites, null, null, () -> null);
+    this(hostId, leaderSites, null, null, () -> null, null, null);
   }
 
   /**
    * @param parts where the host keeps what its copies hold (null: nowhere)
    * @param resolver asks the new coordinator about parts left prepared (null: they roll back)
    * @param snapshots where this host's copies write a snapshot taken across hosts (null inside: nowhere)
+   * @param catalogs the host's catalog versions, which a schema change's catalog is compiled into (null: schema
+   *     changes are refused)
+   * @param catalogCommitted told of the catalog a schema change committed on a copy here
    */
   FragmentServer(int hostId, IntFunction<Site> leaderSites, MultiPartitionParts parts, InDoubtResolver resolver,
-      java.util.function.Supplier<CopySnapshots> snapshots) {
+      java.util.function.Supplier<CopySnapshots> snapshots, CatalogVersions catalogs,
+      Consumer<CatalogSnapshot> catalogCommitted) {
     this.snapshots = snapshots;
+    this.catalogs = catalogs;
+    this.catalogCommitted = catalogCommitted;
     this.hostId = hostId;
     this.leaderSites = leaderSites;
     this.parts = parts;
@@ -132,9 +146,42 @@ final class FragmentServer implements AutoCloseable {
         // A join that was refused left nothing to release.
         reply(request, part == null ? CompletableFuture.completedFuture(null) : part.participant.release(), answer);
       }
+      case APPLY_CATALOG -> {
+        final Part part = open.get(key);
+        if (part == null) {
+          answer.accept(notJoined(request));
+          return;
+        }
+        applyCatalog(request, part, answer);
+      }
       case SNAPSHOT_CUT -> cut(request, answer);
       default -> answer.accept(error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a fragment request without a step"));
     }
+  }
+
+  /**
+   * The catalog of the schema change {@code part} joined, compiled on this
+   * host (or found compiled), given to the part's copy; answers done once
+   * the copy took it, or why not.
+   */
+  private void applyCatalog(FragmentRequest request, Part part, Consumer<FragmentAnswer> answer) {
+    final org.partita.proto.txn.SchemaChange change = part.schemaChange;
+    if (change == null || change.getCatalogVersion() != request.getApplyCatalog().getCatalogVersion()) {
+      answer.accept(error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "partition " + request.getPartition()
+          + " joined transaction " + request.getTransaction().getEpoch() + ":" + request.getTransaction().getSequence()
+          + (change == null ? " without a schema change" : " for catalog version " + change.getCatalogVersion())
+          + ", not for catalog version " + request.getApplyCatalog().getCatalogVersion()));
+      return;
+    }
+    final CatalogSnapshot next;
+    try {
+      next = catalogs.next(change);
+    } catch (RuntimeException e) {
+      answer.accept(error(request, ErrorCode.ERROR_CODE_INTERNAL, "host " + hostId + ", partition "
+          + request.getPartition() + ": " + e.getMessage()));
+      return;
+    }
+    reply(request, part.participant.applyCatalog(next, change.getEngineCatalog().toByteArray()), answer);
   }
 
   /**
@@ -174,26 +221,34 @@ final class FragmentServer implements AutoCloseable {
           + " no longer coordinates multi-partition transactions (host " + coordinator + " leads partition 0);"
           + " partition " + partition + " did not join");
     }
-    if (!request.getJoin().hasInvocation() || !request.hasTransaction()) {
+    final org.partita.proto.txn.MultiPartitionJoin body = request.getJoin();
+    if (!request.hasTransaction() || !body.hasInvocation() && !body.hasSchemaChange()) {
       return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a join of partition " + partition
-          + " without its transaction's header and invocation (schema changes do not run across hosts yet)");
+          + " without its transaction's header, or with neither an invocation nor a schema change");
+    }
+    if (body.hasSchemaChange() && catalogs == null) {
+      return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "host " + hostId + " takes no schema change: partition "
+          + partition + " did not join");
     }
     if (open.containsKey(key)) {
       return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "partition " + partition + " already joined "
           + "transaction " + key.epoch() + ":" + key.sequence());
     }
-    final Invocation invocation;
-    try {
-      invocation = Invocation.fromProto(request.getJoin().getInvocation());
-    } catch (MalformedInvocationException | RuntimeException e) {
-      return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a join of partition " + partition
-          + " with a malformed invocation: " + e.getMessage());
+    Invocation invocation = null;
+    if (body.hasInvocation()) {
+      try {
+        invocation = Invocation.fromProto(body.getInvocation());
+      } catch (MalformedInvocationException | RuntimeException e) {
+        return error(request, ErrorCode.ERROR_CODE_BAD_REQUEST, "a join of partition " + partition
+            + " with a malformed invocation: " + e.getMessage());
+      }
     }
-    final LocalParticipant participant = new LocalParticipant(partition, parts);
+    final org.partita.proto.txn.SchemaChange change = body.hasSchemaChange() ? body.getSchemaChange() : null;
+    final LocalParticipant participant = new LocalParticipant(partition, parts, catalogCommitted);
     final MultiPartitionTxn txn = new MultiPartitionTxn(TxnHeader.fromProto(request.getTransaction()), invocation,
-        null);
+        change);
     site.submit(new MultiPartitionJoin(txn, participant));
-    final Part part = new Part(participant, request.getCoordinatorHostId());
+    final Part part = new Part(participant, request.getCoordinatorHostId(), change);
     open.put(key, part);
     // A refused part gets no RELEASE here (its coordinator sends its steps to the partition's new leader).
     participant.whenRefused(() -> forget(key, part));

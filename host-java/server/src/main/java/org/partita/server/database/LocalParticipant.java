@@ -75,14 +75,24 @@ final class LocalParticipant implements Participant {
   private final CompletableFuture<ClientResponse> earlier = new CompletableFuture<>();
   /** Completes with why the part will never run here ({@link #refuse}); incomplete while it may. */
   private final CompletableFuture<String> refusal = new CompletableFuture<>();
+  /** Told of the catalog a schema change part committed on this copy (its host adopts it); null: nobody. */
+  private final Consumer<CatalogSnapshot> catalogCommitted;
+  /** Site-confined: the catalog before the first one this part took (a roll back restores it); null: none taken. */
+  private CatalogSnapshot catalogBefore;
 
   LocalParticipant(int partition) {
-    this(partition, null);
+    this(partition, null, null);
   }
 
   LocalParticipant(int partition, MultiPartitionParts parts) {
+    this(partition, parts, null);
+  }
+
+  /** @param catalogCommitted told of the catalog a schema change committed here (null: nobody) */
+  LocalParticipant(int partition, MultiPartitionParts parts, Consumer<CatalogSnapshot> catalogCommitted) {
     this.partition = partition;
     this.parts = parts;
+    this.catalogCommitted = catalogCommitted;
   }
 
   /** What this part is now, for an outcome query (any thread). */
@@ -240,6 +250,8 @@ final class LocalParticipant implements Participant {
       // Released undecided (never asked to finish): the part did not commit here.
       finish(site, header, join, new Finish(false, new CompletableFuture<>()), recorder);
     }
+    // A new catalog taken and released without a commit did not commit here either.
+    endCatalogChange(site, false);
     if (parts != null) {
       parts.closed(txn, partition, state == FailoverOutcome.PartState.COMMITTED);
     }
@@ -278,7 +290,7 @@ final class LocalParticipant implements Participant {
       } else if (r instanceof Finish f) {
         finish(site, header, join, f, recorder);
       } else if (r instanceof ApplyCatalog a) {
-        apply(site, a);
+        apply(site, a, recorder);
       }
     }
   }
@@ -348,8 +360,9 @@ final class LocalParticipant implements Participant {
         }
       }
       if (recorder != null) {
-        recorder.finished(f.commit() && engine.inTransaction());
+        recorder.finished(f.commit() && (engine.inTransaction() || catalogBefore != null));
       }
+      endCatalogChange(site, f.commit());
       if (engine.inTransaction()) {
         if (f.commit()) {
           engine.commit();
@@ -384,12 +397,44 @@ final class LocalParticipant implements Participant {
     }
   }
 
-  private static void apply(Site site, ApplyCatalog a) {
+  /**
+   * Takes the catalog of a schema change on this copy. The first one taken
+   * is remembered: a roll back restores the catalog before it
+   * ({@link #endCatalogChange}), and with replicas the part's write hash
+   * becomes the new catalog's, so the part travels whole and is logged.
+   */
+  private void apply(Site site, ApplyCatalog a, ReplicatedPart.Recorder recorder) {
     try {
+      final CatalogSnapshot before = site.catalogSnapshot();
       site.takeCatalog(a.next(), a.engineCatalog());
+      if (catalogBefore == null && a.next().version() > before.version()) {
+        catalogBefore = before;
+        if (recorder != null) {
+          recorder.tookCatalog(CatalogVersions.writeHash(a.next()));
+        }
+      }
       a.answer().complete(null);
     } catch (Throwable t) {
       a.answer().completeExceptionally(t);
+    }
+  }
+
+  /**
+   * The end of a part that took a new catalog: a commit tells the host
+   * ({@code catalogCommitted}); a roll back puts the catalog before it back.
+   */
+  private void endCatalogChange(Site site, boolean commit) {
+    if (catalogBefore == null) {
+      return;
+    }
+    final CatalogSnapshot before = catalogBefore;
+    catalogBefore = null;
+    if (commit) {
+      if (catalogCommitted != null) {
+        catalogCommitted.accept(site.catalogSnapshot());
+      }
+    } else if (site.catalogVersion() != before.version()) {
+      site.takeCatalog(before, before.catalog().engineCatalog().toByteArray());
     }
   }
 }

@@ -47,6 +47,11 @@ public final class LogReplay {
   private final Map<TxnId, Integer> joinsSeen = new HashMap<>();
   private final CompletableFuture<?>[] lastOfPartition;
   private final AtomicLong replayed = new AtomicLong();
+  /**
+   * A cluster host's: by partition, the catalog its copy is at after the records read so far (a schema
+   * change's part moves it); its calls are decoded at it.
+   */
+  private final CatalogSnapshot[] catalogOf;
   private long multiPartition;
   // By partition: the last transaction in the snapshot recovery loaded (its records are skipped); null entries: none.
   private TxnId[] snapshotCut;
@@ -62,6 +67,8 @@ public final class LogReplay {
     this.sites = sites.clone();
     this.coordinator = coordinator;
     this.lastOfPartition = new CompletableFuture<?>[sites.length];
+    this.catalogOf = new CatalogSnapshot[sites.length];
+    java.util.Arrays.fill(catalogOf, database.catalogSnapshot());
   }
 
   /**
@@ -109,7 +116,9 @@ public final class LogReplay {
     final CompletableFuture<ClientResponse> done = new CompletableFuture<>();
     final WorkItem item;
     try {
-      item = singlePartitionItem(database, Invocation.fromProto(record.getSinglePartition()), done::complete);
+      final Invocation invocation = Invocation.fromProto(record.getSinglePartition());
+      item = coordinator != null ? singlePartitionItem(database, invocation, done::complete)
+          : singlePartitionItem(database, catalogOf[header.id().partition()], invocation, done::complete);
     } catch (MalformedInvocationException | PlanningException | RuntimeException e) {
       fail(new IllegalStateException("cannot replay " + header.id() + ": " + e.getMessage(), e));
       return;
@@ -127,7 +136,16 @@ public final class LogReplay {
     lastOfPartition[partition] = done;
     replayed.incrementAndGet();
     multiPartition++;
-    sites[partition].submit(new ReplayedPart(record.getMultiPartitionRun(), header, failureSink, done));
+    if (record.getMultiPartitionRun().getJoin().hasSchemaChange()) {
+      try {
+        catalogOf[partition] = database.catalogs().next(record.getMultiPartitionRun().getJoin().getSchemaChange());
+      } catch (RuntimeException e) {
+        fail(new IllegalStateException("cannot replay " + header.id() + " (a schema change) on partition "
+            + partition + ": " + e.getMessage(), e));
+        return;
+      }
+    }
+    sites[partition].submit(new ReplayedPart(record.getMultiPartitionRun(), header, failureSink, done, database));
   }
 
   /**
@@ -149,7 +167,12 @@ public final class LogReplay {
    */
   static WorkItem singlePartitionItem(Database database, Invocation invocation, Consumer<ClientResponse> done)
       throws PlanningException {
-    final CatalogSnapshot snapshot = database.catalogSnapshot();
+    return singlePartitionItem(database, database.catalogSnapshot(), invocation, done);
+  }
+
+  /** As above, at the catalog {@code snapshot} (the one its copy is at when it runs it). */
+  static WorkItem singlePartitionItem(Database database, CatalogSnapshot snapshot, Invocation invocation,
+      Consumer<ClientResponse> done) throws PlanningException {
     if (invocation.procedure().equals("@AdHoc")) {
       final Object[] values = invocation.parameters();
       final String sql = (String) values[0];

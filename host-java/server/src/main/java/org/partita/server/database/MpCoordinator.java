@@ -154,6 +154,14 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
    */
   private final java.util.concurrent.ConcurrentHashMap<Long, Boolean> decisions =
       new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Whether DDL runs on a cluster of several hosts (system property
+   * {@code partita.clusterSchemaChanges=on}): the change itself runs on every
+   * copy, but a host restarted, rejoined or recovered after it does not yet
+   * rebuild the new catalog (docs/cluster.md, "Schema changes across
+   * hosts"), so it is off, and DDL refused, unless a test turns it on.
+   */
+  static final boolean SCHEMA_CHANGES_ACROSS_HOSTS = "on".equals(System.getProperty("partita.clusterSchemaChanges"));
   /** Decisions kept at most. */
   static final int DECISIONS_KEPT = 65_536;
 
@@ -168,17 +176,21 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
    */
   record AcrossHosts(int selfHost, HostTransport transport, BatchRequestWriter writer,
                      java.util.function.Supplier<PartitionMap> leaders,
-                     java.util.function.IntFunction<Site> ledHere, MultiPartitionParts parts) {}
+                     java.util.function.IntFunction<Site> ledHere, MultiPartitionParts parts,
+                     java.util.function.Supplier<CatalogSnapshot> hostCatalog,
+                     java.util.function.LongFunction<List<String>> history) {}
 
   /**
    * The coordinator of a cluster whose partitions are on several hosts:
    * {@code sites} are the ones this host leads, the others are reached
-   * through {@code acrossHosts}. Schema changes and snapshots do not run
+   * through {@code acrossHosts}; {@code catalog} is the host's, made by
+   * {@code schemaChanges} from the starting schema. Restores do not run
    * across hosts yet and are refused.
    */
-  MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog, AdHocPlans adHocPlans,
-      Consumer<CatalogSnapshot> publish, QueryLimits limits, long epoch, AcrossHosts acrossHosts) {
-    this(capacity, sites, map, catalog, List.of(), adHocPlans, publish, limits, epoch,
+  MpCoordinator(int capacity, List<Site> sites, PartitionMap map, CatalogSnapshot catalog,
+      List<String> schemaChanges, AdHocPlans adHocPlans, Consumer<CatalogSnapshot> publish, QueryLimits limits,
+      long epoch, AcrossHosts acrossHosts) {
+    this(capacity, sites, map, catalog, schemaChanges, adHocPlans, publish, limits, epoch,
         ImmediateCommitPipeline.INSTANCE, acrossHosts);
   }
 
@@ -259,6 +271,9 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
   }
 
   private void run(Request request) {
+    if (acrossHosts != null) {
+      adoptHostCatalog();
+    }
     ClientResponse response;
     final String refusal = request instanceof Replay || request instanceof Restore ? null : pipeline.refusal();
     try {
@@ -266,17 +281,21 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
         response = ErrorTable.response(pipeline.refusalCode(), refusal);
       } else if (request instanceof ClusterSnapshot s) {
         response = clusterSnapshot(s);
-      } else if (acrossHosts != null
-          && !(request instanceof Call || request instanceof Statement || request instanceof LoadReplicated)) {
+      } else if (acrossHosts != null && request instanceof Ddl && !SCHEMA_CHANGES_ACROSS_HOSTS) {
         response = ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "the partitions are on several hosts,"
-            + " and schema changes, snapshots and restores do not run across hosts yet (docs/cluster.md,"
+            + " and schema changes do not run across hosts yet: a host restarted, rejoined or recovered after one"
+            + " would not have its catalog (docs/cluster.md, \"Schema changes across hosts\"); nothing was run");
+      } else if (acrossHosts != null && !(request instanceof Call || request instanceof Statement
+          || request instanceof LoadReplicated || request instanceof Ddl)) {
+        response = ErrorTable.response(ErrorCode.ERROR_CODE_BAD_REQUEST, "the partitions are on several hosts,"
+            + " and snapshots and restores through the coordinator do not run across hosts yet (docs/cluster.md,"
             + " \"Multi-partition transactions\"); nothing was run");
       } else if (request instanceof Call c) {
         response = call(c.invocation(), null);
       } else if (request instanceof Statement s) {
         response = statement(s.invocation(), s.sql(), s.statement(), s.parameters(), s.admittedVersion(), null);
       } else if (request instanceof Ddl d) {
-        response = changeSchema(d.ddl(), null);
+        response = acrossHosts != null ? changeSchemaAcrossHosts(d.ddl()) : changeSchema(d.ddl(), null);
       } else if (request instanceof Snapshot s) {
         response = snapshot(s);
       } else if (request instanceof Restore r) {
@@ -384,7 +403,8 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
     }
     // A replayed transaction runs to its end: one that a limit or a cancel stopped is not in the log.
     running.begin(replay == null ? txn.invocation() : null);
-    final TimeBudget budget = replay == null
+    // A schema change (no invocation) runs to its end, as on one host.
+    final TimeBudget budget = replay == null && txn.invocation() != null
         ? TimeBudget.startingNow(limits.timeoutFor(txn.invocation().timeoutMillis())) : TimeBudget.NONE;
     final MultiPartitionContext context = new MultiPartitionContext(participants, map, merge, txn.header(), budget,
         running);
@@ -730,6 +750,10 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
         participant.applyCatalog(next, nextBytes).join();
         updated.add(participant);
       }
+      // Each partition keeps it (a part released with a new catalog and no commit restores the one before).
+      for (Participant participant : participants) {
+        participant.finish(true).join();
+      }
       if (mergeEngine != null) {
         mergeEngine.updateCatalog(nextBytes);
       }
@@ -747,6 +771,69 @@ final class MpCoordinator implements AutoCloseable, InDoubtResolver.OwnDecisions
     } finally {
       releaseAll(participants);
     }
+  }
+
+  /**
+   * A schema change on a cluster of several hosts (docs/cluster.md, "Schema
+   * changes across hosts"): a multi-partition transaction over every
+   * partition whose one step is the new catalog, which each leader copy
+   * takes at its place in the partition's order and its replicas with the
+   * prepare step; it commits or rolls back everywhere as any transaction
+   * does, so a coordinator that dies in between leaves it as any
+   * transaction in doubt. Once decided committed this coordinator, its
+   * merge engine and its host move to the new catalog; every other host
+   * moves when a copy it holds commits.
+   */
+  private ClientResponse changeSchemaAcrossHosts(String ddl) {
+    final CompiledCatalog current = catalog.catalog();
+    final CompiledCatalog nextCatalog;
+    try {
+      nextCatalog = new CatalogCompiler(current.classLoader()).apply(current, new SourceFile("@AdHoc", ddl));
+    } catch (DdlException e) {
+      return ErrorTable.response(ErrorCode.ERROR_CODE_SQL_ERROR, e.getMessage());
+    }
+    final CatalogSnapshot next = new CatalogSnapshot(nextCatalog, catalog.version() + 1);
+    final byte[] nextBytes = nextCatalog.engineCatalog().toByteArray();
+    final SchemaChange change = SchemaChange.newBuilder().setDdl(ddl).setCatalogVersion(next.version())
+        .setEngineCatalog(com.google.protobuf.ByteString.copyFrom(nextBytes)).build();
+    final MultiPartitionTxn txn = new MultiPartitionTxn(header(null), null, change);
+    final ClientResponse response = runTransaction(txn, null, false, context -> {
+      context.applyCatalog(next, nextBytes);
+      return List.of();
+    });
+    if (Boolean.TRUE.equals(decisions.get(txn.header().id().sequence()))) {
+      // Decided committed: every copy commits it (committed anywhere means commit everywhere).
+      takeCatalog(next, ddl);
+      publish.accept(next);
+    }
+    return response;
+  }
+
+  /** This coordinator and its merge engine move to {@code next}, which {@code ddl} made. */
+  private void takeCatalog(CatalogSnapshot next, String ddl) {
+    if (mergeEngine != null) {
+      mergeEngine.updateCatalog(next.catalog().engineCatalog().toByteArray());
+    }
+    catalog = next;
+    schemaChanges.add(ddl);
+    instances.clear();
+  }
+
+  /**
+   * Moves to the catalog the host committed since this coordinator last
+   * looked, when it is newer: a change an earlier coordinator decided and
+   * this host's copies committed after this one started (a failover).
+   */
+  private void adoptHostCatalog() {
+    final CatalogSnapshot host = acrossHosts.hostCatalog().get();
+    if (host.version() <= catalog.version()) {
+      return;
+    }
+    final List<String> history = acrossHosts.history().apply(host.version());
+    for (long v = catalog.version() + 1; v < host.version(); v++) {
+      schemaChanges.add(history.get((int) v - 2));
+    }
+    takeCatalog(host, history.get((int) host.version() - 2));
   }
 
   /**

@@ -177,6 +177,19 @@ final class MultiPartitionContext implements ProcedureContext {
 
   /** Commits (or rolls back) every partition, and the coordinator's engine. */
   /** The prepare step on every participant; waits for all (the first failure is thrown once all answered). */
+  /**
+   * A schema change across hosts: every partition's leader copy takes
+   * {@code next} (its replicas take it with the prepare step); waits for all,
+   * and fails if any did not. A roll back restores the catalog before it.
+   */
+  void applyCatalog(CatalogSnapshot next, byte[] engineCatalog) {
+    final List<CompletableFuture<Void>> all = new ArrayList<>();
+    for (Participant participant : participants) {
+      all.add(participant.applyCatalog(next, engineCatalog));
+    }
+    joinAll(all);
+  }
+
   void prepare() {
     final List<CompletableFuture<Void>> all = new ArrayList<>();
     for (Participant participant : participants) {

@@ -80,10 +80,14 @@ final class RemoteParticipant implements Participant {
     return done(prototype.toBuilder().setCommit(commit).build(), !commit);
   }
 
+  /**
+   * The leader's host takes the catalog the joined schema change makes, compiled there from its DDL
+   * ({@link CatalogVersions}); {@code next} and {@code engineCatalog} stay here.
+   */
   @Override
   public CompletableFuture<Void> applyCatalog(CatalogSnapshot next, byte[] engineCatalog) {
-    return CompletableFuture.failedFuture(new ServerException(ErrorCode.ERROR_CODE_BAD_REQUEST, "partition "
-        + partition + " is led by host " + host + ", and schema changes do not run across hosts yet"));
+    return done(prototype.toBuilder().setApplyCatalog(org.partita.proto.cluster.FragmentApplyCatalog.newBuilder()
+        .setCatalogVersion(next.version())).build(), false);
   }
 
   @Override

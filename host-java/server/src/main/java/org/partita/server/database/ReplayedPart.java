@@ -17,15 +17,24 @@ import org.partita.server.txn.TxnHeader;
  * leader sent ({@link ReplicaRun}). The site adopts the header as it does
  * for a {@link Replayed} item. A failure is reported to {@code failures}
  * (recovery then refuses to start); {@code done} completes once it ran.
+ * A part of a schema change takes its catalog on the copy, and on the host
+ * ({@link Database#adoptCatalog}).
  */
 record ReplayedPart(MultiPartitionRun part, TxnHeader header, Consumer<RuntimeException> failures,
-    CompletableFuture<Void> done) implements WorkItem {
+    CompletableFuture<Void> done, Database database) implements WorkItem {
   @Override
   public void run(Site site, TxnHeader ignored) {
     Replayed.adopt(site, header, failures);
     final PartitionEngine engine = site.engine();
     site.replaying(true);
     try {
+      if (part.getJoin().hasSchemaChange()) {
+        // A schema change this copy committed: it takes the catalog again (its host with it), at this point.
+        final org.partita.proto.txn.SchemaChange change = part.getJoin().getSchemaChange();
+        final CatalogSnapshot next = database.catalogs().next(change);
+        site.takeCatalog(next, change.getEngineCatalog().toByteArray());
+        database.adoptCatalog(next);
+      }
       for (ByteString batch : part.getBatchesList()) {
         engine.request().load(batch.toByteArray());
         try {

@@ -57,7 +57,7 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     final ClientResponse[] answer = new ClientResponse[1];
     final WorkItem call;
     try {
-      call = LogReplay.singlePartitionItem(database, site.replicaInvocation(item),
+      call = LogReplay.singlePartitionItem(database, site.catalogSnapshot(), site.replicaInvocation(item),
           response -> answer[0] = response);
     } catch (MalformedInvocationException | PlanningException | RuntimeException e) {
       done.failed("cannot run " + header.id() + " on this copy: " + e.getMessage());
@@ -114,6 +114,10 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
       if (engine.inTransaction()) {
         engine.commit();
       }
+      if (schemaChange() != null) {
+        hash = takeCatalog(site);
+        database.adoptCatalog(site.catalogSnapshot());
+      }
     } catch (RuntimeException e) {
       if (engine.inTransaction()) {
         engine.rollback();
@@ -126,6 +130,33 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     }
     site.replicated(header);
     logged(site, header, hash);
+  }
+
+  /** The schema change this part of a multi-partition transaction makes, or null (a call or statement). */
+  private org.partita.proto.txn.SchemaChange schemaChange() {
+    final org.partita.proto.txn.MultiPartitionJoin join = item.getMultiPartitionRun().getJoin();
+    return join.hasSchemaChange() ? join.getSchemaChange() : null;
+  }
+
+  /**
+   * This copy takes the catalog of the part's schema change, compiled on
+   * this host ({@link CatalogVersions}); returns its write hash, which the
+   * leader's must equal.
+   */
+  private long takeCatalog(Site site) {
+    final org.partita.proto.txn.SchemaChange change = schemaChange();
+    final CatalogSnapshot next = database.catalogs().next(change);
+    site.takeCatalog(next, change.getEngineCatalog().toByteArray());
+    return CatalogVersions.writeHash(next);
+  }
+
+  /** A prepared schema change decided: committed, the host adopts it; rolled back, the copy's catalog is put back. */
+  private void endCatalogChange(Site site, boolean commit, CatalogSnapshot before) {
+    if (commit) {
+      database.adoptCatalog(site.catalogSnapshot());
+    } else if (site.catalogVersion() != before.version()) {
+      site.takeCatalog(before, before.catalog().engineCatalog().toByteArray());
+    }
   }
 
   /**
@@ -159,10 +190,15 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
    */
   private void runPrepared(Site site, TxnHeader header) {
     final PartitionEngine engine = site.engine();
+    final CatalogSnapshot catalogBefore = site.catalogSnapshot();
+    final boolean changesCatalog = schemaChange() != null;
     long hash = 0;
     site.replaying(true);
     try {
       hash = runBatches(engine);
+      if (changesCatalog) {
+        hash = takeCatalog(site);
+      }
     } catch (RuntimeException e) {
       if (engine.inTransaction()) {
         engine.rollback();
@@ -181,13 +217,16 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
       done.ran(hash);
     }
     final PreparedHold.Decision decision = hold.await();
-    final boolean commit = decision.commit() && engine.inTransaction();
+    final boolean commit = decision.commit() && (engine.inTransaction() || changesCatalog);
     if (engine.inTransaction()) {
       if (decision.commit()) {
         engine.commit();
       } else {
         engine.rollback();
       }
+    }
+    if (changesCatalog) {
+      endCatalogChange(site, decision.commit(), catalogBefore);
     }
     final PreparedHold.Decision record = callToRecord(site, decision);
     if (record != null) {

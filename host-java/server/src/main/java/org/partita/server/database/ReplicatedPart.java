@@ -61,6 +61,11 @@ record ReplicatedPart(MultiPartitionTxn txn, List<byte[]> batches, boolean prepa
       hash = 0;
     }
 
+    /** The part took a new catalog (a schema change): its hash is the catalog's ({@link CatalogVersions#writeHash}). */
+    void tookCatalog(long catalogHash) {
+      hash = catalogHash;
+    }
+
     /**
      * The coordinator commits ({@code commit}: with an open engine transaction) or rolls back. Only the
      * first counts: a roll back sent after a commit (a coordinator whose commit failed elsewhere) finds the

@@ -495,6 +495,11 @@ final class Site implements Runnable {
     return catalog.version();
   }
 
+  /** This partition's catalog. REQUIRES: on the site thread. */
+  CatalogSnapshot catalogSnapshot() {
+    return catalog;
+  }
+
   /** REQUIRES: on the site thread. */
   ProcedureInstance instance(CompiledProcedure procedure) {
     return instances.computeIfAbsent(procedure, ProcedureInstance::create);
