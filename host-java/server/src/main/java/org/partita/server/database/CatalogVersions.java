@@ -56,43 +56,18 @@ final class CatalogVersions {
    */
   synchronized CatalogSnapshot next(SchemaChange change) {
     final long version = change.getCatalogVersion();
-    final CatalogSnapshot known = byVersion.get(version);
-    final CatalogSnapshot made = known != null ? known : compile(at(version - 1), change.getDdl());
+    // A version compiled before from other DDL was a change that rolled back: this one replaces it.
+    final boolean known = byVersion.containsKey(version) && change.getDdl().equals(changes.get(version));
+    final CatalogSnapshot made = known ? byVersion.get(version) : compile(at(version - 1), change.getDdl());
     if (!Arrays.equals(made.catalog().engineCatalog().toByteArray(), change.getEngineCatalog().toByteArray())) {
       throw new IllegalStateException("the DDL of catalog version " + version + " compiles on this host to another"
           + " engine catalog than its coordinator's; the change is not taken here");
     }
-    if (known == null) {
+    if (!known) {
       byVersion.put(version, made);
       changes.put(version, change.getDdl());
     }
     return made;
-  }
-
-  /**
-   * The catalog the DDL {@code history} (versions 2 .. history.size() + 1,
-   * oldest first) makes from this host's starting catalog, each version
-   * kept: how a copy joining the cluster reaches its source's catalog.
-   *
-   * @throws IllegalStateException when a version's DDL differs from the one
-   *     this host already has for it, or no longer compiles
-   */
-  synchronized CatalogSnapshot replay(List<String> history) {
-    CatalogSnapshot current = at(1);
-    for (int i = 0; i < history.size(); i++) {
-      final long version = i + 2L;
-      final String ddl = history.get(i);
-      final String had = changes.get(version);
-      if (had != null && !had.equals(ddl)) {
-        throw new IllegalStateException("catalog version " + version + " was made here by other DDL than the"
-            + " history received");
-      }
-      final CatalogSnapshot known = byVersion.get(version);
-      current = known != null ? known : compile(current, ddl);
-      byVersion.put(version, current);
-      changes.put(version, ddl);
-    }
-    return current;
   }
 
   /** The DDL that made versions 2 .. {@code version}, oldest first. */

@@ -434,7 +434,7 @@ final class LocalParticipant implements Participant {
         catalogCommitted.accept(site.catalogSnapshot());
       }
     } else if (site.catalogVersion() != before.version()) {
-      site.takeCatalog(before, before.catalog().engineCatalog().toByteArray());
+      site.takeCatalog(before);
     }
   }
 }

@@ -155,7 +155,7 @@ record ReplicaRun(Database database, org.partita.proto.txn.WorkItem item, Replic
     if (commit) {
       database.adoptCatalog(site.catalogSnapshot());
     } else if (site.catalogVersion() != before.version()) {
-      site.takeCatalog(before, before.catalog().engineCatalog().toByteArray());
+      site.takeCatalog(before);
     }
   }
 

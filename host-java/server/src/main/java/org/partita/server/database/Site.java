@@ -570,6 +570,11 @@ final class Site implements Runnable {
     instances.clear();
   }
 
+  /** As above, with {@code next}'s own engine catalog (a catalog put back after a roll back). */
+  void takeCatalog(CatalogSnapshot next) {
+    takeCatalog(next, next.catalog().engineCatalog().toByteArray());
+  }
+
   /**
    * This copy's part of snapshot {@code name} taken across hosts, cut here
    * at the mark {@code cut} (docs/durability.md, "On a cluster"): a sink
